@@ -1,0 +1,26 @@
+import type { OperationName, RequestOf, ResponseOf } from './operations.js';
+
+export interface CallOptions {
+  /** Aborts the call (for example when the GraphQL request is cancelled or times out). */
+  signal?: AbortSignal;
+}
+
+/**
+ * One typed method per REST operation. The partner token is passed on every call and never
+ * stored, so one client instance serves every partner.
+ */
+export type CampaignApi = {
+  [N in OperationName]: (token: string, request: RequestOf<N>, options?: CallOptions) => Promise<ResponseOf<N>>;
+};
+
+/** What every call reports when it ends (issue 3: hooks for metrics and logs). */
+export interface CallReport {
+  operation: OperationName;
+  outcome: 'success' | 'business-error' | 'unauthenticated' | 'timeout' | 'network' | 'http' | 'malformed' | 'contract' | 'circuit-open' | 'overloaded' | 'aborted';
+  attempts: number;
+  durationMs: number;
+  /** The business error code, when outcome is business-error. */
+  code?: string;
+}
+
+export type CallListener = (report: CallReport) => void;

@@ -1,0 +1,265 @@
+import { z } from 'zod';
+import {
+  APPEARANCE_TYPES,
+  CAMPAIGN_TYPES,
+  CASHBACK_TYPES,
+  CODE_CAMPAIGN_TYPES,
+  DISCOUNT_TYPES,
+  FEE_TYPES,
+  PIN_DISPLAY_TYPES,
+  PIN_TYPES,
+  PLATFORMS,
+  currencyCode,
+} from './enums.js';
+import {
+  MAX_BACKGROUND_LUMINANCE,
+  MIN_FONT_CONTRAST,
+  contrastRatio,
+  hasCyrillic,
+  isHexColor,
+  isHttpUrl,
+  isMoney,
+  isPercent,
+  merchantDomainProblem,
+  pinProblem,
+  relativeLuminance,
+} from './field-rules.js';
+
+/** Field bounds of reference section 2.1 (varchar sizes). */
+export const FIELD_LIMITS = {
+  merchantName: 300,
+  merchantLogoSvg: 300,
+  merchantLogoPng: 300,
+  backgroundColor: 30,
+  fontColor: 30,
+  description: 90,
+  conditions: 512,
+  discountType: 30,
+  discountAmount: 30,
+  money: 30,
+  supportedPlatforms: 300,
+  url: 2048,
+  merchantDomain: 253,
+  couponCode: 255,
+  transactionId: 36,
+} as const;
+
+const dateTime = z.iso.datetime({ offset: true }).meta({ description: 'ISO 8601 timestamp with a time-zone offset or Z.' });
+const url = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine(isHttpUrl, { message: 'must be an absolute http(s) URL' });
+export const money = z
+  .string()
+  .max(FIELD_LIMITS.money)
+  .refine(isMoney, { message: 'must be a non-negative decimal with at most two decimals, such as "15" or "10.00"' });
+const hexColor = z
+  .string()
+  .max(FIELD_LIMITS.backgroundColor)
+  .refine(isHexColor, { message: 'must be a colour written #RGB or #RRGGBB' });
+const russianText = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .refine(hasCyrillic, { message: 'must be written in Russian (contain Cyrillic letters)' });
+const platforms = z
+  .string()
+  .max(FIELD_LIMITS.supportedPlatforms)
+  .refine((v) => v.split(',').every((p) => (PLATFORMS as readonly string[]).includes(p.trim())), {
+    message: `must be ${PLATFORMS.join(' or ')}, or both separated by a comma`,
+  });
+
+export const partnerCampaignId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+export const ymCampaignId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+/** Every writable campaign field with its own bounds; whether it is required is decided below. */
+export const campaignFieldShape = {
+  partnerCampaignId,
+  categoryId: z.number().int().positive(),
+  campaignType: z.enum(CAMPAIGN_TYPES),
+  campaignStart: dateTime,
+  campaignEnd: dateTime,
+  offerDuration: z.number().int().positive().max(100_000).meta({ description: 'Hours a saved offer stays usable.' }),
+  offerEnd: dateTime.meta({ description: 'Another offer period; the reference names it without a format.' }),
+  pinType: z.enum(PIN_TYPES),
+  pinDisplayType: z.enum(PIN_DISPLAY_TYPES),
+  couponCode: z.string().min(1).max(FIELD_LIMITS.couponCode),
+  appearanceType: z.enum(APPEARANCE_TYPES),
+  acceptUrl: url(FIELD_LIMITS.url),
+  merchantDomain: z
+    .string()
+    .max(FIELD_LIMITS.merchantDomain)
+    .superRefine((v, ctx) => {
+      const problem = merchantDomainProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+  merchantLogoSvg: url(FIELD_LIMITS.merchantLogoSvg),
+  merchantLogoPng: url(FIELD_LIMITS.merchantLogoPng),
+  merchantName: z.string().min(1).max(FIELD_LIMITS.merchantName),
+  backgroundColor: hexColor,
+  backgroundImage: url(FIELD_LIMITS.url),
+  fontColor: hexColor,
+  description: russianText(FIELD_LIMITS.description),
+  conditions: russianText(FIELD_LIMITS.conditions),
+  discountType: z.enum(DISCOUNT_TYPES),
+  discountAmount: z.string().min(1).max(FIELD_LIMITS.discountAmount),
+  discountCurrency: currencyCode,
+  campaignFee: money,
+  campaignFeeMin: money,
+  campaignFeeMax: money,
+  feeType: z.enum(FEE_TYPES),
+  feeCurrency: currencyCode,
+  supportedPlatforms: platforms,
+  cashbackType: z.enum(CASHBACK_TYPES),
+  cashbackConfirmTime: z.number().int().nonnegative().max(3650).meta({ description: 'Days to confirm a cashback lead.' }),
+};
+
+export type CampaignFieldName = keyof typeof campaignFieldShape;
+
+/** Fields every create request carries (reference 4.1). */
+export const ALWAYS_REQUIRED_ON_CREATE = [
+  'partnerCampaignId',
+  'categoryId',
+  'campaignType',
+  'merchantDomain',
+  'merchantLogoSvg',
+  'merchantLogoPng',
+  'merchantName',
+  'backgroundColor',
+  'fontColor',
+  'description',
+  'conditions',
+  'discountType',
+  'discountAmount',
+  'feeType',
+] as const satisfies readonly CampaignFieldName[];
+
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+type Loose = Partial<Record<CampaignFieldName, unknown>>;
+
+const str = (v: unknown): v is string => typeof v === 'string';
+
+/**
+ * The rules that tie fields together (reference 2.1, design 4.12). Written against possibly
+ * invalid input so that every violated field is reported at once. With `complete`, the record is
+ * a whole campaign (create, or an update merged onto the stored one) and conditional
+ * requirements apply; without it, only rules whose fields are all present are checked.
+ */
+export function crossFieldIssues(data: Loose, complete: boolean): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const add = (field: string, message: string) => issues.push({ field, message });
+  const has = (f: CampaignFieldName) => data[f] !== undefined && data[f] !== null;
+  const type = data.campaignType;
+  const isCode = str(type) && CODE_CAMPAIGN_TYPES.includes(type);
+
+  if (complete) {
+    for (const f of ALWAYS_REQUIRED_ON_CREATE) if (!has(f)) add(f, 'is required');
+    if (isCode) {
+      if (!has('pinType')) add('pinType', `is required for a ${String(type)} campaign`);
+      if (!has('pinDisplayType')) add('pinDisplayType', `is required for a ${String(type)} campaign`);
+      if (data.pinType === 'reusable' && !has('couponCode')) add('couponCode', 'is required when pinType is reusable');
+    }
+    if ((type === 'promo' || type === 'banner' || type === 'codeOnline') && !has('acceptUrl')) {
+      add('acceptUrl', `is required for a ${type} campaign`);
+    }
+    if (type === 'banner') {
+      if (!has('appearanceType')) add('appearanceType', 'is required for a banner campaign');
+      if (data.appearanceType === 'ImageBanner' && !has('backgroundImage')) {
+        add('backgroundImage', 'is required for a banner campaign with appearanceType ImageBanner');
+      }
+    }
+    const feeForms = Number(has('campaignFee')) + Number(has('campaignFeeMin') || has('campaignFeeMax'));
+    if (feeForms === 0) add('campaignFee', 'either campaignFee or both campaignFeeMin and campaignFeeMax are required');
+  }
+
+  if (has('campaignFee') && (has('campaignFeeMin') || has('campaignFeeMax'))) {
+    add('campaignFee', 'give either campaignFee or the pair campaignFeeMin and campaignFeeMax, not both');
+  } else if (has('campaignFeeMin') !== has('campaignFeeMax') && (complete || !has('campaignFee'))) {
+    add(has('campaignFeeMin') ? 'campaignFeeMax' : 'campaignFeeMin', 'campaignFeeMin and campaignFeeMax go together');
+  }
+  if (str(data.campaignFeeMin) && str(data.campaignFeeMax) && isMoney(data.campaignFeeMin) && isMoney(data.campaignFeeMax)) {
+    if (Number(data.campaignFeeMin) > Number(data.campaignFeeMax)) {
+      add('campaignFeeMin', `must not exceed campaignFeeMax (${data.campaignFeeMin} > ${data.campaignFeeMax})`);
+    }
+  }
+
+  const bg = data.backgroundColor;
+  if (str(bg) && isHexColor(bg)) {
+    const luminance = relativeLuminance(bg);
+    if (luminance > MAX_BACKGROUND_LUMINANCE) {
+      add('backgroundColor', `is too light: relative luminance ${luminance.toFixed(2)}, at most ${MAX_BACKGROUND_LUMINANCE} allowed`);
+    } else if (str(data.fontColor) && isHexColor(data.fontColor)) {
+      const ratio = contrastRatio(bg, data.fontColor);
+      if (ratio < MIN_FONT_CONTRAST) {
+        add('fontColor', `contrast with backgroundColor ${bg} is ${ratio.toFixed(2)}:1, at least ${MIN_FONT_CONTRAST}:1 required`);
+      }
+    }
+  }
+
+  const amount = data.discountAmount;
+  if (str(amount)) {
+    if (data.discountType === 'text' && !hasCyrillic(amount)) add('discountAmount', 'must be written in Russian for discountType text');
+    if (data.discountType === 'fix' && !isMoney(amount)) add('discountAmount', `must be a decimal amount for discountType fix, got ${JSON.stringify(amount)}`);
+    if (data.discountType === 'percent' && !isPercent(amount)) add('discountAmount', `must be a percentage in (0, 100] for discountType percent, got ${JSON.stringify(amount)}`);
+  }
+  if (data.discountCurrency === 840 && has('discountType') && data.discountType !== 'fix') {
+    add('discountCurrency', '840 (USD) is allowed only with discountType fix');
+  }
+
+  if (str(data.couponCode) && (data.pinDisplayType === 'text' || data.pinDisplayType === 'ean_13')) {
+    const problem = pinProblem(data.couponCode, data.pinDisplayType);
+    if (problem) add('couponCode', problem);
+  }
+  if (has('couponCode') && data.pinType === 'one-off') add('couponCode', 'is only for pinType reusable; one-off pins are uploaded with add-pins');
+
+  if (str(data.campaignStart) && str(data.campaignEnd)) {
+    const start = Date.parse(data.campaignStart);
+    const end = Date.parse(data.campaignEnd);
+    if (!Number.isNaN(start) && !Number.isNaN(end) && end <= start) add('campaignEnd', 'must be after campaignStart');
+  }
+  return issues;
+}
+
+/** Runs the cross-field rules even when single fields already failed, so all issues come at once. */
+function withCrossRules<T extends z.ZodType>(schema: T, complete: boolean) {
+  return schema.superRefine(
+    (value, ctx) => {
+      if (typeof value !== 'object' || value === null) return;
+      for (const issue of crossFieldIssues(value as Loose, complete)) {
+        ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
+      }
+    },
+    // zod skips refinements after a failed field unless told to run them anyway.
+    { when: () => true } as never,
+  );
+}
+
+const optionalShape = Object.fromEntries(
+  Object.entries(campaignFieldShape).map(([k, v]) => [k, v.optional()]),
+) as { [K in CampaignFieldName]: z.ZodOptional<(typeof campaignFieldShape)[K]> };
+
+/** A whole campaign's writable data: what create takes, and what an update must leave behind. */
+export const campaignData = withCrossRules(z.object(optionalShape), true);
+/** Required-ness is checked by the rules, so every field but the id reads as optional here. */
+export type CampaignData = z.infer<typeof campaignData> & { partnerCampaignId: number };
+
+/** An update: partnerCampaignId plus only the fields to change. */
+export const campaignUpdate = withCrossRules(
+  z.object({ ...optionalShape, partnerCampaignId: campaignFieldShape.partnerCampaignId }),
+  false,
+);
+export type CampaignUpdate = z.infer<typeof campaignUpdate>;
+
+/** Formats zod issues as field issues, keyed by the dotted path in the request. */
+export function toFieldIssues(error: z.ZodError): FieldIssue[] {
+  return error.issues.map((i) => ({
+    field: i.path.length ? i.path.join('.') : '(body)',
+    message: i.message,
+  }));
+}

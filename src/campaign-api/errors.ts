@@ -1,0 +1,119 @@
+import type { BusinessErrorCode, CampaignStatus, UnknownEnumValue } from './enums.js';
+import type { OperationName } from './operations.js';
+
+/**
+ * Everything the client throws. Messages name the operation and what went wrong, never the
+ * partner token or the request body.
+ */
+export abstract class CampaignApiError extends Error {
+  abstract readonly kind: string;
+  constructor(
+    readonly operation: OperationName,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${operation}: ${message}`, options);
+    this.name = new.target.name;
+  }
+}
+
+export interface BusinessErrorField {
+  field: string;
+  message: string;
+}
+
+/** The backend refused the request with one of the codes of reference section 7. */
+export class BusinessError extends CampaignApiError {
+  readonly kind = 'business';
+  constructor(
+    operation: OperationName,
+    readonly code: BusinessErrorCode | (string & {}),
+    readonly detail: string,
+    readonly fields: BusinessErrorField[] = [],
+    /** For start and stop failures: the campaign's status as the backend reported it. */
+    readonly current?: { ymCampaignId: number; campaignStatus: CampaignStatus | UnknownEnumValue },
+    readonly httpStatus?: number,
+  ) {
+    super(operation, `${code}: ${detail}`);
+  }
+}
+
+/** 401: no token, or one the backend does not know. */
+export class UnauthenticatedError extends CampaignApiError {
+  readonly kind = 'unauthenticated';
+  constructor(operation: OperationName, readonly httpStatus: number) {
+    super(operation, `the backend refused the partner token (HTTP ${httpStatus})`);
+  }
+}
+
+/** The backend did not answer within the per-attempt timeout or the call's total budget. */
+export class TimeoutError extends CampaignApiError {
+  readonly kind = 'timeout';
+  constructor(operation: OperationName, readonly timeoutMs: number, what: 'attempt' | 'budget') {
+    super(operation, what === 'attempt' ? `no answer within the attempt timeout of ${timeoutMs} ms` : `no answer within the call budget of ${timeoutMs} ms`);
+  }
+}
+
+/** The connection failed: refused, reset, DNS. `beforeSend` tells whether the request left. */
+export class NetworkError extends CampaignApiError {
+  readonly kind = 'network';
+  constructor(operation: OperationName, readonly errorCode: string, readonly beforeSend: boolean, options?: { cause?: unknown }) {
+    super(operation, `network error ${errorCode}${beforeSend ? ' before the request was sent' : ''}`, options);
+  }
+}
+
+/** An HTTP status without a usable error envelope (5xx, 429, a proxy's page). */
+export class HttpStatusError extends CampaignApiError {
+  readonly kind = 'http';
+  constructor(operation: OperationName, readonly httpStatus: number) {
+    super(operation, `unexpected HTTP status ${httpStatus}`);
+  }
+}
+
+/** A body that is not JSON, or JSON that is neither a success nor an error envelope. */
+export class MalformedResponseError extends CampaignApiError {
+  readonly kind = 'malformed';
+  constructor(operation: OperationName, detail: string, readonly httpStatus: number) {
+    super(operation, `malformed response (HTTP ${httpStatus}): ${detail}`);
+  }
+}
+
+/** A success envelope whose payload breaks the contract; `path` points at the first bad value. */
+export class ContractError extends CampaignApiError {
+  readonly kind = 'contract';
+  constructor(operation: OperationName, readonly path: string, readonly detail: string) {
+    super(operation, `response breaks the contract at ${path || '(payload)'}: ${detail}`);
+  }
+}
+
+/** The circuit breaker is open: the backend failed recently, so the call was not made. */
+export class CircuitOpenError extends CampaignApiError {
+  readonly kind = 'circuit-open';
+  constructor(operation: OperationName) {
+    super(operation, 'the backend failed repeatedly; calls are paused until a probe succeeds');
+  }
+}
+
+/** Too many calls in flight and the queue is full. */
+export class OverloadedError extends CampaignApiError {
+  readonly kind = 'overloaded';
+  constructor(operation: OperationName, limit: number, queue: number) {
+    super(operation, `more than ${limit} concurrent backend calls and ${queue} queued`);
+  }
+}
+
+/** A transport failure: the backend is unreachable, slow, or paused by the breaker. */
+export function isUnavailable(error: unknown): boolean {
+  return (
+    error instanceof TimeoutError ||
+    error instanceof NetworkError ||
+    error instanceof HttpStatusError ||
+    error instanceof CircuitOpenError ||
+    error instanceof OverloadedError
+  );
+}
+
+/** The backend answered, but with something this contract cannot use. */
+export function isBadResponse(error: unknown): boolean {
+  return error instanceof MalformedResponseError || error instanceof ContractError;
+}
