@@ -1,0 +1,181 @@
+import { z } from 'zod';
+
+/**
+ * The whole configuration, read once from environment variables. A bad value stops start-up
+ * with a message that names the variable, the value received and what is allowed.
+ */
+
+const int = (min: number, max: number, fallback: number) =>
+  z.coerce
+    .number({ error: `must be a whole number from ${min} to ${max}` })
+    .int({ error: `must be a whole number from ${min} to ${max}` })
+    .min(min, { error: `must be a whole number from ${min} to ${max}` })
+    .max(max, { error: `must be a whole number from ${min} to ${max}` })
+    .default(fallback);
+
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL, such as https://api.example.com' })
+  .transform((u) => u.replace(/\/+$/, ''));
+
+const redisUrl = z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL, such as redis://127.0.0.1:6379' });
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const origins = z
+  .string()
+  .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+  .pipe(z.array(z.url({ error: 'must be a comma-separated list of origins such as https://app.example.com' })));
+
+/** Each variable with its default; the keys are the environment variable names. */
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test'], { error: 'must be development, production or test' }).default('development'),
+  PORT: int(0, 65535, 4000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  EMULATOR_PORT: int(0, 65535, 4010),
+  CAMPAIGN_API_URL: httpUrl.optional(),
+  CACHE_URL: redisUrl.optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
+  CORS_ORIGINS: origins.optional(),
+  DEMO_FALLBACK: bool.optional(),
+
+  BACKEND_CONNECTIONS: int(1, 1024, 32),
+  BACKEND_ATTEMPT_TIMEOUT_MS: int(10, 60_000, 3000),
+  BACKEND_BUDGET_MS: int(10, 120_000, 8000),
+  BACKEND_MAX_ATTEMPTS: int(1, 10, 3),
+  BACKEND_BREAKER_FAILURES: int(1, 1000, 5),
+  BACKEND_BREAKER_HALF_OPEN_MS: int(100, 300_000, 5000),
+  BACKEND_MAX_CONCURRENT: int(1, 10_000, 256),
+  BACKEND_MAX_QUEUE: int(0, 100_000, 1024),
+
+  REQUEST_TIMEOUT_MS: int(100, 300_000, 15_000),
+  BODY_LIMIT_BYTES: int(1024, 64 * 1024 * 1024, 5 * 1024 * 1024),
+  MAX_TOKENS: int(10, 1_000_000, 5000),
+  MAX_DEPTH: int(1, 100, 10),
+  MAX_ALIASES: int(0, 1000, 15),
+  MAX_DIRECTIVES: int(0, 1000, 10),
+  MAX_BACKEND_CALLS: int(1, 100_000, 500),
+  MAX_LIST_NODES: int(1, 10_000_000, 20_000),
+
+  CATEGORY_TTL_MS: int(1000, 86_400_000, 300_000),
+  PIN_CHUNK_SIZE: int(1, 100_000, 10_000),
+  MAX_PINS_PER_MUTATION: int(1, 1_000_000, 100_000),
+  LOADER_CONCURRENCY: int(1, 1000, 32),
+  SHUTDOWN_GRACE_MS: int(0, 600_000, 10_000),
+  READY_BACKEND_WINDOW_MS: int(1000, 3_600_000, 30_000),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  mode: 'development' | 'production';
+  nodeEnv: Env['NODE_ENV'];
+  port: number;
+  host: string;
+  emulatorPort: number;
+  /** The REST `{base_url}`; unset means "start the embedded emulator". */
+  campaignApiUrl: string | undefined;
+  cacheUrl: string | undefined;
+  logLevel: Env['LOG_LEVEL'];
+  corsOrigins: string[];
+  /** A request without Authorization acts as the demo store (development on the emulator only). */
+  demoFallback: boolean;
+  client: {
+    connections: number;
+    attemptTimeoutMs: number;
+    budgetMs: number;
+    maxAttempts: number;
+    breaker: { consecutiveFailures: number; halfOpenAfterMs: number };
+    bulkhead: { maxConcurrent: number; maxQueue: number };
+  };
+  limits: {
+    requestTimeoutMs: number;
+    bodyLimitBytes: number;
+    maxTokens: number;
+    maxDepth: number;
+    maxAliases: number;
+    maxDirectives: number;
+    maxBackendCalls: number;
+    maxListNodes: number;
+    pinChunkSize: number;
+    maxPinsPerMutation: number;
+    loaderConcurrency: number;
+  };
+  categoryTtlMs: number;
+  shutdownGraceMs: number;
+  readyBackendWindowMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Origins Apollo Sandbox and local front ends use in development. */
+const DEVELOPMENT_ORIGINS = ['https://studio.apollographql.com'];
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // An empty variable means "not set", as most shells and .env files intend it.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0]);
+        return `${name}=${JSON.stringify(env[name])}: ${issue.message}`;
+      }),
+    );
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  const problems: string[] = [];
+  if (production && !e.CAMPAIGN_API_URL) {
+    problems.push('CAMPAIGN_API_URL is not set: production needs a real backend (the embedded emulator is for development)');
+  }
+  if (production && e.DEMO_FALLBACK) problems.push('DEMO_FALLBACK=true is not allowed with NODE_ENV=production');
+  if (e.DEMO_FALLBACK && e.CAMPAIGN_API_URL) problems.push('DEMO_FALLBACK=true only works on the embedded emulator (unset CAMPAIGN_API_URL)');
+  if (e.BACKEND_BUDGET_MS < e.BACKEND_ATTEMPT_TIMEOUT_MS) {
+    problems.push(`BACKEND_BUDGET_MS=${e.BACKEND_BUDGET_MS} must be at least BACKEND_ATTEMPT_TIMEOUT_MS=${e.BACKEND_ATTEMPT_TIMEOUT_MS}`);
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  return {
+    mode: production ? 'production' : 'development',
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    emulatorPort: e.EMULATOR_PORT,
+    campaignApiUrl: e.CAMPAIGN_API_URL,
+    cacheUrl: e.CACHE_URL,
+    logLevel: e.LOG_LEVEL,
+    corsOrigins: e.CORS_ORIGINS ?? (production ? [] : DEVELOPMENT_ORIGINS),
+    demoFallback: e.DEMO_FALLBACK ?? (!production && !e.CAMPAIGN_API_URL),
+    client: {
+      connections: e.BACKEND_CONNECTIONS,
+      attemptTimeoutMs: e.BACKEND_ATTEMPT_TIMEOUT_MS,
+      budgetMs: e.BACKEND_BUDGET_MS,
+      maxAttempts: e.BACKEND_MAX_ATTEMPTS,
+      breaker: { consecutiveFailures: e.BACKEND_BREAKER_FAILURES, halfOpenAfterMs: e.BACKEND_BREAKER_HALF_OPEN_MS },
+      bulkhead: { maxConcurrent: e.BACKEND_MAX_CONCURRENT, maxQueue: e.BACKEND_MAX_QUEUE },
+    },
+    limits: {
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+      bodyLimitBytes: e.BODY_LIMIT_BYTES,
+      maxTokens: e.MAX_TOKENS,
+      maxDepth: e.MAX_DEPTH,
+      maxAliases: e.MAX_ALIASES,
+      maxDirectives: e.MAX_DIRECTIVES,
+      maxBackendCalls: e.MAX_BACKEND_CALLS,
+      maxListNodes: e.MAX_LIST_NODES,
+      pinChunkSize: e.PIN_CHUNK_SIZE,
+      maxPinsPerMutation: e.MAX_PINS_PER_MUTATION,
+      loaderConcurrency: e.LOADER_CONCURRENCY,
+    },
+    categoryTtlMs: e.CATEGORY_TTL_MS,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    readyBackendWindowMs: e.READY_BACKEND_WINDOW_MS,
+  };
+}
