@@ -3,6 +3,7 @@ import {
   getDirectiveValues,
   getNamedType,
   isCompositeType,
+  print,
   isObjectType,
   isInterfaceType,
   valueFromAST,
@@ -99,7 +100,8 @@ export function estimateCost(
       const def = fieldMap?.[node.name.value];
       if (!def) continue; // __typename, introspection, or a union's members: no backend cost
       const call = directive<{ operation: string }>(def, backendCall);
-      if (call) calls.add(call.operation);
+      // Fields of one object share a call (the loader); different arguments make different calls.
+      if (call) calls.add(node.arguments?.length ? `${call.operation}(${node.arguments.map(print).join(',')})` : call.operation);
       if (!node.selectionSet) continue;
       const named = getNamedType(def.type);
       if (!isCompositeType(named)) continue;

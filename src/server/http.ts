@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
+import type { Logger } from '../observability/logger.js';
+import type { Registry } from 'prom-client';
+import { corsHeaders, type CorsPolicy } from './cors.js';
+import { readBearerToken } from './auth.js';
+
+/**
+ * The thin HTTP layer in front of Apollo: routing, CORS, body limits and content types, the
+ * per-request deadline, health and metrics. No framework: Apollo's own `executeHTTPGraphQLRequest`
+ * does the GraphQL-over-HTTP work.
+ */
+
+export interface RequestInfo {
+  requestId: string;
+  /** The partner token from `Authorization`, or the demo token where allowed; null when absent. */
+  token: string | null;
+  /** Aborted at the request deadline or when the client goes away. */
+  signal: AbortSignal;
+}
+
+export interface Readiness {
+  ready: boolean;
+  checks: Record<string, { ok: boolean; detail?: string }>;
+}
+
+export interface HttpHandlerOptions<C extends BaseContext> {
+  apollo: ApolloServer<C>;
+  context: (info: RequestInfo) => Promise<C>;
+  bodyLimitBytes: number;
+  requestTimeoutMs: number;
+  cors: CorsPolicy;
+  readiness: () => Promise<Readiness>;
+  metrics: Registry;
+  logger: Logger;
+  /** Token used when a request carries none (development on the embedded emulator only). */
+  fallbackToken: string | null;
+  /** Told about refusals made before Apollo (size, type, JSON). */
+  onRefused?: (reason: 'body_too_large' | 'unsupported_media_type' | 'malformed_json' | 'timeout') => void;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function sendGraphQLError(res: ServerResponse, status: number, message: string, code: string, headers?: Record<string, string>): void {
+  sendJson(res, status, { errors: [{ message, extensions: { code } }] }, headers);
+}
+
+/** Reads the body up to `limit` bytes; beyond it, stops reading and answers 413. */
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    throw new HttpError(413, `Request body of ${declared} bytes is over the limit of ${limit} bytes.`, 'PAYLOAD_TOO_LARGE');
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new HttpError(413, `Request body is over the limit of ${limit} bytes.`, 'PAYLOAD_TOO_LARGE');
+    chunks.push(chunk);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+function parseJsonBody(req: IncomingMessage, raw: Buffer): unknown {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json' && type !== 'application/graphql-response+json') {
+    throw new HttpError(
+      415,
+      `Content-Type must be application/json for POST, got ${type ? JSON.stringify(type) : 'none'}.`,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
+  }
+  if (raw.length === 0) throw new HttpError(400, 'Request body is empty; expected a JSON object with a "query".', 'BAD_REQUEST');
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (error) {
+    throw new HttpError(400, `Request body is not valid JSON: ${(error as Error).message}`, 'BAD_REQUEST');
+  }
+}
+
+export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOptions<C>) {
+  const { apollo, logger } = options;
+
+  async function graphql(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<void> {
+    const method = req.method ?? 'GET';
+    const cors = corsHeaders(options.cors, req);
+    if (method === 'OPTIONS') {
+      res.writeHead(204, { ...cors, 'content-length': '0' });
+      res.end();
+      return;
+    }
+    if (method !== 'GET' && method !== 'POST') {
+      sendGraphQLError(res, 405, `Method ${method} is not allowed on /graphql; use POST (or GET for queries).`, 'METHOD_NOT_ALLOWED', {
+        ...cors,
+        allow: 'GET, POST, OPTIONS',
+      });
+      return;
+    }
+
+    let body: unknown;
+    try {
+      if (method === 'POST') body = parseJsonBody(req, await readBody(req, options.bodyLimitBytes));
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      options.onRefused?.(error.status === 413 ? 'body_too_large' : error.status === 415 ? 'unsupported_media_type' : 'malformed_json');
+      // Past a size limit, stop reading: close the connection rather than draining megabytes.
+      const close: Record<string, string> = error.status === 413 ? { connection: 'close' } : {};
+      sendGraphQLError(res, error.status, error.message, error.code, { ...cors, ...close });
+      if (error.status === 413) req.destroy();
+      return;
+    }
+
+    const controller = new AbortController();
+    const deadline = setTimeout(() => controller.abort(new Error('request deadline')), options.requestTimeoutMs);
+    const onClose = () => {
+      if (!res.writableFinished) controller.abort(new Error('client went away'));
+    };
+    res.once('close', onClose);
+
+    const headers = new HeaderMap();
+    for (const [key, value] of Object.entries(req.headers)) {
+      if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
+    }
+    const token = readBearerToken(req.headers.authorization) ?? (req.headers.authorization ? null : options.fallbackToken);
+
+    try {
+      const timedOut = new Promise<'timeout'>((resolve) =>
+        controller.signal.addEventListener('abort', () => resolve('timeout'), { once: true }),
+      );
+      const result = await Promise.race([
+        apollo.executeHTTPGraphQLRequest({
+          httpGraphQLRequest: { method, headers, search: url.search, body },
+          context: () => options.context({ requestId, token, signal: controller.signal }),
+        }),
+        timedOut,
+      ]);
+      if (result === 'timeout') {
+        if (res.destroyed) return;
+        options.onRefused?.('timeout');
+        sendGraphQLError(res, 503, `The request did not finish within its deadline of ${options.requestTimeoutMs} ms.`, 'REQUEST_TIMEOUT', cors);
+        return;
+      }
+      res.statusCode = result.status ?? 200;
+      for (const [key, value] of Object.entries(cors)) res.setHeader(key, value);
+      for (const [key, value] of result.headers) res.setHeader(key, value);
+      if (result.body.kind === 'complete') {
+        res.setHeader('content-length', Buffer.byteLength(result.body.string));
+        res.end(result.body.string);
+      } else {
+        for await (const chunk of result.body.asyncIterator) res.write(chunk);
+        res.end();
+      }
+    } finally {
+      clearTimeout(deadline);
+      res.off('close', onClose);
+    }
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = (typeof req.headers['x-request-id'] === 'string' && /^[\w.-]{1,64}$/.test(req.headers['x-request-id']) ? req.headers['x-request-id'] : randomUUID());
+    res.setHeader('x-request-id', requestId);
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    switch (url.pathname) {
+      case '/graphql':
+        return graphql(req, res, url, requestId);
+      case '/healthz':
+        return sendJson(res, 200, { status: 'ok' });
+      case '/readyz': {
+        const readiness = await options.readiness();
+        return sendJson(res, readiness.ready ? 200 : 503, { status: readiness.ready ? 'ready' : 'not ready', checks: readiness.checks });
+      }
+      case '/metrics': {
+        const text = await options.metrics.metrics();
+        res.writeHead(200, { 'content-type': options.metrics.contentType });
+        res.end(text);
+        return;
+      }
+      default:
+        return sendJson(res, 404, { error: `No route ${url.pathname}. GraphQL is at /graphql; also /healthz, /readyz, /metrics.` });
+    }
+  }
+
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    route(req, res).catch((error: unknown) => {
+      logger.error({ err: error, url: req.url }, 'unhandled error in the HTTP layer');
+      if (!res.headersSent) sendGraphQLError(res, 500, 'Internal server error.', 'INTERNAL_SERVER_ERROR');
+      else res.destroy();
+    });
+  };
+}

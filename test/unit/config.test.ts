@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('configuration', () => {
+  it('has working defaults for development on the embedded emulator', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      mode: 'development',
+      port: 4000,
+      emulatorPort: 4010,
+      campaignApiUrl: undefined,
+      demoFallback: true,
+      corsOrigins: ['https://studio.apollographql.com'],
+    });
+    expect(config.client).toEqual({
+      connections: 32,
+      attemptTimeoutMs: 3000,
+      budgetMs: 8000,
+      maxAttempts: 3,
+      breaker: { consecutiveFailures: 5, halfOpenAfterMs: 5000 },
+      bulkhead: { maxConcurrent: 256, maxQueue: 1024 },
+    });
+  });
+
+  it('names the variable, the value and what is allowed', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT="eighty": must be a whole number from 0 to 65535/);
+    expect(() => loadConfig({ CACHE_URL: 'http://x' })).toThrow(/CACHE_URL="http:\/\/x": must be a redis:\/\/ or rediss:\/\/ URL/);
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL="loud": must be one of/);
+  });
+
+  it('reports every bad variable at once', () => {
+    try {
+      loadConfig({ PORT: '-1', MAX_DEPTH: '0', CAMPAIGN_API_URL: 'ftp://x' });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems.map((p) => p.split('=')[0])).toEqual(['PORT', 'CAMPAIGN_API_URL', 'MAX_DEPTH']);
+    }
+  });
+
+  it('refuses production without a real backend, and hardens it', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/CAMPAIGN_API_URL is not set: production needs a real backend/);
+    const config = loadConfig({ NODE_ENV: 'production', CAMPAIGN_API_URL: 'https://api.example.com/root/' });
+    expect(config).toMatchObject({ mode: 'production', demoFallback: false, corsOrigins: [], campaignApiUrl: 'https://api.example.com/root' });
+    expect(() => loadConfig({ NODE_ENV: 'production', CAMPAIGN_API_URL: 'https://a.example.com', DEMO_FALLBACK: 'true' })).toThrow(/DEMO_FALLBACK/);
+  });
+
+  it('takes explicit CORS origins and treats empty variables as unset', () => {
+    const config = loadConfig({ CORS_ORIGINS: 'https://app.example.com, https://admin.example.com', PORT: '' });
+    expect(config.corsOrigins).toEqual(['https://app.example.com', 'https://admin.example.com']);
+    expect(config.port).toBe(4000);
+    expect(() => loadConfig({ CORS_ORIGINS: 'not an origin' })).toThrow(/CORS_ORIGINS/);
+  });
+});
