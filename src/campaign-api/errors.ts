@@ -38,18 +38,21 @@ export class BusinessError extends CampaignApiError {
   }
 }
 
-/** 401: no token, or one the backend does not know. */
+/**
+ * 401: no token, or one the backend does not know. `httpStatus` is undefined when the token
+ * could not even be sent (not a valid header value), so no call was made.
+ */
 export class UnauthenticatedError extends CampaignApiError {
   readonly kind = 'unauthenticated';
-  constructor(operation: OperationName, readonly httpStatus: number) {
-    super(operation, `the backend refused the partner token (HTTP ${httpStatus})`);
+  constructor(operation: OperationName, readonly httpStatus: number | undefined, detail?: string) {
+    super(operation, detail ?? `the backend refused the partner token (HTTP ${httpStatus})`);
   }
 }
 
 /** The backend did not answer within the per-attempt timeout or the call's total budget. */
 export class TimeoutError extends CampaignApiError {
   readonly kind = 'timeout';
-  constructor(operation: OperationName, readonly timeoutMs: number, what: 'attempt' | 'budget') {
+  constructor(operation: OperationName, readonly timeoutMs: number, readonly what: 'attempt' | 'budget') {
     super(operation, what === 'attempt' ? `no answer within the attempt timeout of ${timeoutMs} ms` : `no answer within the call budget of ${timeoutMs} ms`);
   }
 }
@@ -99,6 +102,14 @@ export class OverloadedError extends CampaignApiError {
   readonly kind = 'overloaded';
   constructor(operation: OperationName, limit: number, queue: number) {
     super(operation, `more than ${limit} concurrent backend calls and ${queue} queued`);
+  }
+}
+
+/** The caller's AbortSignal fired, or the client was closed, before the call ended. */
+export class AbortedError extends CampaignApiError {
+  readonly kind = 'aborted';
+  constructor(operation: OperationName, readonly by: 'caller' | 'client-closed', options?: { cause?: unknown }) {
+    super(operation, by === 'caller' ? 'the call was aborted by its caller' : 'the client was closed', options);
   }
 }
 

@@ -1,0 +1,273 @@
+import { BrokenCircuitError, BulkheadRejectedError, IsolatedCircuitError, TaskCancelledError } from 'cockatiel';
+import { z } from 'zod';
+import type { CallListener, CallOptions, CallReport, CampaignApi } from './api.js';
+import { interpretResponse, type Verdict } from './envelope.js';
+import {
+  AbortedError,
+  CampaignApiError,
+  CircuitOpenError,
+  NetworkError,
+  OverloadedError,
+  TimeoutError,
+  UnauthenticatedError,
+} from './errors.js';
+import { OPERATION_NAMES, operations, type OperationName, type RequestOf, type ResponseOf } from './operations.js';
+import { createPolicies } from './resilience.js';
+import { Transport, failedBeforeSend, networkErrorCode } from './transport.js';
+
+export interface CampaignApiClientOptions {
+  /** `{base_url}`; operations at `${baseUrl}/v1/${operations[name].path}`. */
+  baseUrl: string;
+  /** undici Pool size. */
+  connections?: number;
+  attemptTimeoutMs?: number;
+  /** Total per call, including retries, backoff and time queued in the bulkhead. */
+  budgetMs?: number;
+  /** Attempts for reads and redeem; writes are repeated only when the request never left. */
+  maxAttempts?: number;
+  /** Exponential backoff with full jitter between attempts. */
+  backoff?: { initialMs: number; maxMs: number };
+  breaker?: { consecutiveFailures: number; halfOpenAfterMs: number };
+  bulkhead?: { maxConcurrent: number; maxQueue: number };
+  onCall?: CallListener;
+}
+
+export const DEFAULT_CLIENT_OPTIONS: Required<Omit<CampaignApiClientOptions, 'baseUrl' | 'onCall'>> = {
+  connections: 32,
+  attemptTimeoutMs: 3000,
+  budgetMs: 8000,
+  maxAttempts: 3,
+  backoff: { initialMs: 100, maxMs: 1000 },
+  breaker: { consecutiveFailures: 5, halfOpenAfterMs: 5000 },
+  bulkhead: { maxConcurrent: 256, maxQueue: 1024 },
+};
+
+export interface CampaignApiClient extends CampaignApi {
+  /** Aborts the calls in flight (they reject with AbortedError) and closes every socket. */
+  close(): Promise<void>;
+  breakerState(): 'closed' | 'open' | 'half-open';
+  /** ms timestamp of the last call the backend answered (success or business error); for /readyz */
+  lastAnsweredAt(): number | undefined;
+}
+
+const whole = (min: number, max: number) => z.number().int().min(min).max(max);
+const optionsSchema = z
+  .object({
+    baseUrl: z.url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL, such as http://127.0.0.1:4010' }),
+    connections: whole(1, 1024),
+    attemptTimeoutMs: whole(1, 600_000),
+    budgetMs: whole(1, 3_600_000),
+    maxAttempts: whole(1, 10),
+    backoff: z.object({ initialMs: whole(0, 60_000), maxMs: whole(0, 600_000) }).refine((b) => b.initialMs <= b.maxMs, {
+      message: 'initialMs must not exceed maxMs',
+    }),
+    breaker: z.object({ consecutiveFailures: whole(1, 100_000), halfOpenAfterMs: whole(1, 3_600_000) }),
+    bulkhead: z.object({ maxConcurrent: whole(1, 100_000), maxQueue: whole(0, 1_000_000) }),
+  })
+  .strict();
+
+type Settings = z.infer<typeof optionsSchema>;
+
+function resolveOptions(options: CampaignApiClientOptions): Settings {
+  const { onCall: _listener, ...rest } = options;
+  const merged = { ...DEFAULT_CLIENT_OPTIONS, ...rest };
+  const parsed = optionsSchema.safeParse(merged);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((i) => {
+    const received = i.path.reduce<unknown>((node, key) => (node as Record<PropertyKey, unknown> | undefined)?.[key], merged);
+    return `${i.path.join('.') || '(options)'} ${i.message} (received ${JSON.stringify(received)})`;
+  });
+  throw new TypeError(`createCampaignApiClient: invalid options: ${problems.join('; ')}`);
+}
+
+/** Thrown inside the policies when the call's signal fired before an attempt could start. */
+class NotAttempted extends Error {}
+
+// A token must survive as an HTTP header value; anything else would make undici throw.
+const SENDABLE_TOKEN = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+
+const OUTCOME_BY_KIND: Record<string, CallReport['outcome']> = {
+  business: 'business-error',
+  unauthenticated: 'unauthenticated',
+  timeout: 'timeout',
+  network: 'network',
+  http: 'http',
+  malformed: 'malformed',
+  contract: 'contract',
+  'circuit-open': 'circuit-open',
+  overloaded: 'overloaded',
+  aborted: 'aborted',
+};
+
+export function createCampaignApiClient(options: CampaignApiClientOptions): CampaignApiClient {
+  const settings = resolveOptions(options);
+  const onCall = options.onCall;
+  const transport = new Transport({
+    baseUrl: settings.baseUrl,
+    connections: settings.connections,
+    socketTimeoutMs: settings.budgetMs + 1000,
+  });
+  const policies = createPolicies(settings);
+  const paths = Object.fromEntries(OPERATION_NAMES.map((n) => [n, transport.pathOf(operations[n].path)])) as Record<OperationName, string>;
+  /** How to abort each call in flight, for close(). */
+  const inFlight = new Set<() => void>();
+  let closing: Promise<void> | undefined;
+  let lastAnswered: number | undefined;
+
+  async function call<N extends OperationName>(
+    name: N,
+    token: string,
+    request: RequestOf<N>,
+    callOptions: CallOptions | undefined,
+  ): Promise<ResponseOf<N>> {
+    const startedAt = performance.now();
+    let attempts = 0;
+    let outcome: CallReport['outcome'] = 'success';
+    let code: string | undefined;
+    try {
+      return await run(name, token, request, callOptions?.signal, () => attempts++);
+    } catch (error) {
+      if (error instanceof CampaignApiError) {
+        outcome = OUTCOME_BY_KIND[error.kind] ?? 'network';
+        if (error.kind === 'business') code = (error as { code?: string }).code;
+        redact(error, token);
+      }
+      throw error;
+    } finally {
+      report({ operation: name, outcome, attempts, durationMs: performance.now() - startedAt, ...(code ? { code } : {}) });
+    }
+  }
+
+  async function run<N extends OperationName>(
+    name: N,
+    token: string,
+    request: RequestOf<N>,
+    callerSignal: AbortSignal | undefined,
+    countAttempt: () => void,
+  ): Promise<ResponseOf<N>> {
+    if (closing) throw new AbortedError(name, 'client-closed');
+    if (callerSignal?.aborted) throw new AbortedError(name, 'caller', { cause: callerSignal.reason });
+    if (typeof token !== 'string' || !SENDABLE_TOKEN.test(token)) {
+      throw new UnauthenticatedError(
+        name,
+        undefined,
+        'the partner token must be a non-empty string of printable ASCII characters; the call was not made',
+      );
+    }
+    const path = paths[name];
+    const body = JSON.stringify(request ?? {});
+    const retry = operations[name].idempotent ? policies.retryIdempotent : policies.retryWrite;
+
+    // One controller per call, linked by hand to the caller's signal and to close().
+    const controller = new AbortController();
+    let abortedBy: 'caller' | 'client-closed' | undefined;
+    const onCallerAbort = () => {
+      abortedBy ??= 'caller';
+      controller.abort();
+    };
+    const onClientClose = () => {
+      abortedBy ??= 'client-closed';
+      controller.abort();
+    };
+    callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+    inFlight.add(onClientClose);
+    const callSignal = controller.signal;
+
+    const abortCause = (budgetSignal: AbortSignal, attemptSignal: AbortSignal): CampaignApiError | undefined => {
+      if (abortedBy) return new AbortedError(name, abortedBy);
+      if (budgetSignal.aborted) return new TimeoutError(name, settings.budgetMs, 'budget');
+      if (attemptSignal.aborted) return new TimeoutError(name, settings.attemptTimeoutMs, 'attempt');
+      return undefined;
+    };
+
+    const attempt = async (budgetSignal: AbortSignal, attemptSignal: AbortSignal): Promise<Verdict<N>> => {
+      const early = abortCause(budgetSignal, attemptSignal);
+      if (early) throw early;
+      countAttempt();
+      let answer;
+      try {
+        answer = await transport.post(path, token, body, attemptSignal);
+      } catch (error) {
+        throw abortCause(budgetSignal, attemptSignal) ?? new NetworkError(name, networkErrorCode(error), failedBeforeSend(error), { cause: error });
+      }
+      const verdict = interpretResponse(name, answer.status, answer.text);
+      if (verdict.kind === 'failed') throw verdict.error;
+      return verdict;
+    };
+
+    try {
+      const verdict = await policies.budget.execute(
+        ({ signal: budgetSignal }) =>
+          policies.bulkhead.execute(
+            () =>
+              retry.execute(({ signal }) => {
+                // Reached after a backoff the budget cut short: no attempt, and no word to the breaker.
+                if (signal.aborted) throw new NotAttempted();
+                return policies.breaker.execute(
+                  () => policies.attemptTimeout.execute(({ signal: attemptSignal }) => attempt(budgetSignal, attemptSignal), signal),
+                  signal,
+                );
+              }, budgetSignal),
+            budgetSignal,
+          ),
+        callSignal,
+      );
+      if (verdict.kind === 'success') {
+        lastAnswered = Date.now();
+        return verdict.value;
+      }
+      if (verdict.kind === 'refused') lastAnswered = Date.now();
+      throw verdict.error;
+    } catch (error) {
+      if (error instanceof CampaignApiError) throw error;
+      if (error instanceof BrokenCircuitError || error instanceof IsolatedCircuitError) throw new CircuitOpenError(name);
+      if (error instanceof BulkheadRejectedError) {
+        throw new OverloadedError(name, settings.bulkhead.maxConcurrent, settings.bulkhead.maxQueue);
+      }
+      if (error instanceof TaskCancelledError || error instanceof NotAttempted) {
+        throw abortedBy ? new AbortedError(name, abortedBy) : new TimeoutError(name, settings.budgetMs, 'budget');
+      }
+      throw error;
+    } finally {
+      callerSignal?.removeEventListener('abort', onCallerAbort);
+      inFlight.delete(onClientClose);
+    }
+  }
+
+  function report(entry: CallReport): void {
+    if (!onCall) return;
+    try {
+      onCall(entry);
+    } catch (error) {
+      // A broken listener must not turn a good call into a failed one.
+      process.emitWarning(`campaign-api onCall listener threw: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  const methods = Object.fromEntries(
+    OPERATION_NAMES.map((name) => [
+      name,
+      (token: string, request: RequestOf<typeof name>, callOptions?: CallOptions) => call(name, token, request, callOptions),
+    ]),
+  ) as CampaignApi;
+
+  return {
+    ...methods,
+    close() {
+      closing ??= (async () => {
+        for (const abort of inFlight) abort();
+        await transport.close();
+      })();
+      return closing;
+    },
+    breakerState: () => policies.breakerState(),
+    lastAnsweredAt: () => lastAnswered,
+  };
+}
+
+/** Defence in depth: whatever a backend or library echoed, the token never leaves in a message. */
+function redact(error: Error, token: string): void {
+  if (token.length >= 4 && error.message.includes(token)) {
+    error.message = error.message.split(token).join('[redacted]');
+  }
+}
