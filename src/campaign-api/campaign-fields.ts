@@ -256,10 +256,20 @@ export const campaignUpdate = withCrossRules(
 );
 export type CampaignUpdate = z.infer<typeof campaignUpdate>;
 
-/** Formats zod issues as field issues, keyed by the dotted path in the request. */
+/** A request path as written in JSON terms: `bonusDescription.category`, `pinList[3]`. */
+export function formatFieldPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out || '(body)';
+}
+
+/** Formats zod issues as field issues, keyed by the path in the request (`pinList[3]`). */
 export function toFieldIssues(error: z.ZodError): FieldIssue[] {
   return error.issues.map((i) => ({
-    field: i.path.length ? i.path.join('.') : '(body)',
+    field: formatFieldPath(i.path),
     message: i.message,
   }));
 }
