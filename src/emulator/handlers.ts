@@ -1,0 +1,408 @@
+import type { z } from 'zod';
+import {
+  CODE_CAMPAIGN_TYPES,
+  campaignData,
+  campaignUpdate,
+  isMoney,
+  operations,
+  pinProblem,
+  type CampaignData,
+  type CampaignFieldName,
+  type FieldIssue,
+  type OperationName,
+  type RedeemStatus,
+  campaignFieldShape,
+} from '../campaign-api/index.js';
+import { ApiFailure, fieldFailure, incorrectData } from './api-failure.js';
+import type { Campaign, Lead, Partner } from './campaign.js';
+import { goLive, sendToModeration } from './lifecycle.js';
+import type { EmulatorState } from './state.js';
+import { dedupe, issuesOf, parseOrFail } from './validation.js';
+
+/** Most pins one add-pins call may carry (design 4.10). */
+export const MAX_PINS_PER_CALL = 10_000;
+
+/** Two weeks: how long issued offers stay valid after the end unless offerDuration says otherwise. */
+const DEFAULT_OFFER_HOURS = 14 * 24;
+
+/** A handler answers with the serialized success body, so hot reads can serve a cached string. */
+export type Handler = (state: EmulatorState, partner: Partner, body: unknown) => string;
+
+const success = (result: unknown): string => `{"status":"success","result":${JSON.stringify(result)}}`;
+
+const WRITABLE_FIELDS = Object.keys(campaignFieldShape) as CampaignFieldName[];
+
+const ID_HINT =
+  'is required: send the ymCampaignId that campaigns/create returned (partnerCampaignId keys only campaigns/update)';
+
+/** Design 4.1: name ymCampaignId when it is missing, so a client keyed by partnerCampaignId learns why. */
+function parseWithId<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const missingId = isObject(body) && body.ymCampaignId === undefined;
+  try {
+    return parseOrFail(schema, body);
+  } catch (error) {
+    if (missingId && error instanceof ApiFailure && error.fields) {
+      const fields = error.fields.map((f) => (f.field === 'ymCampaignId' ? { field: f.field, message: ID_HINT } : f));
+      throw incorrectData(fields);
+    }
+    throw error;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function ownCampaign(state: EmulatorState, partner: Partner, ymCampaignId: number): Campaign {
+  const campaign = state.campaigns.get(ymCampaignId);
+  // Another partner's campaign is reported as absent, so ids reveal nothing (design 4.5).
+  if (!campaign || campaign.owner !== partner) {
+    throw new ApiFailure('campaignNotFound', `no campaign with ymCampaignId ${ymCampaignId} for this partner`);
+  }
+  return campaign;
+}
+
+/** Checks that need the emulator's state: a known category, an end that has not passed. */
+function stateIssues(state: EmulatorState, data: Record<string, unknown>, now: number): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const categoryId = data.categoryId;
+  if (typeof categoryId === 'number' && Number.isInteger(categoryId) && categoryId > 0 && !state.categoryIds.has(categoryId)) {
+    issues.push({ field: 'categoryId', message: `is not a category of categories/get, got ${categoryId}` });
+  }
+  if (typeof data.campaignEnd === 'string') {
+    const end = Date.parse(data.campaignEnd);
+    if (!Number.isNaN(end) && end <= now) {
+      issues.push({
+        field: 'campaignEnd',
+        message: `must be in the future: ${data.campaignEnd} has passed (emulator time ${new Date(now).toISOString()})`,
+      });
+    }
+  }
+  return issues;
+}
+
+/** One-off pins already uploaded pin the campaign's kind: they could not be shown otherwise. */
+function pinKindIssues(campaign: Campaign, next: Record<string, unknown>): FieldIssue[] {
+  const held = campaign.pins.total;
+  if (held === 0) return [];
+  const why = `cannot change while the campaign holds ${held} one-off pins`;
+  const issues: FieldIssue[] = [];
+  if (!CODE_CAMPAIGN_TYPES.includes(String(next.campaignType))) issues.push({ field: 'campaignType', message: why });
+  if (next.pinType !== 'one-off') issues.push({ field: 'pinType', message: why });
+  if (next.pinDisplayType !== campaign.data.pinDisplayType) issues.push({ field: 'pinDisplayType', message: why });
+  return issues;
+}
+
+function sameDiscountAmount(a: string | undefined, b: string | undefined): boolean {
+  if (a === b) return true;
+  return a !== undefined && b !== undefined && isMoney(a) && isMoney(b) && Number(a) === Number(b);
+}
+
+const create: Handler = (state, partner, body) => {
+  const now = state.now();
+  const extra = isObject(body) ? stateIssues(state, body, now) : [];
+  const data = parseOrFail(campaignData, body, extra) as CampaignData;
+  const existing = partner.byPartnerCampaignId.get(data.partnerCampaignId);
+  if (existing) {
+    // Create again (design 4.6): same discount replaces the data, another one is refused.
+    if (!sameDiscountAmount(existing.data.discountAmount, data.discountAmount)) {
+      throw new ApiFailure(
+        'repeatCampaignData',
+        `campaign ${existing.ymCampaignId} already has partnerCampaignId ${data.partnerCampaignId} with discountAmount ${JSON.stringify(existing.data.discountAmount)}, got ${JSON.stringify(data.discountAmount)}; change it with campaigns/update`,
+        [{ field: 'discountAmount', message: `differs from the existing campaign's ${JSON.stringify(existing.data.discountAmount)}` }],
+      );
+    }
+    const pinIssues = pinKindIssues(existing, data);
+    if (pinIssues.length) throw incorrectData(pinIssues);
+    existing.setData(data);
+    sendToModeration(existing, state.policy, now);
+    state.changed(existing);
+    return success(existing.statusResult);
+  }
+  const campaign = state.addCampaign(partner, data);
+  sendToModeration(campaign, state.policy, now);
+  // An aggregator's campaign without a start date goes live at upload, moderated afterwards (design 4.3).
+  if (partner.kind === 'aggregator' && campaign.startAt === null) goLive(campaign);
+  state.changed(campaign);
+  return success(campaign.statusResult);
+};
+
+/** Stored values that a sent field replaces as a whole form, so an update can switch forms. */
+function withoutReplacedForms(stored: Record<string, unknown>, sent: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...stored };
+  if (sent.campaignFee !== undefined) {
+    delete out.campaignFeeMin;
+    delete out.campaignFeeMax;
+  }
+  if (sent.campaignFeeMin !== undefined || sent.campaignFeeMax !== undefined) delete out.campaignFee;
+  if (sent.pinType === 'one-off') delete out.couponCode;
+  if (sent.campaignType !== undefined && !CODE_CAMPAIGN_TYPES.includes(String(sent.campaignType))) {
+    delete out.pinType;
+    delete out.pinDisplayType;
+    delete out.couponCode;
+  }
+  return out;
+}
+
+const update: Handler = (state, partner, body) => {
+  const now = state.now();
+  const sentIssues = issuesOf(campaignUpdate, body);
+  const key = isObject(body) ? body.partnerCampaignId : undefined;
+  const campaign = typeof key === 'number' ? partner.byPartnerCampaignId.get(key) : undefined;
+  if (!campaign) {
+    if (sentIssues.length) throw incorrectData(sentIssues);
+    throw new ApiFailure('campaignNotFound', `no campaign with partnerCampaignId ${String(key)} for this partner`);
+  }
+  const sent = body as Record<string, unknown>;
+  const merged = withoutReplacedForms(campaign.data, sent);
+  for (const field of WRITABLE_FIELDS) if (sent[field] !== undefined) merged[field] = sent[field];
+  // The merged record must be a whole valid campaign; issues of sent fields show up in both checks.
+  const issues = dedupe([
+    ...sentIssues,
+    ...issuesOf(campaignData, merged),
+    ...stateIssues(state, merged, now),
+    ...pinKindIssues(campaign, merged),
+  ]);
+  if (issues.length) throw incorrectData(issues);
+  campaign.setData(campaignData.parse(merged) as CampaignData);
+  sendToModeration(campaign, state.policy, now);
+  state.changed(campaign);
+  return success(campaign.statusResult);
+};
+
+function detailsOf(c: Campaign): Record<string, unknown> {
+  const d = c.data;
+  const out: Record<string, unknown> = {
+    ymCampaignId: c.ymCampaignId,
+    campaignStatus: c.status,
+    partnerCampaignId: d.partnerCampaignId,
+    categoryId: d.categoryId,
+    campaignType: d.campaignType,
+  };
+  for (const field of WRITABLE_FIELDS) {
+    if (field === 'offerEnd' || field in out) continue;
+    const value = d[field];
+    if (value !== undefined) out[field] = value;
+  }
+  out.discountCurrency = d.discountCurrency ?? 643;
+  out.feeCurrency = d.feeCurrency ?? 643;
+  const pinEnd = pinEndOf(c);
+  if (pinEnd) out.pinEnd = pinEnd;
+  return out;
+}
+
+/** Offers issued before the end stay valid for offerDuration hours, two weeks by default. */
+function pinEndOf(c: Campaign): string | undefined {
+  if (c.data.offerEnd) return c.data.offerEnd;
+  if (c.endAt === null) return undefined;
+  return new Date(c.endAt + (c.data.offerDuration ?? DEFAULT_OFFER_HOURS) * 3_600_000).toISOString();
+}
+
+const get: Handler = (state, partner, body) => {
+  const { ymCampaignId } = parseWithId(operations.get.request, body);
+  const campaign = ownCampaign(state, partner, ymCampaignId);
+  return (campaign.cachedGet ??= success(detailsOf(campaign)));
+};
+
+const info: Handler = (state, partner, body) => {
+  const { ymCampaignId } = parseWithId(operations.info.request, body);
+  const c = ownCampaign(state, partner, ymCampaignId);
+  return success({
+    ymCampaignId: c.ymCampaignId,
+    campaignStatus: c.status,
+    campaignAccepts: c.openAccepts,
+    campaignRedeems: c.leads.size,
+    campaignShows: c.shows,
+    campaignPinsStats: { unused: c.pins.unusedCount, total: c.pins.total },
+    campaignRedeemStats: {
+      usedCount: c.leadCounts.used,
+      approvedCount: c.leadCounts.approved,
+      declinedCount: c.leadCounts.declined,
+    },
+  });
+};
+
+const start: Handler = (state, partner, body) => {
+  const { ymCampaignId } = parseWithId(operations.start.request, body);
+  const c = ownCampaign(state, partner, ymCampaignId);
+  const refuse = (code: string, message: string) => new ApiFailure(code, message, undefined, c.statusResult);
+  switch (c.status) {
+    case 'finished':
+      throw refuse('failFinished', `campaign ${c.ymCampaignId} is finished (its campaignEnd has passed) and cannot be started`);
+    case 'moderation':
+      throw refuse('failModerator', `campaign ${c.ymCampaignId} awaits moderation and starts once the moderator approves it`);
+    case 'declined':
+      throw refuse('failModerator', `campaign ${c.ymCampaignId} was declined by the moderator; change it with campaigns/update to send it to moderation again`);
+    case 'started':
+      return success(c.statusResult);
+    default:
+      if (c.usesOneOffPins && c.pins.unusedCount === 0) {
+        throw refuse('failPin', `campaign ${c.ymCampaignId} has no unused one-off pins; upload pins with campaigns/add-pins first`);
+      }
+      c.status = 'started';
+      c.awaitingStart = false;
+      state.changed(c);
+      return success(c.statusResult);
+  }
+};
+
+const stop: Handler = (state, partner, body) => {
+  const { ymCampaignId } = parseWithId(operations.stop.request, body);
+  const c = state.campaigns.get(ymCampaignId);
+  if (!c) throw new ApiFailure('campaignNotFound', `no campaign with ymCampaignId ${ymCampaignId}`);
+  if (c.owner !== partner) {
+    throw new ApiFailure('failMerchant', `campaign ${ymCampaignId} belongs to another partner; only its creator may stop it`, undefined, c.statusResult);
+  }
+  if (c.status === 'finished') {
+    throw new ApiFailure('failFinished', `campaign ${ymCampaignId} is finished (in the archive) and cannot be stopped`, undefined, c.statusResult);
+  }
+  if (c.status === 'moderation') {
+    // It keeps its status; the approval then leaves it paused instead of starting it.
+    c.holdOnApproval = true;
+  } else if (c.status !== 'declined') {
+    c.status = 'paused';
+    c.awaitingStart = false;
+  }
+  state.changed(c);
+  return `{"status":"success","errors":{},"result":${JSON.stringify(c.statusResult)}}`;
+};
+
+/** Lead status moves allowed after the first report (design 4.11). */
+const LEAD_MOVES: Record<RedeemStatus, readonly RedeemStatus[]> = {
+  used: ['approved', 'declined'],
+  approved: ['declined'],
+  declined: [],
+};
+
+const redeem: Handler = (state, partner, body) => {
+  const request = parseWithId(operations.redeem.request, body);
+  const c = ownCampaign(state, partner, request.ymCampaignId);
+  const byPin = c.usesOneOffPins;
+  const keyField = byPin ? 'pinContent' : 'clickId';
+  const keyValue = byPin ? request.pinContent : request.clickId;
+  if (keyValue === undefined) {
+    throw fieldFailure(
+      keyField,
+      byPin
+        ? 'is required for a code campaign with one-off pins: the pin the user took'
+        : `is required for a ${c.data.campaignType}${c.isCode ? ' reusable-code' : ''} campaign: the clickId appended to its acceptUrl`,
+    );
+  }
+  const status: RedeemStatus = request.redeemStatus ?? 'used';
+  const { ymCampaignId, transactionId } = request;
+  const { pinContent: _p, clickId: _c, ...report } = request;
+  void _p;
+  void _c;
+  const answer = success({ ymCampaignId, transactionId, state: 'processing' });
+
+  const known = c.leads.get(transactionId);
+  if (known) {
+    const samePin = byPin ? c.pins.find(keyValue)?.slot === known.pinSlot : keyValue === known.clickId;
+    if (!samePin) {
+      throw fieldFailure(keyField, `transactionId ${JSON.stringify(transactionId)} was reported for another ${byPin ? 'pin' : 'clickId'}; a transaction keeps the ${keyField} of its first report`);
+    }
+    if (known.status === status) return answer;
+    if (!LEAD_MOVES[known.status].includes(status)) {
+      throw fieldFailure(
+        'redeemStatus',
+        `cannot move lead ${JSON.stringify(transactionId)} from ${known.status} to ${status}; allowed moves are used → approved or declined, approved → declined`,
+      );
+    }
+    c.leadCounts[known.status]--;
+    c.leadCounts[status]++;
+    known.status = status;
+    known.report = report;
+    state.changed(c);
+    return answer;
+  }
+
+  let lead: Lead;
+  if (byPin) {
+    const pin = c.pins.find(keyValue);
+    if (!pin) throw fieldFailure('pinContent', `is not a pin of campaign ${c.ymCampaignId}`);
+    if (pin.status === 'new_unused') throw fieldFailure('pinContent', 'has not been taken by a user yet (status new_unused)');
+    if (pin.status === 'redeem_received') throw fieldFailure('pinContent', 'was already redeemed in another transaction');
+    c.pins.markRedeemed(pin.slot);
+    lead = { transactionId, pinSlot: pin.slot, clickId: null, status, report };
+  } else {
+    const click = c.clicks.get(keyValue);
+    if (!click) throw fieldFailure('clickId', `was not issued for campaign ${c.ymCampaignId}: clickIds come with the acceptUrl of a taken offer`);
+    if (click.transactionId !== null) {
+      throw fieldFailure('clickId', `was already reported with transactionId ${JSON.stringify(click.transactionId)}`);
+    }
+    click.transactionId = transactionId;
+    lead = { transactionId, pinSlot: null, clickId: keyValue, status, report };
+  }
+  c.leads.set(transactionId, lead);
+  c.leadCounts[status]++;
+  c.openAccepts--;
+  state.changed(c);
+  return answer;
+};
+
+const addPins: Handler = (state, partner, body) => {
+  if (isObject(body) && Array.isArray(body.pinList) && body.pinList.length > MAX_PINS_PER_CALL) {
+    throw fieldFailure('pinList', `takes at most ${MAX_PINS_PER_CALL} pins per call, got ${body.pinList.length}; upload them in several calls`);
+  }
+  const { ymCampaignId, pinList } = parseWithId(operations.addPins.request, body);
+  const c = ownCampaign(state, partner, ymCampaignId);
+  if (!c.usesOneOffPins) {
+    const kind = c.isCode ? `${c.data.campaignType} campaign with pinType ${c.data.pinType}` : `${c.data.campaignType} campaign`;
+    throw fieldFailure('pinList', `add-pins is only for codeOnline or codeOffline campaigns with pinType one-off; campaign ${c.ymCampaignId} is a ${kind}`);
+  }
+  const displayType = c.data.pinDisplayType ?? 'text';
+  const issues: FieldIssue[] = [];
+  for (let i = 0; i < pinList.length; i++) {
+    const problem = pinProblem(pinList[i]!, displayType);
+    if (problem) issues.push({ field: `pinList[${i}]`, message: problem });
+  }
+  if (issues.length) {
+    throw incorrectData(issues, `${issues.length} of ${pinList.length} pins do not fit pinDisplayType ${displayType}; no pin was added`);
+  }
+  c.pins.add(pinList);
+  if (c.status === 'pin-required' && c.pins.unusedCount > 0) c.status = 'started';
+  state.changed(c);
+  return success({
+    ymCampaignId: c.ymCampaignId,
+    campaignStatus: c.status,
+    counters: {
+      unusedPinCount: c.pins.unusedCount,
+      acceptedPinCount: c.pins.acceptedCount,
+      redeemedPinCount: c.pins.redeemedCount,
+      totalPinCount: c.pins.total,
+    },
+  });
+};
+
+const getAllCampaigns: Handler = (_state, partner, body) => {
+  const { limit, offset } = parseOrFail(operations.getAllCampaigns.request, body);
+  const all = partner.campaigns;
+  const page = all.slice(offset, offset + limit).map((c) => c.statusResult);
+  return `{"status":"success","total":${all.length},"campaigns":${JSON.stringify(page)}}`;
+};
+
+const getPinsByStatus: Handler = (state, partner, body) => {
+  const { ymCampaignId, pinStatus } = parseWithId(operations.getPinsByStatus.request, body);
+  const c = ownCampaign(state, partner, ymCampaignId);
+  return success({ ymCampaignId, pinStatus, pins: c.pins.list(pinStatus) });
+};
+
+let categoriesAnswer: string | null = null;
+const getCategories: Handler = (state, _partner, body) => {
+  parseOrFail(operations.getCategories.request, body);
+  return (categoriesAnswer ??= success({ categories: state.categories }));
+};
+
+export const handlers: Record<OperationName, Handler> = {
+  create,
+  update,
+  get,
+  info,
+  start,
+  stop,
+  redeem,
+  addPins,
+  getAllCampaigns,
+  getPinsByStatus,
+  getCategories,
+};

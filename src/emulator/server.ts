@@ -1,0 +1,207 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { buildOpenApiDocument } from '../campaign-api/openapi.js';
+import { operationByPath, operations, OPERATION_NAMES, type OperationName } from '../campaign-api/index.js';
+import { handleAdmin, type AdminContext } from './admin.js';
+import { ApiFailure } from './api-failure.js';
+import { contractBreakingBody, FaultRegistry, MALFORMED_BODY, type Fault } from './faults.js';
+import { handlers } from './handlers.js';
+import { bearerToken, describeJsonValue, MAX_BODY_BYTES, readBody, sendJson, sendText, TOO_LARGE } from './http-io.js';
+import type { ModerationPolicy } from './lifecycle.js';
+import { EmulatorState } from './state.js';
+
+export interface EmulatorServerOptions {
+  moderation: ModerationPolicy;
+  quiet: boolean;
+}
+
+export interface EmulatorServer {
+  server: Server;
+  state: EmulatorState;
+  /** Stops timers and releases every connection, hanging ones included. */
+  shutdown(): void;
+}
+
+const OPERATION_LIST = OPERATION_NAMES.map((n) => `/v1/${operations[n].path}`).join(', ');
+
+function failure(code: string, message: string): ApiFailure {
+  return new ApiFailure(code, message);
+}
+
+function sendFailure(res: ServerResponse, error: ApiFailure, headers?: Record<string, string>): void {
+  sendJson(res, error.httpStatus, JSON.stringify(error), headers);
+}
+
+export function createEmulatorServer(options: EmulatorServerOptions): EmulatorServer {
+  const state = new EmulatorState(options.moderation);
+  const faults = new FaultRegistry();
+  const calls = new Map<string, number>();
+  const timers = new Set<NodeJS.Timeout>();
+  const sockets = new Set<Socket>();
+  let openApiJson: string | null = null;
+
+  const admin: AdminContext = {
+    state,
+    faults,
+    calls,
+    reset() {
+      state.reset();
+      faults.clear();
+      calls.clear();
+    },
+  };
+
+  const log = (message: string) => {
+    if (!options.quiet) process.stderr.write(`[emulator] ${message}\n`);
+  };
+
+  const delay = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
+      timers.add(timer);
+    });
+
+  /** Runs one operation for the caller: authentication, body, the handler. Returns status and body. */
+  function execute(name: OperationName, authorization: string | undefined, raw: Buffer): [number, string] {
+    const token = bearerToken(authorization);
+    if (token === null) {
+      const message = authorization
+        ? 'the Authorization header must be "Bearer <partner token>"'
+        : 'missing Authorization header: send "Authorization: Bearer <partner token>"';
+      const error = failure('unauthorized', message);
+      return [error.httpStatus, JSON.stringify(error)];
+    }
+    const partner = state.partner(token);
+    if (!partner) {
+      const error = failure('unauthorized', 'the partner token is not known to this service');
+      return [error.httpStatus, JSON.stringify(error)];
+    }
+    let body: unknown = {};
+    if (raw.length > 0) {
+      try {
+        body = JSON.parse(raw.toString('utf8'));
+      } catch (error) {
+        const problem = new ApiFailure('incorrectData', `the request body is not valid JSON: ${(error as Error).message}`, [
+          { field: '(body)', message: 'must be a JSON object' },
+        ]);
+        return [problem.httpStatus, JSON.stringify(problem)];
+      }
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      const problem = new ApiFailure('incorrectData', `the request body must be a JSON object, got ${describeJsonValue(body)}`, [
+        { field: '(body)', message: `must be a JSON object, got ${describeJsonValue(body)}` },
+      ]);
+      return [problem.httpStatus, JSON.stringify(problem)];
+    }
+    state.tick();
+    try {
+      return [200, handlers[name](state, partner, body)];
+    } catch (error) {
+      if (error instanceof ApiFailure) return [error.httpStatus, JSON.stringify(error)];
+      throw error;
+    }
+  }
+
+  function inflict(fault: Fault, req: IncomingMessage, res: ServerResponse, path: string): void {
+    switch (fault.mode) {
+      case 'http500':
+        sendText(res, 500, 'Internal Server Error (injected http500 fault)');
+        return;
+      case 'reset':
+        req.socket.resetAndDestroy();
+        return;
+      case 'malformed':
+        sendJson(res, 200, MALFORMED_BODY);
+        return;
+      case 'contract':
+        sendJson(res, 200, contractBreakingBody(path));
+        return;
+      case 'error200':
+        sendJson(res, 200, JSON.stringify({ status: 'error', errors: { code: fault.code, message: `injected error200 fault on ${path}` } }));
+        return;
+      case 'hang':
+      case 'latency':
+        // hang: never answer; the socket is released by shutdown() or by the client.
+        return;
+    }
+  }
+
+  async function handleOperation(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const name = operationByPath.get(path);
+    if (!name) {
+      sendFailure(res, failure('unknownOperation', `there is no operation /v1/${path}; the operations are ${OPERATION_LIST}`));
+      return;
+    }
+    if (req.method !== 'POST') {
+      sendFailure(res, failure('methodNotAllowed', `/v1/${path} takes POST, not ${req.method}`), { allow: 'POST' });
+      return;
+    }
+    calls.set(path, (calls.get(path) ?? 0) + 1);
+    const raw = await readBody(req, MAX_BODY_BYTES);
+    if (raw === TOO_LARGE) {
+      sendFailure(res, failure('payloadTooLarge', `the request body is over the limit of ${MAX_BODY_BYTES} bytes (10 MB)`));
+      return;
+    }
+    let fault = faults.active ? faults.pick(path) : undefined;
+    if (fault?.mode === 'latency') {
+      await delay(fault.latencyMs);
+      fault = undefined;
+    }
+    if (fault && !fault.afterEffect) {
+      inflict(fault, req, res, path);
+      return;
+    }
+    const [status, body] = execute(name, req.headers.authorization, raw);
+    if (fault) inflict(fault, req, res, path);
+    else sendJson(res, status, body);
+  }
+
+  async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    if (path.startsWith('/v1/')) return handleOperation(req, res, path.slice(4));
+    if (path.startsWith('/_emulator/')) return handleAdmin(admin, req, res, path.slice('/_emulator/'.length));
+    if (path === '/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
+      sendJson(res, 200, (openApiJson ??= JSON.stringify(buildOpenApiDocument())));
+      return;
+    }
+    if (path === '/' && req.method === 'GET') {
+      sendJson(res, 200, JSON.stringify({ service: 'Offer Campaign API emulator', operations: OPERATION_LIST.split(', '), admin: '/_emulator/', openapi: '/openapi.json' }));
+      return;
+    }
+    sendJson(res, 404, JSON.stringify({ error: `nothing at ${req.method} ${path}; operations are under /v1/, the admin API under /_emulator/, the OpenAPI document at /openapi.json` }));
+  }
+
+  const server = createServer((req, res) => {
+    onRequest(req, res).catch((error: unknown) => {
+      // A client that went away mid-body is not an error of ours.
+      if (req.destroyed || res.destroyed) return;
+      log(`internal error on ${req.method} ${req.url}: ${(error as Error)?.stack ?? String(error)}`);
+      if (!res.headersSent) sendFailure(res, failure('internalError', 'the emulator failed to handle this request; see its log'));
+      else res.destroy();
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+
+  return {
+    server,
+    state,
+    shutdown() {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      for (const socket of sockets) socket.destroy();
+      sockets.clear();
+    },
+  };
+}
