@@ -4,6 +4,7 @@ import type { CallListener, CallOptions, CallReport, CampaignApi } from './api.j
 import { interpretResponse, type Verdict } from './envelope.js';
 import {
   AbortedError,
+  BusinessError,
   CampaignApiError,
   CircuitOpenError,
   NetworkError,
@@ -265,9 +266,15 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
   };
 }
 
-/** Defence in depth: whatever a backend or library echoed, the token never leaves in a message. */
-function redact(error: Error, token: string): void {
-  if (token.length >= 4 && error.message.includes(token)) {
-    error.message = error.message.split(token).join('[redacted]');
+/** Defence in depth: whatever a backend echoed back, the token never leaves in an error's text. */
+function redact(error: CampaignApiError, token: string): void {
+  if (token.length < 4) return;
+  const scrub = (text: string) => (text.includes(token) ? text.split(token).join('[redacted]') : text);
+  error.message = scrub(error.message);
+  if (error.stack) error.stack = scrub(error.stack);
+  if (error instanceof BusinessError) {
+    const mutable = error as { -readonly [K in 'detail' | 'fields']: BusinessError[K] };
+    mutable.detail = scrub(error.detail);
+    mutable.fields = error.fields.map((f) => ({ field: scrub(f.field), message: scrub(f.message) }));
   }
 }

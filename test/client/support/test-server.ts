@@ -21,6 +21,8 @@ export interface TestServer {
   respond(handler: Handler): void;
   /** Sockets currently open towards this server. */
   openSockets(): number;
+  /** Connections accepted since start, and the most requests ever handled at once. */
+  stats: { connections: number; maxInFlight: number };
   close(): Promise<void>;
 }
 
@@ -28,7 +30,12 @@ export async function startTestServer(handler: Handler = json(200, { status: 'su
   let current = handler;
   const seen: SeenRequest[] = [];
   const sockets = new Set<Socket>();
+  const stats = { connections: 0, maxInFlight: 0 };
+  let inFlight = 0;
   const server = http.createServer((req, res) => {
+    inFlight++;
+    stats.maxInFlight = Math.max(stats.maxInFlight, inFlight);
+    res.on('close', () => inFlight--);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -38,6 +45,7 @@ export async function startTestServer(handler: Handler = json(200, { status: 'su
     });
   });
   server.on('connection', (socket) => {
+    stats.connections++;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -50,6 +58,7 @@ export async function startTestServer(handler: Handler = json(200, { status: 'su
       current = next;
     },
     openSockets: () => sockets.size,
+    stats,
     close() {
       for (const socket of sockets) socket.destroy();
       return new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));

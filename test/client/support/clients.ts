@@ -1,0 +1,65 @@
+import type { CallReport } from '../../../src/campaign-api/api.js';
+import {
+  createCampaignApiClient,
+  type CampaignApiClient,
+  type CampaignApiClientOptions,
+} from '../../../src/campaign-api/http-client.js';
+
+/** Short limits so fault tests finish fast; each test overrides what it is about. */
+export const FAST: Omit<CampaignApiClientOptions, 'baseUrl'> = {
+  connections: 4,
+  attemptTimeoutMs: 200,
+  budgetMs: 1500,
+  maxAttempts: 3,
+  backoff: { initialMs: 5, maxMs: 20 },
+  breaker: { consecutiveFailures: 50, halfOpenAfterMs: 300 },
+  bulkhead: { maxConcurrent: 64, maxQueue: 64 },
+};
+
+export interface RecordingClient {
+  client: CampaignApiClient;
+  reports: CallReport[];
+  last(): CallReport;
+}
+
+const open = new Set<CampaignApiClient>();
+
+export function recordingClient(baseUrl: string, overrides: Partial<CampaignApiClientOptions> = {}): RecordingClient {
+  const reports: CallReport[] = [];
+  const client = createCampaignApiClient({ ...FAST, ...overrides, baseUrl, onCall: (r) => reports.push(r) });
+  open.add(client);
+  return {
+    client,
+    reports,
+    last() {
+      const report = reports.at(-1);
+      if (!report) throw new Error('no call was reported');
+      return report;
+    },
+  };
+}
+
+export async function closeAllClients(): Promise<void> {
+  await Promise.all([...open].map((c) => c.close()));
+  open.clear();
+}
+
+/** Runs a call that must fail and returns its error with the time it took. */
+export async function failure(promise: Promise<unknown>): Promise<{ error: Error; ms: number }> {
+  const started = performance.now();
+  try {
+    await promise;
+  } catch (error) {
+    return { error: error as Error, ms: performance.now() - started };
+  }
+  throw new Error('expected the call to fail, it succeeded');
+}
+
+export async function timed<T>(promise: Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = performance.now();
+  const value = await promise;
+  return { value, ms: performance.now() - started };
+}
+
+/** Scheduling slack on a loaded 2-core machine for "answers within budget + margin". */
+export const MARGIN_MS = 250;
