@@ -1,0 +1,156 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** The repository root: children run from there so `src/...` and `bench/...` resolve. */
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+const TAIL_LINES = 40;
+
+export interface ServiceSpec {
+  /** Shown in the table and in error messages. */
+  name: string;
+  /** A TypeScript entry, relative to the repository root, run with `node --import tsx`. */
+  script: string;
+  env: Record<string, string>;
+  /** The core to pin the process to (taskset), when taskset exists. */
+  core?: number;
+  port: number;
+  /** A GET path that answers 200 once the service serves. */
+  readyPath: string;
+  /** How long start-up may take before it counts as failed. */
+  readyTimeoutMs?: number;
+}
+
+export interface Service {
+  name: string;
+  /** The pid of the node process itself (taskset execs into node, so no wrapper in between). */
+  pid: number;
+  origin: string;
+  /** The last lines the process wrote on stdout and stderr, for error messages. */
+  tail(): string;
+  stop(): Promise<void>;
+}
+
+export class ServiceStartError extends Error {
+  constructor(name: string, reason: string, tail: string) {
+    super(`${name} did not start: ${reason}\n--- last output of ${name} ---\n${tail || '(nothing)'}\n---`);
+    this.name = 'ServiceStartError';
+  }
+}
+
+const running = new Set<ChildProcess>();
+
+/** Kills every child still alive at once; safe to call from an 'exit' handler (synchronous). */
+export function killAllNow(): void {
+  for (const child of running) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+  running.clear();
+}
+
+let tasksetAvailable: boolean | undefined;
+export function hasTaskset(): boolean {
+  tasksetAvailable ??= spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0;
+  return tasksetAvailable;
+}
+
+/** Pins this process, all its threads included, to one core. Returns false without taskset. */
+export function pinSelf(core: number): boolean {
+  if (!hasTaskset()) return false;
+  return spawnSync('taskset', ['-a', '-p', '-c', String(core), String(process.pid)], { stdio: 'ignore' }).status === 0;
+}
+
+/** A port free on the loopback interface right now (the child binds it a moment later). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function keepTail(lines: string[], chunk: Buffer): void {
+  for (const line of chunk.toString('utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    lines.push(line);
+    if (lines.length > TAIL_LINES) lines.shift();
+  }
+}
+
+/**
+ * Starts a TypeScript entry as its own node process, pinned to a core, and waits until
+ * `readyPath` answers 200. Fails with the process's last output when it exits or times out first.
+ */
+export async function startService(spec: ServiceSpec): Promise<Service> {
+  const nodeArgs = ['--import', 'tsx', spec.script];
+  const pinned = spec.core !== undefined && hasTaskset();
+  const [command, args] = pinned
+    ? ['taskset', ['-c', String(spec.core), process.execPath, ...nodeArgs]]
+    : [process.execPath, nodeArgs];
+  const child = spawn(command, args, {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...spec.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  const lines: string[] = [];
+  // Both streams are drained, or a chatty child would block on a full pipe.
+  child.stdout!.on('data', (chunk: Buffer) => keepTail(lines, chunk));
+  child.stderr!.on('data', (chunk: Buffer) => keepTail(lines, chunk));
+  const tail = () => lines.join('\n');
+
+  let exitReason: string | null = null;
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      exitReason = signal ? `killed by ${signal}` : `exited with code ${code}`;
+      resolve();
+    });
+    child.once('error', (error) => {
+      running.delete(child);
+      exitReason = `could not be spawned: ${error.message}`;
+      resolve();
+    });
+  });
+
+  const origin = `http://127.0.0.1:${spec.port}`;
+  const deadline = Date.now() + (spec.readyTimeoutMs ?? 60_000);
+  for (;;) {
+    if (exitReason) throw new ServiceStartError(spec.name, exitReason, tail());
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new ServiceStartError(spec.name, `${origin}${spec.readyPath} did not answer 200 within ${spec.readyTimeoutMs ?? 60_000} ms`, tail());
+    }
+    try {
+      const response = await fetch(`${origin}${spec.readyPath}`, { signal: AbortSignal.timeout(1000) });
+      await response.arrayBuffer();
+      if (response.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  if (child.pid === undefined) throw new ServiceStartError(spec.name, 'no pid', tail());
+
+  return {
+    name: spec.name,
+    pid: child.pid,
+    origin,
+    tail,
+    async stop() {
+      if (exitReason) return;
+      child.kill('SIGTERM');
+      const stopped = await Promise.race([exited.then(() => true), sleep(3000).then(() => false)]);
+      if (!stopped) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+    },
+  };
+}

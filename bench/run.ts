@@ -1,0 +1,374 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { freePort, killAllNow, pinSelf, REPO_ROOT, startService, type Service } from './lib/children.js';
+import { EmulatorAdmin, type CallCounts } from './lib/emulator-admin.js';
+import { fire } from './lib/load.js';
+import { describeMachine } from './lib/machine.js';
+import { cpuMeter, peakRssMb, resetPeakRss, rssMb } from './lib/proc-stats.js';
+import { checkTargets, formatMemory, formatTable, formatTargets, type MemoryCheck, type ScenarioResult } from './lib/report.js';
+import { buildScenarios, DOCUMENTS, graphqlBody, graphqlHeaders, PAGE_SIZE, type Scenario, type Target } from './lib/scenarios.js';
+import { ensureCampaigns } from './lib/seed.js';
+
+const USAGE = `npm run bench [-- --quick] [-- --connections N] [-- --duration S]
+
+Starts the emulator, the BFF (NODE_ENV=production) and two reference servers as separate
+processes, runs every scenario of issue 6 at 0 ms and 10 ms backend latency, prints a table and
+writes bench/results/latest.json.
+
+  --quick          short runs and 10 connections: the whole bench in under a minute (CI smoke)
+  --connections N  connections of the load runs (default 50; 10 with --quick)
+  --duration S     seconds of each measured run (default 10; 1.5 with --quick)
+  --help           this text
+
+Environment variables of the BFF (BACKEND_CONNECTIONS, LOADER_CONCURRENCY, ...) are passed on,
+so a tuning can be measured without editing code.`;
+
+const DEMO_STORE_TOKEN = 'demo-store-token';
+const DEMO_AGGREGATOR_TOKEN = 'demo-aggregator-token';
+const BACKEND_LATENCIES_MS = [0, 10] as const;
+/** partnerCampaignIds of the seeded campaigns, clear of the fixtures (1001...) and of create's. */
+const SEED_PARTNER_ID = 500_001;
+
+interface Profile {
+  quick: boolean;
+  connections: number;
+  warmupSeconds: number;
+  measureSeconds: number;
+  /** The unloaded latency runs: one connection, list cards and its REST floor. */
+  probeSeconds: number;
+  memoryConnections: number;
+  memorySeconds: number;
+  /** Load seconds before the memory baseline is taken (start-up allocation is not growth). */
+  memoryWarmSeconds: number;
+}
+
+function readProfile(): Profile {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      connections: { type: 'string' },
+      duration: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const quick = values.quick ?? false;
+  const number = (name: string, raw: string | undefined, fallback: number, min: number, max: number) => {
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < min || n > max) {
+      throw new Error(`--${name} must be a number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+    }
+    return n;
+  };
+  const connections = Math.round(number('connections', values.connections, quick ? 10 : 50, 1, 1000));
+  const measureSeconds = number('duration', values.duration, quick ? 1.5 : 10, 0.5, 600);
+  return {
+    quick,
+    connections,
+    warmupSeconds: quick ? 0.5 : 2,
+    measureSeconds,
+    probeSeconds: quick ? 1 : 5,
+    memoryConnections: quick ? 10 : 50,
+    memorySeconds: quick ? 4 : 60,
+    memoryWarmSeconds: quick ? 1 : 5,
+  };
+}
+
+const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+
+interface Servers {
+  emulator: Service;
+  bff: Service;
+  floor: Service;
+  restFloor: Service;
+}
+
+/** Waits until the emulator's call counters stop moving: requests cut off by a run have drained. */
+async function quiesce(admin: EmulatorAdmin): Promise<void> {
+  let previous = JSON.stringify(await admin.calls());
+  for (let i = 0; i < 50; i++) {
+    await sleep(100);
+    const now = JSON.stringify(await admin.calls());
+    if (now === previous) return;
+    previous = now;
+  }
+  log('warning: backend calls still moving after 5 s; the next counts may include cut-off requests');
+}
+
+function perRequest(calls: CallCounts, responses: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [operation, count] of Object.entries(calls)) if (count > 0) out[operation] = responses > 0 ? count / responses : count;
+  return out;
+}
+
+function sameCalls(actual: Record<string, number>, expected: Record<string, number>): boolean {
+  const keys = new Set([...Object.keys(actual), ...Object.keys(expected)]);
+  for (const key of keys) if (Math.abs((actual[key] ?? 0) - (expected[key] ?? 0)) > 1e-9) return false;
+  return true;
+}
+
+async function measure(
+  servers: Servers,
+  admin: EmulatorAdmin,
+  scenario: Scenario,
+  backendLatencyMs: number,
+  connections: number,
+  warmupSeconds: number,
+  measureSeconds: number,
+): Promise<ScenarioResult & { sampleFailure?: string }> {
+  const server: Record<Target, Service> = { floor: servers.floor, bff: servers.bff, 'rest-floor': servers.restFloor };
+  const target = server[scenario.target];
+  const url = `${target.origin}`;
+  let sampleFailure: string | undefined;
+  const verify = (body: string) => {
+    const ok = scenario.verify(body);
+    if (!ok && sampleFailure === undefined) sampleFailure = body.slice(0, 600);
+    return ok;
+  };
+  const hardStopMs = measureSeconds * 3000 + 10_000;
+
+  // Warm-up: JIT, caches and keep-alive pools; it also tells how many requests fill the run.
+  const warm = await fire({ url, connections, requests: scenario.requests, durationSeconds: warmupSeconds, hardStopMs });
+  await quiesce(admin);
+
+  await admin.resetCalls();
+  const peakScoped = resetPeakRss(target.pid);
+  const cpu = cpuMeter(target.pid);
+  // A fixed number of requests rather than a duration: the run ends when the last answer is in,
+  // so no request is cut off and the backend counters divide exactly.
+  const amount = Math.max(connections, Math.round(warm.requestsPerSecond * measureSeconds));
+  const load = await fire({ url, connections, requests: scenario.requests, verify, amount, hardStopMs });
+  const serverCpuCores = cpu.stop();
+  const serverPeakRssMb = peakRssMb(target.pid);
+  await quiesce(admin);
+  const callsPerRequest = perRequest(await admin.calls(), load.responses);
+  const expected = scenario.expectedCalls ?? null;
+  const result: ScenarioResult & { sampleFailure?: string } = {
+    key: scenario.key,
+    label: connections === 1 ? `${scenario.label}, 1 conn` : scenario.label,
+    target: scenario.target,
+    backendLatencyMs,
+    connections,
+    ...load,
+    callsPerRequest,
+    expectedCalls: expected,
+    callsAsExpected: expected ? sameCalls(callsPerRequest, expected) && !load.stoppedEarly : null,
+    serverCpuCores,
+    serverPeakRssMb,
+    peakRssPerScenario: peakScoped,
+    ...(sampleFailure !== undefined ? { sampleFailure } : {}),
+  };
+  log(
+    `${result.label} @${backendLatencyMs} ms, ${connections}c: ${Math.round(load.requestsPerSecond)} req/s, p50 ${load.latencyMs.p50} ms, ` +
+      `${load.responses} responses in ${load.seconds.toFixed(1)} s, CPU ${Math.round(serverCpuCores * 100)}%` +
+      (sampleFailure !== undefined ? `\n        first wrong answer: ${sampleFailure}` : ''),
+  );
+  return result;
+}
+
+async function memoryCheck(servers: Servers, admin: EmulatorAdmin, scenario: Scenario, profile: Profile): Promise<MemoryCheck> {
+  const pid = servers.bff.pid;
+  await quiesce(admin);
+  const idleBeforeMb = rssMb(pid);
+  resetPeakRss(pid);
+  const samplesMb: number[] = [];
+  const sampler = setInterval(() => samplesMb.push(rssMb(pid)), 1000);
+  const load = await fire({
+    url: servers.bff.origin,
+    connections: profile.memoryConnections,
+    requests: scenario.requests,
+    verify: scenario.verify,
+    durationSeconds: profile.memorySeconds,
+    hardStopMs: profile.memorySeconds * 1000 + 30_000,
+  });
+  clearInterval(sampler);
+  const peakMb = peakRssMb(pid);
+  await quiesce(admin);
+  await sleep(1000);
+  const startMb = samplesMb[Math.min(profile.memoryWarmSeconds, samplesMb.length - 1)] ?? idleBeforeMb;
+  const endMb = samplesMb.at(-1) ?? idleBeforeMb;
+  return {
+    scenario: scenario.label,
+    backendLatencyMs: 0,
+    connections: profile.memoryConnections,
+    seconds: profile.memorySeconds,
+    idleBeforeMb,
+    startMb,
+    warmSeconds: profile.memoryWarmSeconds,
+    peakMb,
+    endMb,
+    idleAfterMb: rssMb(pid),
+    growthPercent: ((endMb - startMb) / startMb) * 100,
+    samplesMb: samplesMb.map((n) => Math.round(n * 10) / 10),
+    load,
+  };
+}
+
+async function warmCategoriesBody(bff: Service): Promise<string> {
+  let body = '';
+  // The first answer fills the category cache; the second is the warm one the floor copies.
+  for (let i = 0; i < 2; i++) {
+    const response = await fetch(`${bff.origin}/graphql`, {
+      method: 'POST',
+      headers: graphqlHeaders(DEMO_STORE_TOKEN),
+      body: graphqlBody(DOCUMENTS.categories),
+      signal: AbortSignal.timeout(10_000),
+    });
+    body = await response.text();
+    if (response.status !== 200 || !body.startsWith('{"data":{"categories":[')) {
+      throw new Error(`the BFF should answer the categories query with data, got HTTP ${response.status}: ${body.slice(0, 500)}\n--- BFF output ---\n${bff.tail()}`);
+    }
+  }
+  return body;
+}
+
+async function main(): Promise<void> {
+  const profile = readProfile();
+  const machine = describeMachine();
+  const pin = machine.cores >= 2;
+  // BFF and the reference servers on core 0; emulator and this driver on core 1.
+  const driverPinned = pin && pinSelf(1);
+  const started = Date.now();
+  log(`${profile.quick ? 'quick' : 'full'} run on ${machine.cores} cores (${machine.cpuModel}), Node ${machine.node}, load average ${machine.loadAverage.join(' ')}`);
+  if (!driverPinned) log('taskset unavailable or a single core: processes are not pinned');
+
+  const [emulatorPort, bffPort, floorPort, restFloorPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const emulator = await startService({
+    name: 'emulator',
+    script: 'src/emulator/main.ts',
+    env: { EMULATOR_PORT: String(emulatorPort), EMULATOR_HOST: '127.0.0.1' },
+    ...(pin ? { core: 1 } : {}),
+    port: emulatorPort,
+    readyPath: '/_emulator/calls',
+  });
+  const admin = new EmulatorAdmin(emulator.origin);
+
+  const bffEnv = {
+    NODE_ENV: 'production',
+    CAMPAIGN_API_URL: emulator.origin,
+    LOG_LEVEL: 'warn',
+    PORT: String(bffPort),
+    HOST: '127.0.0.1',
+  };
+  let backendConnections: number;
+  try {
+    backendConnections = loadConfig({ ...process.env, ...bffEnv }).client.connections;
+  } catch (error) {
+    if (error instanceof ConfigError) throw new Error(`the BFF would refuse this environment: ${error.message}`);
+    throw error;
+  }
+  // The REST floor gets as many backend connections as the BFF: same resources, best use of them.
+  const [bff, restFloor] = await Promise.all([
+    startService({ name: 'BFF', script: 'src/main.ts', env: bffEnv, ...(pin ? { core: 0 } : {}), port: bffPort, readyPath: '/healthz' }),
+    startService({
+      name: 'REST floor',
+      script: 'bench/rest-floor-server.ts',
+      env: { PORT: String(restFloorPort), CAMPAIGN_API_URL: emulator.origin, POOL_CONNECTIONS: String(backendConnections), PAGE_SIZE: String(PAGE_SIZE) },
+      ...(pin ? { core: 0 } : {}),
+      port: restFloorPort,
+      readyPath: '/healthz',
+    }),
+  ]);
+
+  // Setup: a stable world. Manual moderation, so no campaign changes by itself during the runs.
+  await admin.setModeration('manual');
+  await admin.clearFaults();
+  const ids = await ensureCampaigns(emulator.origin, DEMO_STORE_TOKEN, PAGE_SIZE, SEED_PARTNER_ID);
+  const categoriesBody = await warmCategoriesBody(bff);
+  const floor = await startService({
+    name: 'floor',
+    script: 'bench/floor-server.ts',
+    env: { PORT: String(floorPort), FLOOR_BODY: categoriesBody },
+    ...(pin ? { core: 0 } : {}),
+    port: floorPort,
+    readyPath: '/',
+  });
+  const servers: Servers = { emulator, bff, floor, restFloor };
+  log(`servers up in ${((Date.now() - started) / 1000).toFixed(1)} s; ${ids.length} campaigns on the first page of ${DEMO_STORE_TOKEN}`);
+
+  const scenarios = buildScenarios({
+    readToken: DEMO_STORE_TOKEN,
+    createToken: DEMO_AGGREGATOR_TOKEN,
+    cardId: ids[0]!,
+    categoriesBody,
+  });
+  const byKey = (key: string) => scenarios.find((s) => s.key === key)!;
+
+  const results: (ScenarioResult & { sampleFailure?: string })[] = [];
+  for (const latency of BACKEND_LATENCIES_MS) {
+    await admin.setLatency(latency);
+    for (const scenario of scenarios) {
+      results.push(await measure(servers, admin, scenario, latency, profile.connections, profile.warmupSeconds, profile.measureSeconds));
+    }
+    // Latency without queueing: one connection, the list against its REST floor.
+    for (const key of ['list-cards', 'rest-floor-list']) {
+      results.push(await measure(servers, admin, byKey(key), latency, 1, Math.min(profile.warmupSeconds, 1), profile.probeSeconds));
+    }
+  }
+  await admin.clearFaults();
+
+  log(`memory check: ${byKey('list-cards').label}, ${profile.memoryConnections} connections for ${profile.memorySeconds} s`);
+  const memory = await memoryCheck(servers, admin, byKey('list-cards'), profile);
+  const targets = checkTargets(results, profile.connections, memory);
+
+  const report = {
+    version: 1,
+    startedAt: new Date(started).toISOString(),
+    seconds: Math.round((Date.now() - started) / 100) / 10,
+    machine,
+    pinned: driverPinned ? { bff: 0, floor: 0, restFloor: 0, emulator: 1, driver: 1 } : null,
+    profile,
+    bff: { env: bffEnv, backendConnections },
+    results,
+    memory,
+    targets,
+  };
+  mkdirSync(`${REPO_ROOT}bench/results`, { recursive: true });
+  writeFileSync(`${REPO_ROOT}bench/results/latest.json`, `${JSON.stringify(report, null, 2)}\n`);
+
+  const ordered = [...results].sort((a, b) => a.backendLatencyMs - b.backendLatencyMs);
+  process.stdout.write(
+    [
+      '',
+      `${profile.quick ? 'Quick' : 'Full'} bench, ${machine.cores} cores ${machine.cpuModel}, Node ${machine.node}, ` +
+        `load average at start ${machine.loadAverage.join(' ')}${driverPinned ? '; BFF and reference servers on core 0, emulator and driver on core 1' : ''}`,
+      '',
+      formatTable(ordered),
+      '',
+      formatMemory(memory),
+      '',
+      formatTargets(targets),
+      '',
+      `written to bench/results/latest.json (${report.seconds} s)`,
+      '',
+    ].join('\n'),
+  );
+
+  await Promise.all([floor.stop(), restFloor.stop(), bff.stop()]);
+  await emulator.stop();
+}
+
+process.on('exit', killAllNow);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    log(`${signal}: stopping every child process`);
+    killAllNow();
+    process.exit(130);
+  });
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`\n[bench] failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    killAllNow();
+    process.exit(1);
+  },
+);
