@@ -83,7 +83,8 @@ describe('transport', () => {
   it('reuses kept-alive connections and never opens more than configured', async () => {
     server.respond(delayed(20, started()));
     const before = server.stats.connections;
-    const { client } = recordingClient(server.url, { connections: 2 });
+    // Generous timeouts: waiting for one of the two sockets counts against the attempt.
+    const { client } = recordingClient(server.url, { connections: 2, attemptTimeoutMs: 3000, budgetMs: 5000 });
     await Promise.all(Array.from({ length: 12 }, () => client.start(TOKEN, { ymCampaignId: 7 })));
     for (let i = 0; i < 6; i++) await client.start(TOKEN, { ymCampaignId: 7 });
     expect(server.stats.connections - before).toBe(2);
