@@ -1,0 +1,38 @@
+import { isMoney, isPercent, type CampaignDetails } from '../campaign-api/index.js';
+import { badArgument } from './errors.js';
+
+/** The locale tag, canonicalised, or a BAD_USER_INPUT error naming the argument. */
+export function checkedLocale(locale: string): string {
+  try {
+    const [canonical] = Intl.getCanonicalLocales(locale);
+    if (canonical) return canonical;
+  } catch {
+    // reported below
+  }
+  throw badArgument('locale', `must be a BCP 47 language tag such as "ru-RU" or "en-US", got ${JSON.stringify(locale.slice(0, 40))}`);
+}
+
+/**
+ * The discount as people read it, formatted by Intl for the locale: "15 %", "500 ₽", "$5".
+ * A text bonus, or an amount that is not a number (a backend quirk), is shown as it is.
+ */
+export function discountLabel(details: Pick<CampaignDetails, 'discountType' | 'discountAmount' | 'discountCurrency'>, locale: string): string {
+  const tag = checkedLocale(locale);
+  const amount = details.discountAmount;
+  if (details.discountType === 'percent' && isPercent(amount)) {
+    return new Intl.NumberFormat(tag, { style: 'percent', maximumFractionDigits: 2 }).format(Number(amount) / 100);
+  }
+  if (details.discountType === 'fix' && isMoney(amount)) {
+    const code = details.discountCurrency ?? 643;
+    if (code !== 643 && code !== 840) return amount;
+    const whole = Number.isInteger(Number(amount));
+    return new Intl.NumberFormat(tag, {
+      style: 'currency',
+      currency: code === 840 ? 'USD' : 'RUB',
+      // Whole amounts read best without kopecks ("500 ₽"); others keep both decimals ("9,90 ₽").
+      minimumFractionDigits: whole ? 0 : 2,
+      maximumFractionDigits: whole ? 0 : 2,
+    }).format(Number(amount));
+  }
+  return amount;
+}

@@ -1,0 +1,55 @@
+import type { z } from 'zod';
+import { BUSINESS_ERROR_CODES, type BusinessError } from '../../campaign-api/index.js';
+import { UNKNOWN_VALUE } from '../enum-values.js';
+import type { UserErrorCodeValue, UserErrorModel } from '../models.js';
+
+/** Where a problem is in the mutation's arguments: `["input", "backgroundColor"]`, `["id"]`. */
+export type FieldPath = string[];
+
+export function userError(field: FieldPath | null, code: UserErrorCodeValue, message: string): UserErrorModel {
+  return { field, code, message };
+}
+
+export function incorrect(field: FieldPath | null, message: string): UserErrorModel {
+  return userError(field, 'incorrectData', message);
+}
+
+/** `pinList[3]` → `["pinList", "3"]`, `bonusDescription.category` → `["bonusDescription", "category"]`. */
+export function splitBackendPath(path: string): string[] | null {
+  if (!path || path === '(body)') return null;
+  const parts: string[] = [];
+  for (const match of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) parts.push(match[1] ?? match[2]!);
+  return parts.length ? parts : null;
+}
+
+/** Zod issues as user errors under `root`, naming each field by its path in the input. */
+export function userErrorsFromIssues(
+  error: z.ZodError,
+  root: FieldPath,
+  rename: (path: string[]) => FieldPath = (path) => path,
+): UserErrorModel[] {
+  return error.issues.map((issue) =>
+    incorrect(issue.path.length ? [...root, ...rename(issue.path.map(String))] : root, issue.message),
+  );
+}
+
+/**
+ * A refusal of the campaign API as user errors: one per field it named (mapped to the input's
+ * path), or one for the whole request. Codes this API does not know become `UNKNOWN`, never a failure.
+ */
+export function userErrorsFromBusiness(
+  error: BusinessError,
+  mapField: (backendPath: string[]) => FieldPath | null,
+  fallbackField: FieldPath | null,
+): UserErrorModel[] {
+  const isKnown = (BUSINESS_ERROR_CODES as readonly string[]).includes(error.code);
+  const code = (isKnown ? error.code : UNKNOWN_VALUE) as UserErrorCodeValue;
+  const prefix = isKnown ? '' : `The campaign API refused with code ${error.code}: `;
+  if (error.fields.length) {
+    return error.fields.map((f) => {
+      const path = splitBackendPath(f.field);
+      return userError(path ? mapField(path) : fallbackField, code, `${prefix}${f.message}`);
+    });
+  }
+  return [userError(fallbackField, code, `${prefix}${error.detail || error.code}`)];
+}

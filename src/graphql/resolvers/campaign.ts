@@ -1,0 +1,74 @@
+import { PLATFORMS } from '../../campaign-api/index.js';
+import { fromRecord, known, raw, recordOf } from '../backend-values.js';
+import { UNKNOWN_VALUE } from '../enum-values.js';
+import type { CampaignResolvers } from '../generated/resolvers-types.js';
+import type { CampaignRef, PinModel } from '../models.js';
+import { pageOf, pageSize, startAfter } from '../pagination.js';
+import type { GraphQLContext } from '../context.js';
+
+const DEFAULT_PINS_PAGE = 100;
+const MAX_PINS_PAGE = 1000;
+
+/** The status a list row or a mutation already knows, else the one in the record. */
+function statusOf(ref: CampaignRef, ctx: GraphQLContext) {
+  if (ref.status !== undefined) return ref.status;
+  const record = recordOf(ref, ctx);
+  return record instanceof Promise ? record.then((d) => d.campaignStatus) : record.campaignStatus;
+}
+
+const platforms = (value: string | undefined) =>
+  value === undefined
+    ? null
+    : value
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)
+        .map((p) => ((PLATFORMS as readonly string[]).includes(p) ? (p as (typeof PLATFORMS)[number]) : UNKNOWN_VALUE));
+
+// The groups (merchant, appearance, ...) resolve to the record itself; their own resolvers pick fields.
+const record = fromRecord((d) => d);
+
+export const Campaign: CampaignResolvers = {
+  id: (ref) => String(ref.id),
+  status: (ref, _args, ctx) => {
+    const status = statusOf(ref, ctx);
+    return status instanceof Promise ? status.then(known) : known(status);
+  },
+  rawStatus: (ref, _args, ctx) => {
+    const status = statusOf(ref, ctx);
+    return status instanceof Promise ? status.then(raw) : raw(status);
+  },
+  partnerCampaignId: fromRecord((d) => d.partnerCampaignId ?? null),
+  type: fromRecord((d) => known(d.campaignType)),
+  rawType: fromRecord((d) => raw(d.campaignType)),
+  description: fromRecord((d) => d.description),
+  conditions: fromRecord((d) => d.conditions),
+  startsAt: fromRecord((d) => d.campaignStart ?? null),
+  endsAt: fromRecord((d) => d.campaignEnd ?? null),
+  offerDurationHours: fromRecord((d) => d.offerDuration ?? null),
+  acceptUrl: fromRecord((d) => d.acceptUrl ?? null),
+  supportedPlatforms: fromRecord((d) => platforms(d.supportedPlatforms)),
+  merchant: record,
+  appearance: record,
+  discount: record,
+  fee: record,
+  card: record,
+  pinSettings: fromRecord((d) => (d.pinType !== undefined || d.pinDisplayType !== undefined || d.couponCode !== undefined || d.pinEnd !== undefined ? d : null)),
+  cashback: fromRecord((d) => (d.cashbackType !== undefined || d.cashbackConfirmTime !== undefined ? d : null)),
+  categoryId: fromRecord((d) => (d.categoryId === undefined ? null : String(d.categoryId))),
+  category: async (ref, _args, ctx) => {
+    const { categoryId } = await recordOf(ref, ctx);
+    if (categoryId === undefined) return null;
+    return (await ctx.categories.get(categoryId)) ?? null;
+  },
+  stats: (ref, _args, ctx) => ctx.loaders.stats.load(ref.id),
+  pins: (ref, { status, first, after }, ctx) => {
+    const size = pageSize(first, DEFAULT_PINS_PAGE, MAX_PINS_PAGE);
+    const start = startAfter(after);
+    return ctx.loaders.pins.load({ id: ref.id, status }).then((codes) => {
+      if (codes === null) return null;
+      const page = pageOf(codes, start, size);
+      return { ...page, items: page.items.map((code): PinModel => ({ code, status })) };
+    });
+  },
+};

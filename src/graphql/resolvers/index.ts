@@ -1,0 +1,42 @@
+import type { Resolvers } from '../generated/resolvers-types.js';
+import { Campaign } from './campaign.js';
+import { CampaignAppearance } from './campaign-appearance.js';
+import { CampaignCard } from './campaign-card.js';
+import { CampaignCashback } from './campaign-cashback.js';
+import { CampaignConnection } from './campaign-connection.js';
+import { CampaignDiscount } from './campaign-discount.js';
+import { CampaignFee } from './campaign-fee.js';
+import { CampaignMerchant } from './campaign-merchant.js';
+import { CampaignPinSettings } from './campaign-pin-settings.js';
+import { CampaignStats } from './campaign-stats.js';
+import { Category } from './category.js';
+import { enumResolvers } from './enums.js';
+import { Lead } from './lead.js';
+import { LeadCounts } from './lead-counts.js';
+import { Mutation } from './mutation.js';
+import { PinConnection } from './pin-connection.js';
+import { PinCounts } from './pin-counts.js';
+import { Query } from './query.js';
+import { UserError } from './user-error.js';
+
+export const resolvers: Resolvers = {
+  ...enumResolvers,
+  Query,
+  Mutation,
+  Campaign,
+  CampaignMerchant,
+  CampaignAppearance,
+  CampaignDiscount,
+  CampaignFee,
+  CampaignPinSettings,
+  CampaignCashback,
+  CampaignCard,
+  CampaignConnection,
+  CampaignStats,
+  PinCounts,
+  LeadCounts,
+  PinConnection,
+  Category,
+  Lead,
+  UserError,
+};

@@ -1,0 +1,44 @@
+import { campaignPage, campaignPageInStatus } from '../campaign-list.js';
+import { badArgument } from '../errors.js';
+import type { QueryResolvers } from '../generated/resolvers-types.js';
+import type { CampaignRef } from '../models.js';
+import { pageSize, parsePositiveId, startAfter } from '../pagination.js';
+import type { GraphQLContext } from '../context.js';
+
+export const MAX_IDS = 100;
+const DEFAULT_PAGE = 20;
+const MAX_PAGE = 100;
+
+function loadCampaign(ctx: GraphQLContext, id: string): Promise<CampaignRef | null> | null {
+  const ymCampaignId = parsePositiveId(id);
+  if (ymCampaignId === null) return null;
+  return ctx.loaders.details
+    .load(ymCampaignId)
+    .then((details) => (details ? { id: ymCampaignId, status: details.campaignStatus, details } : null));
+}
+
+export const Query: QueryResolvers = {
+  campaign: (_root, { id }, ctx) => loadCampaign(ctx, id),
+
+  campaigns: (_root, { first, after, status }, ctx) => {
+    const size = pageSize(first, DEFAULT_PAGE, MAX_PAGE);
+    const start = startAfter(after);
+    return status ? campaignPageInStatus(ctx, status, start, size) : campaignPage(ctx, start, size);
+  },
+
+  campaignsByIds: (_root, { ids }, ctx) => {
+    if (ids.length > MAX_IDS) throw badArgument('ids', `takes at most ${MAX_IDS} ids, got ${ids.length}; ask in several requests`);
+    // A list of promises, not a promise of a list: graphql-js completes each item on its own, so
+    // one failed read nulls its place and the others still answer. (The generated type cannot
+    // say "item promises that may resolve to null".)
+    return ids.map((id) => loadCampaign(ctx, id)) as unknown as (CampaignRef | null)[];
+  },
+
+  categories: (_root, _args, ctx) => ctx.categories.list(),
+
+  category: async (_root, { id }, ctx) => {
+    const categoryId = parsePositiveId(id);
+    if (categoryId === null) return null;
+    return (await ctx.categories.get(categoryId)) ?? null;
+  },
+};

@@ -1,0 +1,56 @@
+import { Kind, type GraphQLScalarType, type GraphQLScalarTypeConfig } from 'graphql';
+import { GraphQLDateTime, GraphQLHexColorCode, GraphQLURL } from 'graphql-scalars';
+import { isMoney } from '../campaign-api/index.js';
+import { BadBackendValueError } from './errors.js';
+
+/** The behaviour of a scalar; its name and description come from schema/scalars.graphql. */
+export type ScalarBehaviour = Pick<GraphQLScalarTypeConfig<unknown, unknown>, 'serialize' | 'parseValue' | 'parseLiteral'>;
+
+/**
+ * Output scalars. The values come from the campaign API, so a value a scalar cannot represent is
+ * the backend's fault: it fails its field as BACKEND_BAD_RESPONSE, not as an internal error.
+ * Only the functions are taken: graphql-tools would otherwise replace the SDL's descriptions.
+ */
+function fromBackend(scalar: Pick<GraphQLScalarType, 'name' | 'serialize' | 'parseValue' | 'parseLiteral'>): ScalarBehaviour {
+  return {
+    serialize(value) {
+      try {
+        return scalar.serialize(value);
+      } catch (error) {
+        throw new BadBackendValueError(scalar.name, error instanceof Error ? error.message : String(error));
+      }
+    },
+    parseValue: (value) => scalar.parseValue(value),
+    parseLiteral: (ast, variables) => scalar.parseLiteral(ast, variables),
+  };
+}
+
+const decimal = {
+  name: 'Decimal',
+  serialize(value: unknown) {
+    const text = typeof value === 'number' ? String(value) : value;
+    if (typeof text !== 'string' || !isMoney(text)) {
+      throw new TypeError(`Decimal must be a non-negative decimal with at most two decimals, got ${JSON.stringify(value)}`);
+    }
+    return text;
+  },
+  parseValue(value: unknown) {
+    if (typeof value !== 'string' || !isMoney(value)) {
+      throw new TypeError(`Decimal must be a string such as "15" or "10.00" (non-negative, at most two decimals), got ${JSON.stringify(value)}`);
+    }
+    return value;
+  },
+  parseLiteral(ast: Parameters<GraphQLScalarType['parseLiteral']>[0]) {
+    if (ast.kind !== Kind.STRING || !isMoney(ast.value)) {
+      throw new TypeError('Decimal must be a string such as "15" or "10.00" (non-negative, at most two decimals)');
+    }
+    return ast.value;
+  },
+};
+
+export const scalarResolvers: Record<'DateTime' | 'HexColorCode' | 'URL' | 'Decimal', ScalarBehaviour> = {
+  DateTime: fromBackend(GraphQLDateTime),
+  HexColorCode: fromBackend(GraphQLHexColorCode),
+  URL: fromBackend(GraphQLURL),
+  Decimal: fromBackend(decimal as Pick<GraphQLScalarType, 'name' | 'serialize' | 'parseValue' | 'parseLiteral'>),
+};
