@@ -101,7 +101,7 @@ describe('transport-level errors', () => {
   const auth = { authorization: `Bearer ${STORE}`, 'content-type': 'application/json' };
 
   it('401 unauthorized for a missing, malformed or unknown token, never echoing it', async () => {
-    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer nobody-knows-me' }, { authorization: 'Bearer' }]) {
+    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer nobody-knows-me' }, { authorization: 'Bearer' }] as Record<string, string>[]) {
       const answer = await env.client.raw(url(), { headers, body: '{"ymCampaignId":1}' });
       expect(answer.status).toBe(401);
       expect(answer.body.status).toBe('error');
@@ -171,7 +171,7 @@ describe('transport-level errors', () => {
     });
     const response = await fetch(`${env.client.url}${url('campaigns/add-pins')}`, { method: 'POST', headers: auth, body: stream, duplex: 'half' } as RequestInit);
     expect(response.status).toBe(413);
-    expect((await response.json()).errors.code).toBe('payloadTooLarge');
+    expect(((await response.json()) as any).errors.code).toBe('payloadTooLarge');
     // The server is still fine afterwards.
     expect((await env.client.call('get', { ymCampaignId: 1 })).status).toBe(200);
   });

@@ -51,7 +51,7 @@ describe('fault injection', () => {
     for (const name of OPERATION_NAMES) {
       const response = await post(operations[name].path, { ymCampaignId: 1 });
       expect(response.status).toBe(200);
-      const body = await response.json();
+      const body = (await response.json()) as any;
       expect(body.status).toBe('success');
       const payload = operations[name].wrapping === 'top-level' ? body : body.result;
       expect(operations[name].response.safeParse(payload).success, name).toBe(false);
@@ -62,7 +62,7 @@ describe('fault injection', () => {
     await fault({ mode: 'error200', operation: 'campaigns/info' });
     let response = await post('campaigns/info', { ymCampaignId: 1 });
     expect(response.status).toBe(200);
-    expect((await response.json()).errors.code).toBe('incorrectData');
+    expect(((await response.json()) as any).errors.code).toBe('incorrectData');
     await fault({ mode: 'error200', operation: 'campaigns/info', code: 'campaignNotFound' });
     response = await post('campaigns/info', { ymCampaignId: 1 });
     expect(await response.json()).toEqual({ status: 'error', errors: { code: 'campaignNotFound', message: 'injected error200 fault on campaigns/info' } });

@@ -183,7 +183,7 @@ export async function approve(client: EmulatorClient, ymCampaignId: number): Pro
 }
 
 /** A started store campaign of this kind; one-off code campaigns get `pinCount` pins first. */
-export async function startedCampaign(client: EmulatorClient, kind: Kind, overrides: Record<string, unknown> = {}, pinCount = 3, token = STORE) {
+export async function startedCampaign(client: EmulatorClient, kind: Kind, overrides: Record<string, unknown> = {}, pinCount = 3, token: string = STORE) {
   const body = campaignBody(kind, overrides);
   const id = await create(client, body, token);
   if (body.pinType === 'one-off' && pinCount > 0) await client.ok('addPins', { ymCampaignId: id, pinList: pins(`P${id}-`, pinCount) }, token);
