@@ -1,4 +1,4 @@
-import { PLATFORMS } from '../../campaign-api/index.js';
+import { CODE_CAMPAIGN_TYPES, PLATFORMS, isUnknownEnumValue } from '../../campaign-api/index.js';
 import { fromRecord, known, raw, recordOf } from '../backend-values.js';
 import { UNKNOWN_VALUE } from '../enum-values.js';
 import type { CampaignResolvers } from '../generated/resolvers-types.js';
@@ -53,7 +53,16 @@ export const Campaign: CampaignResolvers = {
   discount: record,
   fee: record,
   card: record,
-  pinSettings: fromRecord((d) => (d.pinType !== undefined || d.pinDisplayType !== undefined || d.couponCode !== undefined || d.pinEnd !== undefined ? d : null)),
+  // Code campaigns have pin settings; a kind this API does not know gets them when it has any.
+  pinSettings: fromRecord((d) =>
+    isUnknownEnumValue(d.campaignType)
+      ? d.pinType !== undefined || d.pinDisplayType !== undefined || d.couponCode !== undefined
+        ? d
+        : null
+      : CODE_CAMPAIGN_TYPES.includes(d.campaignType)
+        ? d
+        : null,
+  ),
   cashback: fromRecord((d) => (d.cashbackType !== undefined || d.cashbackConfirmTime !== undefined ? d : null)),
   categoryId: fromRecord((d) => (d.categoryId === undefined ? null : String(d.categoryId))),
   category: async (ref, _args, ctx) => {
