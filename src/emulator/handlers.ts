@@ -146,7 +146,11 @@ function withoutReplacedForms(stored: Record<string, unknown>, sent: Record<stri
 
 const update: Handler = (state, partner, body) => {
   const now = state.now();
-  const sentIssues = issuesOf(campaignUpdate, body);
+  const sentIssues = issuesOf(campaignUpdate, body).map((issue) =>
+    issue.field === 'partnerCampaignId' && issue.message === 'is required'
+      ? { field: issue.field, message: 'is required: campaigns/update is keyed by the partnerCampaignId the campaign was created with' }
+      : issue,
+  );
   const key = isObject(body) ? body.partnerCampaignId : undefined;
   const campaign = typeof key === 'number' ? partner.byPartnerCampaignId.get(key) : undefined;
   if (!campaign) {

@@ -26,6 +26,11 @@ export class Scheduler {
     this.up(this.heap.length - 1);
   }
 
+  /** Whether anything is due: the per-request fast path, free of allocations. */
+  hasDue(now: number): boolean {
+    return this.heap.length > 0 && this.heap[0]!.at <= now;
+  }
+
   /** Campaigns whose scheduled time is at or before `now`, each once. */
   *due(now: number): Generator<Campaign> {
     while (this.heap.length > 0 && this.heap[0]!.at <= now) {

@@ -47,6 +47,7 @@ export class EmulatorState {
   /** Applies every transition that came due on the emulator clock (before each request). */
   tick(): void {
     const now = this.clock.now();
+    if (!this.scheduler.hasDue(now)) return;
     for (const campaign of this.scheduler.due(now)) {
       applyDue(campaign, now);
       this.changed(campaign);

@@ -89,6 +89,11 @@ describe('error codes of reference section 7, per operation', () => {
     }
   });
 
+  it('update names partnerCampaignId when it is missing (a client keyed by ymCampaignId)', async () => {
+    const envelope = await env.client.fail('update', { ymCampaignId: 1, merchantName: 'Имя' }, 'incorrectData', 400);
+    expect(envelope.errors.fields).toEqual([{ field: 'partnerCampaignId', message: expect.stringMatching(/^is required: campaigns\/update is keyed by the partnerCampaignId/) }]);
+  });
+
   it('start and stop failures carry the current status; other errors do not', async () => {
     expect((await env.client.fail('start', { ymCampaignId: 5 }, 'failModerator', 409)).result).toEqual({ ymCampaignId: 5, campaignStatus: 'declined' });
     expect((await env.client.fail('get', { ymCampaignId: 999 }, 'campaignNotFound', 404)).result).toBeUndefined();
