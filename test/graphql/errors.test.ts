@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../helpers/stack.js';
+import { startRewritingProxy, type RewritingProxy } from './rewriting-proxy.js';
+import { CREATE, promoInput } from './support.js';
+
+/**
+ * Top-level errors: auth, outages and bad answers get a stable `extensions.code`, the fields that
+ * could be resolved still answer, and no internal text, stack trace or token leaves.
+ */
+const ATTEMPT_TIMEOUT_MS = 200;
+const BUDGET_MS = 700;
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({
+    emulator: { moderation: { mode: 'manual' } },
+    client: { attemptTimeoutMs: ATTEMPT_TIMEOUT_MS, budgetMs: BUDGET_MS, backoff: { initialMs: 10, maxMs: 50 }, breaker: { consecutiveFailures: 1000, halfOpenAfterMs: 1000 } },
+  });
+});
+afterAll(() => stack?.close());
+beforeEach(() => stack.admin('reset', {}));
+
+function expectNoLeak(errors: any[] | undefined, token = 'demo-store-token') {
+  const text = JSON.stringify(errors);
+  expect(text).not.toContain('stacktrace');
+  expect(text).not.toContain(token);
+  expect(text).not.toContain('127.0.0.1');
+  expect(text).not.toMatch(/at \w+ \(/);
+}
+
+describe('UNAUTHENTICATED', () => {
+  it('without a token: every field fails before any backend call', async () => {
+    const { body } = await stack.gql(`{ campaign(id: "1") { id } }`, {}, null);
+    expect(body.data).toEqual({ campaign: null });
+    expect(body.errors).toEqual([
+      expect.objectContaining({ path: ['campaign'], extensions: { code: 'UNAUTHENTICATED' }, message: expect.stringContaining('Bearer <token>') }),
+    ]);
+    const categories = await stack.gql(`{ categories { id } }`, {}, null);
+    expect(categories.body.data).toBeNull(); // categories is non-null: its error nulls the answer
+    expect(categories.body.errors![0].extensions.code).toBe('UNAUTHENTICATED');
+    const mutation = await stack.gql(CREATE, { input: promoInput(1) }, null);
+    expect(mutation.body.errors![0].extensions.code).toBe('UNAUTHENTICATED');
+    expect(await stack.calls()).toEqual({});
+  });
+
+  it('with a token the backend does not know, without echoing it', async () => {
+    const token = 'not-a-real-partner-token';
+    const { body } = await stack.gql(`{ campaigns { totalCount } }`, {}, token);
+    expect(body.data).toBeNull();
+    expect(body.errors![0].extensions.code).toBe('UNAUTHENTICATED');
+    expectNoLeak(body.errors, token);
+  });
+
+  it('accepts the reference\'s "Bearer: <token>" form', async () => {
+    const response = await fetch(stack.bffUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer: demo-store-token' },
+      body: JSON.stringify({ query: '{ campaign(id: "1") { id } }' }),
+    });
+    expect(((await response.json()) as any).data.campaign.id).toBe('1');
+  });
+});
+
+describe('BACKEND_UNAVAILABLE', () => {
+  for (const mode of ['http500', 'reset', 'hang'] as const) {
+    it(`${mode}: the field fails with the code, within the client's budget`, async () => {
+      await stack.admin('faults', { mode, operation: 'campaigns/get' });
+      const started = Date.now();
+      const { body } = await stack.gql(`{ campaign(id: "1") { id } }`);
+      expect(Date.now() - started).toBeLessThan(BUDGET_MS + 500);
+      expect(body.data).toEqual({ campaign: null });
+      expect(body.errors).toHaveLength(1);
+      expect(body.errors![0]).toMatchObject({ path: ['campaign'], extensions: { code: 'BACKEND_UNAVAILABLE', operation: 'get' } });
+      expect(body.errors![0].message).toMatch(/^The campaign API is unavailable/);
+      expectNoLeak(body.errors);
+    });
+  }
+
+  it('a write that fails in transport is a top-level error, not a user error', async () => {
+    await stack.admin('faults', { mode: 'http500', operation: 'campaigns/create' });
+    const { body } = await stack.gql(CREATE, { input: promoInput(3001) });
+    expect(body.data).toBeNull();
+    expect(body.errors![0]).toMatchObject({ path: ['createCampaign'], extensions: { code: 'BACKEND_UNAVAILABLE' } });
+    expect((await stack.calls())['campaigns/create']).toBe(1); // writes are not retried blindly
+  });
+});
+
+describe('BACKEND_BAD_RESPONSE', () => {
+  for (const mode of ['malformed', 'contract'] as const) {
+    it(`${mode}: the field fails with the code`, async () => {
+      await stack.admin('faults', { mode, operation: 'campaigns/get-all-campaigns' });
+      const { body } = await stack.gql(`{ campaigns { totalCount } }`);
+      expect(body.data).toBeNull();
+      expect(body.errors![0]).toMatchObject({ path: ['campaigns'], extensions: { code: 'BACKEND_BAD_RESPONSE', operation: 'getAllCampaigns' } });
+      expectNoLeak(body.errors);
+    });
+  }
+
+  it('a business error where a read expects none is BACKEND_REJECTED with the backend code', async () => {
+    await stack.admin('faults', { mode: 'error200', operation: 'campaigns/info', code: 'incorrectData' });
+    const { body } = await stack.gql(`{ campaign(id: "1") { stats { shows } } }`);
+    expect(body.errors![0]).toMatchObject({ path: ['campaign', 'stats'], extensions: { code: 'BACKEND_REJECTED', backendCode: 'incorrectData' } });
+  });
+});
+
+describe('partial data', () => {
+  it('the fields that resolved answer; the failed one is null with its error', async () => {
+    await stack.admin('faults', { mode: 'http500', operation: 'campaigns/info' });
+    const { body } = await stack.gql(`{ campaign(id: "1") { id type card { title } stats { shows } } categories { id } }`);
+    expect(body.data.campaign).toEqual({ id: '1', type: 'CODE_ONLINE', card: { title: 'Техно Мир' }, stats: null });
+    expect(body.data.categories.length).toBeGreaterThan(0);
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors![0]).toMatchObject({ path: ['campaign', 'stats'], extensions: { code: 'BACKEND_UNAVAILABLE' } });
+  });
+
+  it('a list keeps its page when the records of its nodes cannot be read', async () => {
+    await stack.admin('faults', { mode: 'http500', operation: 'campaigns/get' });
+    const { body } = await stack.gql(`{ campaigns(first: 2) { totalCount nodes { id type } edges { cursor node { id } } } }`);
+    expect(body.data.campaigns.totalCount).toBe(8);
+    expect(body.data.campaigns.nodes).toEqual([null, null]);
+    expect(body.data.campaigns.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(['1', '2']);
+    expect(body.errors!.map((e) => e.path)).toEqual([
+      ['campaigns', 'nodes', 0, 'type'],
+      ['campaigns', 'nodes', 1, 'type'],
+    ]);
+  });
+});
+
+describe('other errors', () => {
+  it('GraphQL validation errors keep their own code and message', async () => {
+    const { status, body } = await stack.gql(`{ campaign(id: "1") { nope } }`);
+    expect(status).toBe(400);
+    expect(body.errors![0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(body.errors![0].message).toContain('nope');
+    expectNoLeak(body.errors);
+  });
+});
+
+describe('values this API does not know', () => {
+  let proxy: RewritingProxy;
+  let viaProxy: Stack;
+  beforeAll(async () => {
+    proxy = await startRewritingProxy();
+    // The BFF's client talks to the proxy; the proxy learns the emulator's port once it runs.
+    viaProxy = await startStack({ emulator: { moderation: { mode: 'manual' } }, client: { baseUrl: proxy.url } });
+    proxy.target = viaProxy.emulatorUrl;
+  });
+  afterAll(async () => {
+    await viaProxy?.close();
+    await proxy?.close();
+  });
+
+  it('never fail a list: unknown statuses, kinds and discount types read as UNKNOWN with the raw text', async () => {
+    proxy.rewrite.set('campaigns/get-all-campaigns', (b) => b.replaceAll('"paused"', '"archived"'));
+    proxy.rewrite.set('campaigns/get', (b) =>
+      b.replaceAll('"paused"', '"archived"').replaceAll('"codeOffline"', '"codeQr"').replaceAll('"discountType":"fix"', '"discountType":"points"'),
+    );
+    const { body } = await viaProxy.gql(`{ campaigns { totalCount nodes { id status rawStatus type rawType discount { type amount value label } card { discountLabel } } } }`);
+    expect(body.errors).toBeUndefined();
+    expect(body.data.campaigns.totalCount).toBe(8);
+    const two = body.data.campaigns.nodes.find((n: { id: string }) => n.id === '2');
+    expect(two).toEqual({
+      id: '2',
+      status: 'UNKNOWN',
+      rawStatus: 'archived',
+      type: 'UNKNOWN',
+      rawType: 'codeQr',
+      discount: { type: 'UNKNOWN', amount: '500', value: null, label: '500' },
+      card: { discountLabel: '500' },
+    });
+    const filtered = await viaProxy.gql(`{ campaigns(status: UNKNOWN) { totalCount nodes { id rawStatus } } }`);
+    expect(filtered.body.data.campaigns).toEqual({ totalCount: 2, nodes: [{ id: '2', rawStatus: 'archived' }, { id: '8', rawStatus: 'archived' }] });
+  });
+
+  it('a value an output type cannot represent is BACKEND_BAD_RESPONSE at its field, up to the nearest nullable parent', async () => {
+    proxy.rewrite.set('campaigns/get', (b) => b.replaceAll('"#1A237E"', '"navy"'));
+    const { body } = await viaProxy.gql(`{ bad: campaign(id: "1") { id card { backgroundColor } } good: campaign(id: "3") { id card { backgroundColor } } }`);
+    expect(body.data).toEqual({ bad: null, good: { id: '3', card: { backgroundColor: '#1B5E20' } } });
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors![0]).toMatchObject({ path: ['bad', 'card', 'backgroundColor'], extensions: { code: 'BACKEND_BAD_RESPONSE' } });
+    expectNoLeak(body.errors);
+  });
+});
