@@ -5,7 +5,10 @@ import type { EmulatorState } from './state.js';
 import { acceptOffer, moderateCampaign, showOffer } from './user-actions.js';
 
 /** The two demo partners every fresh emulator knows (design section 3). */
-export const DEMO_TOKENS = { store: 'demo-store-token', aggregator: 'demo-aggregator-token' } as const;
+export const DEMO_TOKENS: { store: 'demo-store-token'; aggregator: 'demo-aggregator-token' } = Object.freeze({
+  store: 'demo-store-token',
+  aggregator: 'demo-aggregator-token',
+});
 
 export interface Category {
   readonly categoryId: number;
