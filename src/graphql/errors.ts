@@ -1,4 +1,3 @@
-import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import {
   BusinessError,
@@ -98,6 +97,18 @@ export function toGraphQLError(error: unknown): GraphQLError {
   const known = describe(error);
   if (known) return new GraphQLError(known.message, { extensions: known.extensions, originalError: error as Error });
   return new GraphQLError('Internal server error.', { extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } });
+}
+
+/**
+ * The error a resolver threw, out of graphql-js's located wrapper. Duck-typed rather than
+ * `instanceof GraphQLError` (what Apollo's unwrapResolverError does), so it holds even when two
+ * copies of graphql are loaded (CJS and ESM, as under a bundler or test runner).
+ */
+function unwrapResolverError(error: unknown): unknown {
+  if (error instanceof Error && 'path' in error && error.path && 'originalError' in error && error.originalError) {
+    return error.originalError;
+  }
+  return error;
 }
 
 function withoutStacktrace(formatted: GraphQLFormattedError): GraphQLFormattedError {

@@ -103,7 +103,7 @@ describe('the status filter over a long list', () => {
     const seen: string[] = [];
     let after: string | null = null;
     do {
-      const { body } = await stack.gql(PAGE, { after }, token);
+      const { body }: { body: any } = await stack.gql(PAGE, { after }, token);
       expect(body.errors).toBeUndefined();
       expect(body.data.campaigns.totalCount).toBe(COUNT - Math.ceil(COUNT / 3));
       seen.push(...body.data.campaigns.nodes.map((n: { id: string }) => n.id));

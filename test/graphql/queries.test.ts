@@ -151,7 +151,7 @@ describe('Campaign.pins', () => {
     const seen: string[] = [];
     let after: string | null = null;
     for (let page = 0; page < 5; page++) {
-      const { body } = await stack.gql(query, { after });
+      const { body }: { body: any } = await stack.gql(query, { after });
       expect(body.errors).toBeUndefined();
       const pins = body.data.campaign.pins;
       expect(pins.totalCount).toBe(15);
@@ -198,7 +198,7 @@ describe('campaigns(first, after, status)', () => {
     let after: string | null = null;
     let pages = 0;
     do {
-      const { body } = await stack.gql(PAGE, { first: 3, after });
+      const { body }: { body: any } = await stack.gql(PAGE, { first: 3, after });
       expect(body.errors).toBeUndefined();
       const c = body.data.campaigns;
       expect(c.totalCount).toBe(8);
