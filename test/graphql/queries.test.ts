@@ -153,7 +153,7 @@ describe('Campaign.pins', () => {
     for (let page = 0; page < 5; page++) {
       const { body }: { body: any } = await stack.gql(query, { after });
       expect(body.errors).toBeUndefined();
-      const pins = body.data.campaign.pins;
+      const pins: any = body.data.campaign.pins;
       expect(pins.totalCount).toBe(15);
       expect(pins.nodes.every((p: { status: string }) => p.status === 'NEW_UNUSED')).toBe(true);
       expect(pins.edges.map((e: { node: { code: string } }) => e.node.code)).toEqual(pins.nodes.map((p: { code: string }) => p.code));
@@ -200,7 +200,7 @@ describe('campaigns(first, after, status)', () => {
     do {
       const { body }: { body: any } = await stack.gql(PAGE, { first: 3, after });
       expect(body.errors).toBeUndefined();
-      const c = body.data.campaigns;
+      const c: any = body.data.campaigns;
       expect(c.totalCount).toBe(8);
       expect(c.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(c.nodes.map((n: { id: string }) => n.id));
       expect(c.pageInfo.startCursor).toBe(c.edges[0].cursor);
