@@ -1,0 +1,69 @@
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { DEMO_TOKENS, startEmulator, type RunningEmulator } from './emulator/index.js';
+import { createLogger } from './observability/logger.js';
+import { startBff } from './server/bff.js';
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`campaign-bff: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+const config = readConfig();
+const logger = createLogger(config.logLevel);
+
+// A bug must not take the whole service down with it: log it and keep serving.
+process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
+
+let emulator: RunningEmulator | undefined;
+let campaignApiUrl = config.campaignApiUrl;
+if (!campaignApiUrl) {
+  emulator = await startEmulator({ port: config.emulatorPort, host: '127.0.0.1', quiet: true });
+  campaignApiUrl = emulator.url;
+}
+
+const bff = await startBff(config, {
+  campaignApiUrl,
+  fallbackToken: config.demoFallback ? DEMO_TOKENS.store : null,
+  logger,
+});
+
+const lines = [
+  '',
+  `Campaign GraphQL BFF (${config.mode})`,
+  `  GraphQL      ${bff.url}${config.mode === 'development' ? '   (open it in a browser for Apollo Sandbox)' : ''}`,
+  `  health       ${bff.url.replace(/\/graphql$/, '/healthz')}  ${bff.url.replace(/\/graphql$/, '/readyz')}`,
+  `  metrics      ${bff.url.replace(/\/graphql$/, '/metrics')}`,
+  `  backend      ${emulator ? `${emulator.url}/v1 (embedded emulator; admin at ${emulator.url}/_emulator/)` : campaignApiUrl}`,
+  `  cache        ${config.cacheUrl ? 'Redis' : 'in memory'}`,
+];
+if (emulator) {
+  lines.push(
+    `  demo tokens  Authorization: Bearer ${DEMO_TOKENS.store}   (a store)`,
+    `               Authorization: Bearer ${DEMO_TOKENS.aggregator}   (an aggregator)`,
+  );
+  if (config.demoFallback) lines.push(`               requests without Authorization act as ${DEMO_TOKENS.store}`);
+}
+process.stdout.write(`${lines.join('\n')}\n\n`);
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) {
+    logger.warn({ signal }, 'second signal: exiting now');
+    process.exit(1);
+  }
+  stopping = true;
+  logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: finishing in-flight requests');
+  await bff.close();
+  await emulator?.close();
+  logger.info('stopped');
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -1,0 +1,215 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { KeyvAdapter } from '@apollo/utils.keyvadapter';
+import { OPERATION_NAMES } from '../campaign-api/operations.js';
+import type { CampaignApi } from '../campaign-api/api.js';
+import { createCampaignApiClient, type CampaignApiClient } from '../campaign-api/http-client.js';
+import { createCacheStore } from '../cache/store.js';
+import { createCategoryDirectory } from '../cache/category-directory.js';
+import type { Config } from '../config.js';
+import { createContext, type GraphQLContext } from '../graphql/context.js';
+import { formatError } from '../graphql/errors.js';
+import { costLimitPlugin, limitValidationRules } from '../graphql/limits/index.js';
+import { observabilityPlugin, type RequestMeta } from '../graphql/plugins/observability.js';
+import { createSchema } from '../graphql/schema.js';
+import { createLogger, type Logger } from '../observability/logger.js';
+import { createMetrics, type Metrics } from '../observability/metrics.js';
+import { createHttpHandler, type Readiness } from './http.js';
+
+export type ServerContext = GraphQLContext & RequestMeta;
+
+export interface BffOptions {
+  /** The REST `{base_url}` to use (config.campaignApiUrl, or the embedded emulator's URL). */
+  campaignApiUrl: string;
+  /** Token a request without Authorization acts with; only on the embedded emulator. */
+  fallbackToken?: string | null;
+  logger?: Logger;
+}
+
+export interface RunningBff {
+  url: string;
+  port: number;
+  server: Server;
+  metrics: Metrics;
+  api: CampaignApiClient;
+  /** Stops accepting, lets in-flight requests finish within the grace period, then frees everything. */
+  close(): Promise<void>;
+}
+
+const FIRST_QUERY = `query FirstLook {
+  categories { id name }
+  campaigns(first: 5) {
+    totalCount
+    nodes { id status card { title discountLabel } }
+  }
+}
+`;
+
+/** Counts this request's backend calls for its log line, without touching the shared client. */
+function countingApi(api: CampaignApi, meta: RequestMeta['backend']): CampaignApi {
+  const counted = {} as Record<string, unknown>;
+  for (const name of OPERATION_NAMES) {
+    const call = api[name] as (...args: unknown[]) => Promise<unknown>;
+    counted[name] = (...args: unknown[]) => {
+      meta.calls++;
+      return call(...args);
+    };
+  }
+  return counted as CampaignApi;
+}
+
+export async function startBff(config: Config, options: BffOptions): Promise<RunningBff> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const metrics = createMetrics();
+  const production = config.mode === 'production';
+
+  let lastCacheErrorLog = 0;
+  const cache = await createCacheStore(config.cacheUrl, {
+    onError(error) {
+      metrics.cacheLookups.inc({ cache: 'store', result: 'error' });
+      // A down Redis errors on every command: one log line per 10 s is enough to act on.
+      if (Date.now() - lastCacheErrorLog > 10_000) {
+        lastCacheErrorLog = Date.now();
+        logger.warn({ err: error }, 'cache unavailable; serving from the backend');
+      }
+    },
+  });
+
+  const api: CampaignApiClient = createCampaignApiClient({
+    baseUrl: options.campaignApiUrl,
+    ...config.client,
+    onCall(report) {
+      metrics.recordBackendCall(report);
+      metrics.setBreakerState(api.breakerState());
+    },
+  });
+
+  const categories = createCategoryDirectory({
+    api,
+    store: cache.keyv('categories'),
+    ttlMs: config.categoryTtlMs,
+    onLookup: (result: 'hit' | 'stale' | 'miss' | 'error') => metrics.cacheLookups.inc({ cache: 'categories', result }),
+  });
+  const deps = {
+    categories,
+    limits: {
+      pinChunkSize: config.limits.pinChunkSize,
+      loaderConcurrency: config.limits.loaderConcurrency,
+      maxPinsPerMutation: config.limits.maxPinsPerMutation,
+    },
+  };
+
+  const onLimit = (limit: string) => metrics.limitRejections.inc({ limit });
+  const apollo = new ApolloServer<ServerContext>({
+    schema: createSchema(),
+    introspection: !production,
+    includeStacktraceInErrorResponses: false,
+    hideSchemaDetailsFromClientErrors: production,
+    csrfPrevention: true,
+    allowBatchedHttpRequests: false,
+    nodeEnv: config.nodeEnv,
+    parseOptions: { maxTokens: config.limits.maxTokens },
+    validationRules: limitValidationRules(config.limits, onLimit),
+    // keyv ships separate CJS and ESM typings; the adapter's is the same class at run time.
+    persistedQueries: { cache: new KeyvAdapter<string>(cache.keyv('apq') as unknown as ConstructorParameters<typeof KeyvAdapter<string>>[0]) },
+    formatError,
+    logger: {
+      debug: (m) => logger.debug(m),
+      info: (m) => logger.info(m),
+      warn: (m) => logger.warn(m),
+      error: (m) => logger.error(m),
+    },
+    plugins: [
+      ApolloServerPluginCacheControlDisabled(),
+      production
+        ? ApolloServerPluginLandingPageDisabled()
+        : ApolloServerPluginLandingPageLocalDefault({
+            embed: options.fallbackToken
+              ? { initialState: { sharedHeaders: { Authorization: `Bearer ${options.fallbackToken}` } } }
+              : true,
+            document: FIRST_QUERY,
+          }),
+      costLimitPlugin<ServerContext>(config.limits, onLimit),
+      observabilityPlugin<ServerContext>(metrics, logger),
+    ],
+  });
+  await apollo.start();
+
+  let lastProbe: Promise<boolean> | undefined;
+  let lastProbeAt = 0;
+  /** The backend answered recently, or answers a probe now (a 401 to a dummy token is an answer). */
+  async function backendReady(): Promise<boolean> {
+    const answered = api.lastAnsweredAt();
+    if (answered !== undefined && Date.now() - answered < config.readyBackendWindowMs) return true;
+    if (!lastProbe || Date.now() - lastProbeAt > 1000) {
+      lastProbeAt = Date.now();
+      lastProbe = api
+        .getCategories('readiness-probe', {})
+        .then(() => true)
+        .catch(() => {
+          const after = api.lastAnsweredAt();
+          return after !== undefined && Date.now() - after < 2000;
+        });
+    }
+    return lastProbe;
+  }
+  async function readiness(): Promise<Readiness> {
+    const [backend, cacheOk] = await Promise.all([backendReady(), cache.ping()]);
+    return {
+      ready: backend && cacheOk,
+      checks: {
+        backend: backend ? { ok: true } : { ok: false, detail: `the campaign API has not answered in the last ${config.readyBackendWindowMs} ms and does not answer a probe` },
+        cache: cacheOk ? { ok: true, detail: cache.kind } : { ok: false, detail: `${cache.kind} cache does not answer` },
+      },
+    };
+  }
+
+  const handler = createHttpHandler<ServerContext>({
+    apollo,
+    async context({ requestId, token, signal }) {
+      const backend = { calls: 0 };
+      const context = createContext({ ...deps, api: countingApi(api, backend) }, { token, signal });
+      return Object.assign(context, { requestId, backend });
+    },
+    bodyLimitBytes: config.limits.bodyLimitBytes,
+    requestTimeoutMs: config.limits.requestTimeoutMs,
+    cors: { origins: config.corsOrigins, allowLocalhost: !production },
+    readiness,
+    metrics: metrics.registry,
+    logger,
+    fallbackToken: options.fallbackToken ?? null,
+    onRefused: (reason) => metrics.limitRejections.inc({ limit: reason }),
+  });
+
+  const server = createServer({ keepAliveTimeout: 65_000 }, handler);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+
+  let closing: Promise<void> | undefined;
+  async function close(): Promise<void> {
+    closing ??= (async () => {
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
+      await Promise.race([stopped, grace]);
+      server.closeAllConnections();
+      await apollo.stop();
+      await api.close();
+      await cache.close();
+    })();
+    return closing;
+  }
+
+  return { url: `http://${host}:${port}/graphql`, port, server, metrics, api, close };
+}
