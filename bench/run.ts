@@ -1,4 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../src/config.js';
@@ -6,6 +8,7 @@ import { freePort, killAllNow, pinSelf, REPO_ROOT, startService, type Service } 
 import { EmulatorAdmin, type CallCounts } from './lib/emulator-admin.js';
 import { fire } from './lib/load.js';
 import { describeMachine } from './lib/machine.js';
+import { formatProfile, mainThreadProfile, summarizeProfile } from './lib/cpu-profile.js';
 import { cpuMeter, peakRssMb, resetPeakRss, rssMb } from './lib/proc-stats.js';
 import { checkTargets, formatMemory, formatTable, formatTargets, type MemoryCheck, type ScenarioResult } from './lib/report.js';
 import { buildScenarios, DOCUMENTS, graphqlBody, graphqlHeaders, PAGE_SIZE, type Scenario, type Target } from './lib/scenarios.js';
@@ -20,6 +23,11 @@ writes bench/results/latest.json.
   --quick          short runs and 10 connections: the whole bench in under a minute (CI smoke)
   --connections N  connections of the load runs (default 50; 10 with --quick)
   --duration S     seconds of each measured run (default 10; 1.5 with --quick)
+  --only LIST      run only these parts, comma-separated: floor, categories, card, list-ids,
+                   list-cards, rest-floor-list, create, probes (the 1-connection runs), memory
+  --latency LIST   backend latencies in ms, comma-separated (default 0,10)
+  --profile        run the BFF under node --cpu-prof and print its top frames at the end
+                   (profiles in $TMPDIR/campaign-bff-bench-profiles/)
   --help           this text
 
 Environment variables of the BFF (BACKEND_CONNECTIONS, LOADER_CONCURRENCY, ...) are passed on,
@@ -27,9 +35,11 @@ so a tuning can be measured without editing code.`;
 
 const DEMO_STORE_TOKEN = 'demo-store-token';
 const DEMO_AGGREGATOR_TOKEN = 'demo-aggregator-token';
-const BACKEND_LATENCIES_MS = [0, 10] as const;
+const PARTS = ['floor', 'categories', 'card', 'list-ids', 'list-cards', 'rest-floor-list', 'create', 'probes', 'memory'] as const;
 /** partnerCampaignIds of the seeded campaigns, clear of the fixtures (1001...) and of create's. */
 const SEED_PARTNER_ID = 500_001;
+/** Outside the repository: profiles are large and belong to one machine. */
+const PROFILE_DIR = join(tmpdir(), 'campaign-bff-bench-profiles');
 
 interface Profile {
   quick: boolean;
@@ -42,6 +52,9 @@ interface Profile {
   memorySeconds: number;
   /** Load seconds before the memory baseline is taken (start-up allocation is not growth). */
   memoryWarmSeconds: number;
+  parts: ReadonlySet<string>;
+  latenciesMs: number[];
+  profile: boolean;
 }
 
 function readProfile(): Profile {
@@ -50,6 +63,9 @@ function readProfile(): Profile {
       quick: { type: 'boolean', default: false },
       connections: { type: 'string' },
       duration: { type: 'string' },
+      only: { type: 'string' },
+      latency: { type: 'string' },
+      profile: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -69,6 +85,11 @@ function readProfile(): Profile {
   };
   const connections = Math.round(number('connections', values.connections, quick ? 10 : 50, 1, 1000));
   const measureSeconds = number('duration', values.duration, quick ? 1.5 : 10, 0.5, 600);
+  const parts = new Set(values.only === undefined ? PARTS : values.only.split(',').map((p) => p.trim()));
+  for (const part of parts) {
+    if (!(PARTS as readonly string[]).includes(part)) throw new Error(`--only takes ${PARTS.join(', ')}; got ${JSON.stringify(part)}`);
+  }
+  const latenciesMs = (values.latency ?? '0,10').split(',').map((l) => Math.round(number('latency', l.trim(), 0, 0, 10_000)));
   return {
     quick,
     connections,
@@ -78,6 +99,9 @@ function readProfile(): Profile {
     memoryConnections: quick ? 10 : 50,
     memorySeconds: quick ? 4 : 60,
     memoryWarmSeconds: quick ? 1 : 5,
+    parts,
+    latenciesMs,
+    profile: values.profile ?? false,
   };
 }
 
@@ -265,8 +289,17 @@ async function main(): Promise<void> {
     throw error;
   }
   // The REST floor gets as many backend connections as the BFF: same resources, best use of them.
+  if (profile.profile) mkdirSync(PROFILE_DIR, { recursive: true });
   const [bff, restFloor] = await Promise.all([
-    startService({ name: 'BFF', script: 'src/main.ts', env: bffEnv, ...(pin ? { core: 0 } : {}), port: bffPort, readyPath: '/healthz' }),
+    startService({
+      name: 'BFF',
+      script: 'src/main.ts',
+      env: bffEnv,
+      ...(profile.profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] } : {}),
+      ...(pin ? { core: 0 } : {}),
+      port: bffPort,
+      readyPath: '/healthz',
+    }),
     startService({
       name: 'REST floor',
       script: 'bench/rest-floor-server.ts',
@@ -302,20 +335,25 @@ async function main(): Promise<void> {
   const byKey = (key: string) => scenarios.find((s) => s.key === key)!;
 
   const results: (ScenarioResult & { sampleFailure?: string })[] = [];
-  for (const latency of BACKEND_LATENCIES_MS) {
+  for (const latency of profile.latenciesMs) {
     await admin.setLatency(latency);
-    for (const scenario of scenarios) {
+    for (const scenario of scenarios.filter((s) => profile.parts.has(s.key))) {
       results.push(await measure(servers, admin, scenario, latency, profile.connections, profile.warmupSeconds, profile.measureSeconds));
     }
-    // Latency without queueing: one connection, the list against its REST floor.
-    for (const key of ['list-cards', 'rest-floor-list']) {
-      results.push(await measure(servers, admin, byKey(key), latency, 1, Math.min(profile.warmupSeconds, 1), profile.probeSeconds));
+    if (profile.parts.has('probes')) {
+      // Latency without queueing: one connection, the list against its REST floor.
+      for (const key of ['list-cards', 'rest-floor-list']) {
+        results.push(await measure(servers, admin, byKey(key), latency, 1, Math.min(profile.warmupSeconds, 1), profile.probeSeconds));
+      }
     }
   }
   await admin.clearFaults();
 
-  log(`memory check: ${byKey('list-cards').label}, ${profile.memoryConnections} connections for ${profile.memorySeconds} s`);
-  const memory = await memoryCheck(servers, admin, byKey('list-cards'), profile);
+  let memory: MemoryCheck | null = null;
+  if (profile.parts.has('memory')) {
+    log(`memory check: ${byKey('list-cards').label}, ${profile.memoryConnections} connections for ${profile.memorySeconds} s`);
+    memory = await memoryCheck(servers, admin, byKey('list-cards'), profile);
+  }
   const targets = checkTargets(results, profile.connections, memory);
 
   const report = {
@@ -342,7 +380,7 @@ async function main(): Promise<void> {
       '',
       formatTable(ordered),
       '',
-      formatMemory(memory),
+      memory ? formatMemory(memory) : 'memory check not run',
       '',
       formatTargets(targets),
       '',
@@ -351,8 +389,14 @@ async function main(): Promise<void> {
     ].join('\n'),
   );
 
-  await Promise.all([floor.stop(), restFloor.stop(), bff.stop()]);
+  // The profile is written when the BFF exits by itself, after its graceful shutdown.
+  await Promise.all([floor.stop(), restFloor.stop(), bff.stop(profile.profile ? 20_000 : 3000)]);
   await emulator.stop();
+  if (profile.profile) {
+    const file = mainThreadProfile(PROFILE_DIR, bff.pid);
+    if (file) process.stdout.write(`${formatProfile(summarizeProfile(file))}\n`);
+    else log(`no .cpuprofile in ${PROFILE_DIR}: the BFF did not exit cleanly`);
+  }
 }
 
 process.on('exit', killAllNow);

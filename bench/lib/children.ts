@@ -13,6 +13,8 @@ export interface ServiceSpec {
   name: string;
   /** A TypeScript entry, relative to the repository root, run with `node --import tsx`. */
   script: string;
+  /** More node options, such as `--cpu-prof`. */
+  nodeArgs?: string[];
   env: Record<string, string>;
   /** The core to pin the process to (taskset), when taskset exists. */
   core?: number;
@@ -30,7 +32,8 @@ export interface Service {
   origin: string;
   /** The last lines the process wrote on stdout and stderr, for error messages. */
   tail(): string;
-  stop(): Promise<void>;
+  /** SIGTERM, then SIGKILL if it has not exited within `graceMs`. */
+  stop(graceMs?: number): Promise<void>;
 }
 
 export class ServiceStartError extends Error {
@@ -88,7 +91,7 @@ function keepTail(lines: string[], chunk: Buffer): void {
  * `readyPath` answers 200. Fails with the process's last output when it exits or times out first.
  */
 export async function startService(spec: ServiceSpec): Promise<Service> {
-  const nodeArgs = ['--import', 'tsx', spec.script];
+  const nodeArgs = [...(spec.nodeArgs ?? []), '--import', 'tsx', spec.script];
   const pinned = spec.core !== undefined && hasTaskset();
   const [command, args] = pinned
     ? ['taskset', ['-c', String(spec.core), process.execPath, ...nodeArgs]]
@@ -143,10 +146,10 @@ export async function startService(spec: ServiceSpec): Promise<Service> {
     pid: child.pid,
     origin,
     tail,
-    async stop() {
+    async stop(graceMs = 3000) {
       if (exitReason) return;
       child.kill('SIGTERM');
-      const stopped = await Promise.race([exited.then(() => true), sleep(3000).then(() => false)]);
+      const stopped = await Promise.race([exited.then(() => true), sleep(graceMs).then(() => false)]);
       if (!stopped) {
         child.kill('SIGKILL');
         await exited;
