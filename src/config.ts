@@ -44,6 +44,8 @@ export const envSchema = z.object({
   BACKEND_ATTEMPT_TIMEOUT_MS: int(10, 60_000, 3000),
   BACKEND_BUDGET_MS: int(10, 120_000, 8000),
   BACKEND_MAX_ATTEMPTS: int(1, 10, 3),
+  BACKEND_BACKOFF_INITIAL_MS: int(0, 60_000, 100),
+  BACKEND_BACKOFF_MAX_MS: int(0, 600_000, 1000),
   BACKEND_BREAKER_FAILURES: int(1, 1000, 5),
   BACKEND_BREAKER_HALF_OPEN_MS: int(100, 300_000, 5000),
   BACKEND_MAX_CONCURRENT: int(1, 10_000, 256),
@@ -86,6 +88,7 @@ export interface Config {
     attemptTimeoutMs: number;
     budgetMs: number;
     maxAttempts: number;
+    backoff: { initialMs: number; maxMs: number };
     breaker: { consecutiveFailures: number; halfOpenAfterMs: number };
     bulkhead: { maxConcurrent: number; maxQueue: number };
   };
@@ -140,6 +143,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.BACKEND_BUDGET_MS < e.BACKEND_ATTEMPT_TIMEOUT_MS) {
     problems.push(`BACKEND_BUDGET_MS=${e.BACKEND_BUDGET_MS} must be at least BACKEND_ATTEMPT_TIMEOUT_MS=${e.BACKEND_ATTEMPT_TIMEOUT_MS}`);
   }
+  if (e.BACKEND_BACKOFF_MAX_MS < e.BACKEND_BACKOFF_INITIAL_MS) {
+    problems.push(`BACKEND_BACKOFF_MAX_MS=${e.BACKEND_BACKOFF_MAX_MS} must be at least BACKEND_BACKOFF_INITIAL_MS=${e.BACKEND_BACKOFF_INITIAL_MS}`);
+  }
   if (problems.length) throw new ConfigError(problems);
 
   return {
@@ -158,6 +164,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       attemptTimeoutMs: e.BACKEND_ATTEMPT_TIMEOUT_MS,
       budgetMs: e.BACKEND_BUDGET_MS,
       maxAttempts: e.BACKEND_MAX_ATTEMPTS,
+      backoff: { initialMs: e.BACKEND_BACKOFF_INITIAL_MS, maxMs: e.BACKEND_BACKOFF_MAX_MS },
       breaker: { consecutiveFailures: e.BACKEND_BREAKER_FAILURES, halfOpenAfterMs: e.BACKEND_BREAKER_HALF_OPEN_MS },
       bulkhead: { maxConcurrent: e.BACKEND_MAX_CONCURRENT, maxQueue: e.BACKEND_MAX_QUEUE },
     },

@@ -17,6 +17,7 @@ describe('configuration', () => {
       attemptTimeoutMs: 3000,
       budgetMs: 8000,
       maxAttempts: 3,
+      backoff: { initialMs: 100, maxMs: 1000 },
       breaker: { consecutiveFailures: 5, halfOpenAfterMs: 5000 },
       bulkhead: { maxConcurrent: 256, maxQueue: 1024 },
     });
