@@ -87,7 +87,7 @@ class NotAttempted extends Error {}
 // A token must survive as an HTTP header value; anything else would make undici throw.
 const SENDABLE_TOKEN = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
-const OUTCOME_BY_KIND: Record<string, CallReport['outcome']> = {
+const OUTCOME_BY_KIND: Record<CampaignApiError['kind'], CallReport['outcome']> = {
   business: 'business-error',
   unauthenticated: 'unauthenticated',
   timeout: 'timeout',
@@ -100,6 +100,14 @@ const OUTCOME_BY_KIND: Record<string, CallReport['outcome']> = {
   aborted: 'aborted',
 };
 
+/**
+ * The HTTP implementation of CampaignApi. Every call runs through, from the outside in:
+ * call budget (aggressive timeout; also bounds time queued) → bulkhead → retry (reads and
+ * redeem on any backend failure; writes only when the request never left) → circuit breaker
+ * (per client, so per backend; counts each failed attempt) → attempt timeout (aborts the undici
+ * request) → one HTTP exchange, whose answer envelope.ts interprets. Business errors, 401 and
+ * contract breaks are answers: never retried, and they keep the breaker closed.
+ */
 export function createCampaignApiClient(options: CampaignApiClientOptions): CampaignApiClient {
   const settings = resolveOptions(options);
   const onCall = options.onCall;
@@ -121,28 +129,34 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
     request: RequestOf<N>,
     callOptions: CallOptions | undefined,
   ): Promise<ResponseOf<N>> {
+    // Outside the report on purpose: a request the types allow always serialises, so a throw
+    // here is a caller's bug (a BigInt, a cycle), not a backend call.
+    const body = JSON.stringify(request ?? {});
     const startedAt = performance.now();
     let attempts = 0;
-    let outcome: CallReport['outcome'] = 'success';
+    let outcome: CallReport['outcome'] | undefined = 'success';
     let code: string | undefined;
     try {
-      return await run(name, token, request, callOptions?.signal, () => attempts++);
+      return await run(name, token, body, callOptions?.signal, () => attempts++);
     } catch (error) {
       if (error instanceof CampaignApiError) {
-        outcome = OUTCOME_BY_KIND[error.kind] ?? 'network';
-        if (error.kind === 'business') code = (error as { code?: string }).code;
+        outcome = OUTCOME_BY_KIND[error.kind];
+        if (error instanceof BusinessError) code = error.code;
         redact(error, token);
+      } else {
+        // Not a call outcome but a defect of this module; it surfaces as the thrown error.
+        outcome = undefined;
       }
       throw error;
     } finally {
-      report({ operation: name, outcome, attempts, durationMs: performance.now() - startedAt, ...(code ? { code } : {}) });
+      if (outcome) report({ operation: name, outcome, attempts, durationMs: performance.now() - startedAt, ...(code ? { code } : {}) });
     }
   }
 
   async function run<N extends OperationName>(
     name: N,
     token: string,
-    request: RequestOf<N>,
+    body: string,
     callerSignal: AbortSignal | undefined,
     countAttempt: () => void,
   ): Promise<ResponseOf<N>> {
@@ -156,7 +170,6 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
       );
     }
     const path = paths[name];
-    const body = JSON.stringify(request ?? {});
     const retry = operations[name].idempotent ? policies.retryIdempotent : policies.retryWrite;
 
     // One controller per call, linked by hand to the caller's signal and to close().

@@ -446,6 +446,14 @@ describe('reporting', () => {
     }
   });
 
+  it('rejects a request that cannot be JSON with the TypeError, without calling or reporting', async () => {
+    const { client, reports } = recordingClient(server.url);
+    const request = { ymCampaignId: 10n } as unknown as { ymCampaignId: number };
+    await expect(client.get(TOKEN, request)).rejects.toThrow(TypeError);
+    expect(reports).toEqual([]);
+    expect(server.seen).toHaveLength(0);
+  });
+
   it('remembers when the backend last answered, success or business error, not outages', async () => {
     const { client } = recordingClient(server.url, { maxAttempts: 1 });
     expect(client.lastAnsweredAt()).toBeUndefined();
