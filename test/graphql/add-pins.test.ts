@@ -158,6 +158,19 @@ describe('addPins', () => {
     expect(payload.userErrors[1].message).toContain('the upload stopped');
   });
 
+  it('a chunk answered with something unreadable is BACKEND_BAD_RESPONSE, the rest listed as not stored', async () => {
+    const { token, id } = await oneOffCampaign();
+    const pins = pinsFrom('BAD', 20_001);
+    const request = stack.gql(ADD, { input: { campaignId: id, pins } }, token);
+    await faultFromSecondChunk({ mode: 'malformed' });
+    const { body } = await request;
+    const payload = body.data.addPins;
+    expect(payload).toMatchObject({ addedCount: 10_000, storedCount: 10_000, firstNotStoredIndex: 10_000 });
+    expect(payload.notStoredPins).toEqual(pins.slice(10_000));
+    expect(payload.userErrors).toEqual([expect.objectContaining({ code: 'BACKEND_BAD_RESPONSE', field: ['input', 'pins'] })]);
+    expect((await stack.calls())['campaigns/add-pins']).toBe(2); // the third chunk was never sent
+  });
+
   it('a chunk whose answer was lost after the backend stored it is listed as not confirmed; re-sending is safe', async () => {
     const { token, id } = await oneOffCampaign();
     const pins = pinsFrom('LOST', 30_000);

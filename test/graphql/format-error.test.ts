@@ -1,6 +1,7 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import {
+  AbortedError,
   BusinessError,
   CircuitOpenError,
   ContractError,
@@ -32,6 +33,7 @@ describe('formatError', () => {
     [new ContractError('get', 'campaignStatus', 'expected string'), 'BACKEND_BAD_RESPONSE'],
     [new BadBackendValueError('URL', 'Invalid URL'), 'BACKEND_BAD_RESPONSE'],
     [new BusinessError('get', 'incorrectData', 'ymCampaignId is required'), 'BACKEND_REJECTED'],
+    [new AbortedError('get', 'caller'), 'REQUEST_CANCELLED'],
   ])('%s → %s, with our own message and no internals', (error, code) => {
     const out = format(error);
     expect(out.extensions?.code).toBe(code);
