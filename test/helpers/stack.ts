@@ -1,19 +1,22 @@
-import { ApolloServer } from '@apollo/server';
-import { startStandaloneServer } from '@apollo/server/standalone';
-import { Keyv } from 'keyv';
-import { createCategoryDirectory } from '../../src/cache/category-directory.js';
-import { createCampaignApiClient, type CampaignApiClientOptions } from '../../src/campaign-api/http-client.js';
+import type { Logger } from 'pino';
+import type { CampaignApiClientOptions } from '../../src/campaign-api/http-client.js';
+import { loadConfig, type Config } from '../../src/config.js';
 import { DEMO_TOKENS, startEmulator, type EmulatorOptions } from '../../src/emulator/index.js';
-import { createContext, tokenFromAuthorization, type BffDependencies, type GraphQLContext } from '../../src/graphql/context.js';
-import { formatError } from '../../src/graphql/errors.js';
-import { createSchema } from '../../src/graphql/schema.js';
+import type { BffDependencies } from '../../src/graphql/context.js';
+import { startBff, type RunningBff } from '../../src/server/bff.js';
 
 export interface StackOptions {
   emulator?: EmulatorOptions;
+  /** Client settings; `baseUrl` points the BFF at another backend (a proxy in front of the emulator). */
   client?: Partial<CampaignApiClientOptions>;
   /** Overrides of the BFF's limits (pin chunk size, loader concurrency, pins per mutation). */
   limits?: Partial<BffDependencies['limits']>;
   categoryTtlMs?: number;
+  /** Environment variables as the process would read them (NODE_ENV, MAX_DEPTH, CACHE_URL, ...). */
+  env?: Record<string, string>;
+  /** What a request without Authorization acts as (the development demo fallback); none by default. */
+  fallbackToken?: string;
+  logger?: Logger;
 }
 
 export interface GqlResponse<T> {
@@ -24,6 +27,8 @@ export interface GqlResponse<T> {
 export interface Stack {
   bffUrl: string;
   emulatorUrl: string;
+  bff: RunningBff;
+  config: Config;
   gql<T = any>(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<GqlResponse<T>>;
   /** `/_emulator/<path>`: POST with a body, GET without one, or the given method. */
   admin(path: string, body?: unknown, method?: string): Promise<any>;
@@ -35,22 +40,20 @@ export interface Stack {
 export const DEFAULT_LIMITS: BffDependencies['limits'] = { pinChunkSize: 10_000, loaderConcurrency: 32, maxPinsPerMutation: 100_000 };
 
 /**
- * The emulator, the REST client and the GraphQL API, each a real server on port 0. Every
- * integration test of the GraphQL API goes through this, so its internals can change (the real
- * HTTP server) without touching a test.
+ * The emulator and the BFF exactly as `npm start` runs them (the same `startBff`), each a real
+ * server on port 0. Every integration test of the GraphQL API goes through this.
  */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const emulator = await startEmulator({ quiet: true, ...options.emulator });
-  const api = createCampaignApiClient({ baseUrl: emulator.url, ...options.client });
-  const deps: BffDependencies = {
-    api,
-    categories: createCategoryDirectory({ api, store: new Keyv(), ttlMs: options.categoryTtlMs ?? 60_000, token: DEMO_TOKENS.store }),
-    limits: { ...DEFAULT_LIMITS, ...options.limits },
-  };
-  const apollo = new ApolloServer<GraphQLContext>({ schema: createSchema(), formatError, includeStacktraceInErrorResponses: false });
-  const { url } = await startStandaloneServer(apollo, {
-    listen: { port: 0, host: '127.0.0.1' },
-    context: async ({ req }) => createContext(deps, { token: tokenFromAuthorization(req.headers.authorization) }),
+  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', SHUTDOWN_GRACE_MS: '2000', ...options.env });
+  const { baseUrl, ...client } = options.client ?? {};
+  Object.assign(config.client, client);
+  Object.assign(config.limits, DEFAULT_LIMITS, options.limits);
+  if (options.categoryTtlMs !== undefined) config.categoryTtlMs = options.categoryTtlMs;
+  const bff = await startBff(config, {
+    campaignApiUrl: baseUrl ?? emulator.url,
+    fallbackToken: options.fallbackToken ?? null,
+    ...(options.logger ? { logger: options.logger } : {}),
   });
 
   const admin = async (path: string, body?: unknown, method?: string) => {
@@ -65,10 +68,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
 
   return {
-    bffUrl: url,
+    bffUrl: bff.url,
     emulatorUrl: emulator.url,
+    bff,
+    config,
     async gql<T = any>(query: string, variables?: Record<string, unknown>, token: string | null = DEMO_TOKENS.store): Promise<GqlResponse<T>> {
-      const response = await fetch(url, {
+      const response = await fetch(bff.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(token === null ? {} : { authorization: `Bearer ${token}` }) },
         body: JSON.stringify({ query, ...(variables ? { variables } : {}) }),
@@ -81,8 +86,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await admin('calls', undefined, 'DELETE');
     },
     async close() {
-      await apollo.stop();
-      await api.close();
+      await bff.close();
       await emulator.close();
     },
   };

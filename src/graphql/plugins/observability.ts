@@ -28,6 +28,15 @@ export function observabilityPlugin<C extends RequestMeta>(metrics: Metrics, log
     async requestDidStart({ contextValue }) {
       const started = performance.now();
       return {
+        async didEncounterErrors({ errors }) {
+          // Clients see an opaque "Internal server error."; the cause belongs in the log.
+          for (const error of errors) {
+            const code = error.extensions?.code;
+            if (code === undefined || code === 'INTERNAL_SERVER_ERROR') {
+              logger.error({ requestId: contextValue.requestId, err: error.originalError ?? error, path: error.path }, 'unexpected error');
+            }
+          }
+        },
         async willSendResponse({ response, operationName, errors, operation }) {
           const durationMs = performance.now() - started;
           const codes = [

@@ -1,0 +1,133 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/observability/logger.js';
+import { startStack, type Stack } from '../helpers/stack.js';
+
+const SANDBOX = 'https://studio.apollographql.com';
+
+describe('development mode', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ fallbackToken: 'demo-store-token' });
+  });
+  afterAll(() => stack.close());
+
+  it('serves the Apollo Sandbox landing page with the demo token as initial header', async () => {
+    const response = await fetch(stack.bffUrl, { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/text\/html/);
+    const html = await response.text();
+    expect(html).toMatch(/sandbox/i);
+    expect(html).toContain('Bearer demo-store-token');
+  });
+
+  it('answers a CORS preflight from the Sandbox origin and from localhost', async () => {
+    for (const origin of [SANDBOX, 'http://localhost:5173']) {
+      const response = await fetch(stack.bffUrl, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, authorization' },
+      });
+      expect(response.status).toBe(204);
+      expect(response.headers.get('access-control-allow-origin')).toBe(origin);
+      expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+      expect(response.headers.get('access-control-allow-headers')).toContain('authorization');
+    }
+    const stranger = await fetch(stack.bffUrl, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    expect(stranger.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('acts as the demo store when a request has no Authorization, and allows introspection', async () => {
+    const response = await fetch(stack.bffUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ campaigns(first: 1) { totalCount } __schema { queryType { name } } }' }),
+    });
+    const body = (await response.json() as any);
+    expect(body.errors).toBeUndefined();
+    expect(body.data.campaigns.totalCount).toBeGreaterThan(0);
+    expect(body.data.__schema.queryType.name).toBe('Query');
+  });
+
+  it('does not fall back when a token is given but malformed', async () => {
+    const response = await fetch(stack.bffUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Basic dXNlcjpwYXNz' },
+      body: JSON.stringify({ query: '{ campaigns(first: 1) { totalCount } }' }),
+    });
+    expect(((await response.json() as any)).errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
+});
+
+describe('production mode', () => {
+  let stack: Stack;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    stack = await startStack({
+      env: { NODE_ENV: 'production', CAMPAIGN_API_URL: 'http://127.0.0.1:1', CORS_ORIGINS: 'https://partner.example.com' },
+      logger: createLogger('info', sink),
+    });
+  });
+  afterAll(() => stack.close());
+
+  it('refuses introspection and hides field suggestions', async () => {
+    const introspection = await stack.gql('{ __schema { types { name } } }');
+    expect(introspection.status).toBe(400);
+    expect(introspection.body.errors![0].message).toMatch(/introspection/i);
+    const typo = await stack.gql('{ campaignz { totalCount } }');
+    expect(typo.status).toBe(400);
+    expect(typo.body.errors![0].message).not.toMatch(/Did you mean/);
+  });
+
+  it('serves no landing page', async () => {
+    const response = await fetch(stack.bffUrl, { headers: { accept: 'text/html' } });
+    expect(await response.text()).not.toMatch(/sandbox/i);
+  });
+
+  it('wants a token: none is UNAUTHENTICATED, an unknown one too', async () => {
+    const none = await stack.gql('{ campaigns(first: 1) { totalCount } }', undefined, null);
+    expect(none.body.errors![0].extensions.code).toBe('UNAUTHENTICATED');
+    const unknown = await stack.gql('{ campaigns(first: 1) { totalCount } }', undefined, 'not-a-partner-token-123');
+    expect(unknown.body.errors![0].extensions.code).toBe('UNAUTHENTICATED');
+    expect(JSON.stringify(unknown.body)).not.toContain('not-a-partner-token-123');
+  });
+
+  it('shows no stack traces', async () => {
+    await stack.admin('faults', { mode: 'malformed', operation: 'campaigns/get' });
+    try {
+      const { body } = await stack.gql('{ campaign(id: "1") { id card { title } } }');
+      const text = JSON.stringify(body);
+      expect(body.errors![0].extensions.code).toBe('BACKEND_BAD_RESPONSE');
+      expect(text).not.toMatch(/stacktrace|\.ts:\d+|at .*\(/);
+    } finally {
+      await stack.admin('faults', undefined, 'DELETE');
+    }
+  });
+
+  it('allows only the configured CORS origins', async () => {
+    const preflight = (origin: string) =>
+      fetch(stack.bffUrl, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+    expect((await preflight('https://partner.example.com')).headers.get('access-control-allow-origin')).toBe('https://partner.example.com');
+    expect((await preflight(SANDBOX)).headers.get('access-control-allow-origin')).toBeNull();
+    expect((await preflight('http://localhost:3000')).headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('logs one JSON line per request with what operations need, and never a token', async () => {
+    const token = 'demo-aggregator-token';
+    await fetch(stack.bffUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-request-id': 'trace-me-42' },
+      body: JSON.stringify({ query: 'query LoggedOne { campaigns(first: 2) { nodes { id card { title } } } }' }),
+    });
+    const line = lines.map((l) => JSON.parse(l)).find((l) => l.requestId === 'trace-me-42');
+    expect(line).toMatchObject({ msg: 'graphql request', operation: 'LoggedOne', outcome: 'ok', backendCalls: 3 });
+    expect(line.durationMs).toBeGreaterThan(0);
+    expect(lines.join('\n')).not.toContain(token);
+    expect(lines.join('\n')).not.toContain('demo-store-token');
+  });
+});

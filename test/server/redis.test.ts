@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { DEMO_TOKENS } from '../../src/emulator/index.js';
+import { loadConfig } from '../../src/config.js';
+import { startBff, type RunningBff } from '../../src/server/bff.js';
+import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
+import { startStack, type Stack } from '../helpers/stack.js';
+
+/** A real redis-server; `.ci/run` installs it, so CI always runs these. */
+describe.skipIf(!redisAvailable)('shared caches on Redis', () => {
+  let redis: RunningRedis;
+  let stack: Stack;
+  let second: RunningBff;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    stack = await startStack({ env: { CACHE_URL: redis.url } });
+    const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', CACHE_URL: redis.url, SHUTDOWN_GRACE_MS: '1000' });
+    second = await startBff(config, { campaignApiUrl: stack.emulatorUrl });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await stack?.close();
+    await redis?.close();
+  });
+
+  const post = (url: string, body: unknown) =>
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${DEMO_TOKENS.store}` },
+      body: JSON.stringify(body),
+    }).then(async (r) => ({ status: r.status, body: (await r.json() as any) }));
+
+  it('two instances fetch the category directory once between them', async () => {
+    await stack.resetCalls();
+    const a = await post(stack.bffUrl, { query: '{ categories { id name } }' });
+    const b = await post(second.url, { query: '{ categories { id name } }' });
+    const again = await post(second.url, { query: '{ category(id: "2") { name } }' });
+    expect(a.body.data.categories.length).toBeGreaterThanOrEqual(10);
+    expect(b.body.data).toEqual(a.body.data);
+    expect(again.body.data.category.name).toBe(a.body.data.categories[1].name);
+    expect(await stack.calls()).toEqual({ 'categories/get': 1 });
+  });
+
+  it('shares the APQ store: a hash registered on one instance works on the other', async () => {
+    const query = '{ categories { id } }';
+    const sha256Hash = createHash('sha256').update(query).digest('hex');
+    const extensions = { persistedQuery: { version: 1, sha256Hash } };
+    const unknown = await post(second.url, { extensions });
+    expect(unknown.body.errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+    const registered = await post(stack.bffUrl, { query, extensions });
+    expect(registered.body.errors).toBeUndefined();
+    const byHash = await post(second.url, { extensions });
+    expect(byHash.body).toEqual(registered.body);
+  });
+
+  it('keeps serving from the backend while Redis is down, is not ready, and recovers', async () => {
+    const readyz = () => fetch(second.url.replace('/graphql', '/readyz')).then(async (r) => ({ status: r.status, body: (await r.json() as any) }));
+    expect((await readyz()).status).toBe(200);
+    await redis.stop(true);
+
+    const served = await post(second.url, { query: '{ categories { id } campaigns(first: 2) { nodes { id } } }' });
+    expect(served.status).toBe(200);
+    expect(served.body.errors).toBeUndefined();
+    expect(served.body.data.categories.length).toBeGreaterThanOrEqual(10);
+    const down = await readyz();
+    expect(down.status).toBe(503);
+    expect(down.body.checks.cache).toEqual({ ok: false, detail: 'redis cache does not answer' });
+
+    await redis.restart();
+    const deadline = Date.now() + 10_000;
+    let status = 0;
+    while (Date.now() < deadline && status !== 200) {
+      await new Promise((r) => setTimeout(r, 200));
+      status = (await readyz()).status;
+    }
+    expect(status).toBe(200);
+    const after = await post(second.url, { query: '{ categories { id } }' });
+    expect(after.body.errors).toBeUndefined();
+  });
+});
