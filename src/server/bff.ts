@@ -199,9 +199,14 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   async function close(): Promise<void> {
     closing ??= (async () => {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive sockets turn idle as their last request finishes: close them as they do.
+      const sweeper = setInterval(() => server.closeIdleConnections(), 50);
       server.closeIdleConnections();
-      const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, config.shutdownGraceMs)));
       await Promise.race([stopped, grace]);
+      clearInterval(sweeper);
+      clearTimeout(timer);
       server.closeAllConnections();
       await apollo.stop();
       await api.close();
