@@ -4,10 +4,10 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
-import { KeyvAdapter } from '@apollo/utils.keyvadapter';
 import { OPERATION_NAMES } from '../campaign-api/operations.js';
 import type { CampaignApi } from '../campaign-api/api.js';
 import { createCampaignApiClient, type CampaignApiClient } from '../campaign-api/http-client.js';
+import { createApqCache } from '../cache/apq-cache.js';
 import { createCacheStore } from '../cache/store.js';
 import { createCategoryDirectory } from '../cache/category-directory.js';
 import type { Config } from '../config.js';
@@ -114,8 +114,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     nodeEnv: config.nodeEnv,
     parseOptions: { maxTokens: config.limits.maxTokens },
     validationRules: limitValidationRules(config.limits, onLimit),
-    // keyv ships separate CJS and ESM typings; the adapter's is the same class at run time.
-    persistedQueries: { cache: new KeyvAdapter<string>(cache.keyv('apq') as unknown as ConstructorParameters<typeof KeyvAdapter<string>>[0]) },
+    persistedQueries: { cache: createApqCache(cache.keyv('apq'), (result) => metrics.cacheLookups.inc({ cache: 'apq', result })) },
     formatError,
     logger: {
       debug: (m) => logger.debug(m),

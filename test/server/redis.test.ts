@@ -52,6 +52,9 @@ describe.skipIf(!redisAvailable)('shared caches on Redis', () => {
     expect(registered.body.errors).toBeUndefined();
     const byHash = await post(second.url, { extensions });
     expect(byHash.body).toEqual(registered.body);
+    const metrics = await (await fetch(second.url.replace('/graphql', '/metrics'))).text();
+    expect(metrics).toMatch(/bff_cache_lookups_total\{cache="apq",result="miss"\} 1/);
+    expect(metrics).toMatch(/bff_cache_lookups_total\{cache="apq",result="hit"\} 1/);
   });
 
   it('keeps serving from the backend while Redis is down, is not ready, and recovers', async () => {
