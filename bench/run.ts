@@ -169,7 +169,7 @@ async function measure(
   // so no request is cut off and the backend counters divide exactly.
   const amount = Math.max(connections, Math.round(warm.requestsPerSecond * measureSeconds));
   const load = await fire({ url, connections, requests: scenario.requests, verify, amount, hardStopMs });
-  const serverCpuCores = cpu.stop();
+  const cpuUse = cpu.stop();
   const serverPeakRssMb = peakRssMb(target.pid);
   await quiesce(admin);
   const callsPerRequest = perRequest(await admin.calls(), load.responses);
@@ -184,14 +184,15 @@ async function measure(
     callsPerRequest,
     expectedCalls: expected,
     callsAsExpected: expected ? sameCalls(callsPerRequest, expected) && !load.stoppedEarly : null,
-    serverCpuCores,
+    serverCpuCores: cpuUse.cores,
+    serverCpuUsPerRequest: load.responses > 0 ? (cpuUse.cpuSeconds * 1e6) / load.responses : 0,
     serverPeakRssMb,
     peakRssPerScenario: peakScoped,
     ...(sampleFailure !== undefined ? { sampleFailure } : {}),
   };
   log(
     `${result.label} @${backendLatencyMs} ms, ${connections}c: ${Math.round(load.requestsPerSecond)} req/s, p50 ${load.latencyMs.p50} ms, ` +
-      `${load.responses} responses in ${load.seconds.toFixed(1)} s, CPU ${Math.round(serverCpuCores * 100)}%` +
+      `${load.responses} responses in ${load.seconds.toFixed(1)} s, CPU ${Math.round(cpuUse.cores * 100)}%, ${Math.round(result.serverCpuUsPerRequest)} µs/req` +
       (sampleFailure !== undefined ? `\n        first wrong answer: ${sampleFailure}` : ''),
   );
   return result;

@@ -49,14 +49,23 @@ export function resetPeakRss(pid: number): boolean {
   }
 }
 
-/** CPU use of a process over an interval, as a share of one core (1.0 = one core busy). */
-export function cpuMeter(pid: number): { stop(): number } {
+export interface CpuUse {
+  /** CPU seconds the process used over the interval. */
+  cpuSeconds: number;
+  wallSeconds: number;
+  /** cpuSeconds / wallSeconds: 1.0 = one core busy all along. */
+  cores: number;
+}
+
+/** CPU use of a process over an interval. */
+export function cpuMeter(pid: number): { stop(): CpuUse } {
   const cpu0 = cpuSeconds(pid);
   const t0 = performance.now();
   return {
     stop() {
-      const wall = (performance.now() - t0) / 1000;
-      return wall > 0 ? (cpuSeconds(pid) - cpu0) / wall : 0;
+      const wallSeconds = (performance.now() - t0) / 1000;
+      const used = cpuSeconds(pid) - cpu0;
+      return { cpuSeconds: used, wallSeconds, cores: wallSeconds > 0 ? used / wallSeconds : 0 };
     },
   };
 }
