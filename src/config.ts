@@ -64,6 +64,7 @@ export const envSchema = z.object({
   PIN_CHUNK_SIZE: int(1, 100_000, 10_000),
   MAX_PINS_PER_MUTATION: int(1, 1_000_000, 100_000),
   LOADER_CONCURRENCY: int(1, 1000, 32),
+  MAX_STATUS_SCAN: int(100, 1_000_000, 10_000),
   SHUTDOWN_GRACE_MS: int(0, 600_000, 10_000),
   READY_BACKEND_WINDOW_MS: int(1000, 3_600_000, 30_000),
 });
@@ -104,6 +105,7 @@ export interface Config {
     pinChunkSize: number;
     maxPinsPerMutation: number;
     loaderConcurrency: number;
+    maxStatusScan: number;
   };
   categoryTtlMs: number;
   shutdownGraceMs: number;
@@ -180,6 +182,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pinChunkSize: e.PIN_CHUNK_SIZE,
       maxPinsPerMutation: e.MAX_PINS_PER_MUTATION,
       loaderConcurrency: e.LOADER_CONCURRENCY,
+      maxStatusScan: e.MAX_STATUS_SCAN,
     },
     categoryTtlMs: e.CATEGORY_TTL_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

@@ -15,6 +15,8 @@ export interface BffDependencies {
     loaderConcurrency: number;
     /** Pins one addPins mutation may carry. */
     maxPinsPerMutation: number;
+    /** Campaigns the `status` filter of `campaigns` may read (list calls of 100 each). */
+    maxStatusScan: number;
   };
 }
 

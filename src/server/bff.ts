@@ -100,6 +100,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
       pinChunkSize: config.limits.pinChunkSize,
       loaderConcurrency: config.limits.loaderConcurrency,
       maxPinsPerMutation: config.limits.maxPinsPerMutation,
+      maxStatusScan: config.limits.maxStatusScan,
     },
   };
 

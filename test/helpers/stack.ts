@@ -37,7 +37,6 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export const DEFAULT_LIMITS: BffDependencies['limits'] = { pinChunkSize: 10_000, loaderConcurrency: 32, maxPinsPerMutation: 100_000 };
 
 /**
  * The emulator and the BFF exactly as `npm start` runs them (the same `startBff`), each a real
@@ -48,7 +47,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', SHUTDOWN_GRACE_MS: '2000', ...options.env });
   const { baseUrl, ...client } = options.client ?? {};
   Object.assign(config.client, client);
-  Object.assign(config.limits, DEFAULT_LIMITS, options.limits);
+  Object.assign(config.limits, options.limits);
   if (options.categoryTtlMs !== undefined) config.categoryTtlMs = options.categoryTtlMs;
   const bff = await startBff(config, {
     campaignApiUrl: baseUrl ?? emulator.url,

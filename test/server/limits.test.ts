@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { createCampaign, newPartner, promoInput } from '../graphql/support.js';
 
 /**
  * Every limit with a probe that exceeds it and one that stays within. A refused operation makes
@@ -82,6 +83,30 @@ describe('query limits', () => {
     const metrics = await (await fetch(stack.bffUrl.replace('/graphql', '/metrics'))).text();
     for (const limit of ['aliases', 'depth', 'directives', 'backend_calls', 'list_nodes']) {
       expect(metrics).toMatch(new RegExp(`bff_limit_rejections_total\\{limit="${limit}"\\} [1-9]`));
+    }
+  });
+});
+
+describe('the status filter', () => {
+  it('reads at most MAX_STATUS_SCAN campaigns, and says so beyond', async () => {
+    const small = await startStack({ env: { MAX_STATUS_SCAN: '100' } });
+    try {
+      const token = await newPartner(small, 'store');
+      const query = '{ campaigns(first: 5, status: MODERATION) { totalCount } }';
+      for (let i = 1; i <= 100; i++) await createCampaign(small, promoInput(i), token);
+      const within = await small.gql(query, undefined, token);
+      expect(within.body.data.campaigns.totalCount).toBe(100);
+
+      await createCampaign(small, promoInput(101), token);
+      await small.resetCalls();
+      const beyond = await small.gql(query, undefined, token);
+      expect(beyond.body.errors![0]).toMatchObject({
+        message: expect.stringMatching(/^Argument "status" filters at most 100 campaigns \(1 list calls\); this partner has 101/),
+        extensions: { code: 'QUERY_LIMIT_EXCEEDED', limit: 'status_scan' },
+      });
+      expect(await small.calls()).toEqual({ 'campaigns/get-all-campaigns': 1 });
+    } finally {
+      await small.close();
     }
   });
 });
