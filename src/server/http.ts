@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
 import type { Logger } from '../observability/logger.js';
@@ -129,6 +130,9 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
     }
 
     const controller = new AbortController();
+    // Every backend call of the request listens on this signal, a list's loader fans out to
+    // dozens at once; past Node's default of 10 each such request printed a leak warning.
+    setMaxListeners(0, controller.signal);
     const deadline = setTimeout(() => controller.abort(new Error('request deadline')), options.requestTimeoutMs);
     const onClose = () => {
       if (!res.writableFinished) controller.abort(new Error('client went away'));

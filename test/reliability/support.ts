@@ -22,6 +22,17 @@ export function trackUnhandledRejections(): { list: unknown[]; stop(): void } {
   return { list, stop: () => process.off('unhandledRejection', listener) };
 }
 
+/**
+ * Collects process warnings (MaxListenersExceededWarning and the like) while a suite runs: in
+ * production each one is a line on stderr and a captured stack, per request.
+ */
+export function trackWarnings(): { list: string[]; stop(): void } {
+  const list: string[] = [];
+  const listener = (warning: Error) => list.push(`${warning.name}: ${warning.message}`);
+  process.on('warning', listener);
+  return { list, stop: () => process.off('warning', listener) };
+}
+
 /** Lets pending microtasks and timers of the last request settle, so a dropped promise is seen. */
 export const settle = () => new Promise((r) => setTimeout(r, 20));
 
