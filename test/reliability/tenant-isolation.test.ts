@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { expectNothingInternal, pool, rest, restCampaignIds, restInfo, restPins, trackWarnings } from './support.js';
+import { expectNothingInternal, pool, rest, restCampaignIds, restInfo, restPins, seeded, trackWarnings } from './support.js';
 
 /**
  * Four partners (the demo store and aggregator, and a store and an aggregator registered through
@@ -95,18 +95,6 @@ async function snapshot(stack: Stack, partners: Partner[]): Promise<Record<numbe
     }
   }
   return state;
-}
-
-/** A small seeded generator, so a failing interleaving can be replayed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const LIST = '{ campaigns(first: 100) { totalCount nodes { id merchant { domain } } } }';
