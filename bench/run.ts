@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
@@ -205,11 +205,16 @@ async function memoryCheck(servers: Servers, admin: EmulatorAdmin, scenario: Sce
   resetPeakRss(pid);
   const samplesMb: number[] = [];
   const sampler = setInterval(() => samplesMb.push(rssMb(pid)), 1000);
+  let sampleFailure: string | undefined;
   const load = await fire({
     url: servers.bff.origin,
     connections: profile.memoryConnections,
     requests: scenario.requests,
-    verify: scenario.verify,
+    verify: (body) => {
+      const ok = scenario.verify(body);
+      if (!ok && sampleFailure === undefined) sampleFailure = body.slice(0, 600);
+      return ok;
+    },
     durationSeconds: profile.memorySeconds,
     hardStopMs: profile.memorySeconds * 1000 + 30_000,
   });
@@ -233,6 +238,7 @@ async function memoryCheck(servers: Servers, admin: EmulatorAdmin, scenario: Sce
     growthPercent: ((endMb - startMb) / startMb) * 100,
     samplesMb: samplesMb.map((n) => Math.round(n * 10) / 10),
     load,
+    ...(sampleFailure !== undefined ? { sampleFailure } : {}),
   };
 }
 
@@ -362,6 +368,7 @@ async function main(): Promise<void> {
     startedAt: new Date(started).toISOString(),
     seconds: Math.round((Date.now() - started) / 100) / 10,
     machine,
+    loadAverageAtEnd: os.loadavg().map((n) => Math.round(n * 100) / 100),
     pinned: driverPinned ? { bff: 0, floor: 0, restFloor: 0, emulator: 1, driver: 1 } : null,
     profile,
     bff: { env: bffEnv, backendConnections },
@@ -377,7 +384,7 @@ async function main(): Promise<void> {
     [
       '',
       `${profile.quick ? 'Quick' : 'Full'} bench, ${machine.cores} cores ${machine.cpuModel}, Node ${machine.node}, ` +
-        `load average at start ${machine.loadAverage.join(' ')}${driverPinned ? '; BFF and reference servers on core 0, emulator and driver on core 1' : ''}`,
+        `load average at start ${machine.loadAverage.join(' ')}, at end ${report.loadAverageAtEnd.join(' ')}${driverPinned ? '; BFF and reference servers on core 0, emulator and driver on core 1' : ''}`,
       '',
       formatTable(ordered),
       '',

@@ -40,6 +40,8 @@ export interface MemoryCheck {
   growthPercent: number;
   samplesMb: number[];
   load: LoadResult;
+  /** The first wrong answer, if any. */
+  sampleFailure?: string;
 }
 
 export interface TargetCheck {
@@ -95,7 +97,8 @@ export function formatMemory(m: MemoryCheck): string {
     `memory: ${m.scenario} at ${m.backendLatencyMs} ms backend, ${m.connections} connections for ${m.seconds} s: ` +
     `idle ${round(m.idleBeforeMb)} MB, start (after ${m.warmSeconds} s) ${round(m.startMb)} MB, peak ${round(m.peakMb)} MB, ` +
     `end ${round(m.endMb)} MB, growth ${round(m.growthPercent)}%, idle after ${round(m.idleAfterMb)} MB ` +
-    `(${Math.round(m.load.requestsPerSecond)} req/s, ${m.load.errors + m.load.non2xx + m.load.mismatches} failed)`
+    `(${Math.round(m.load.requestsPerSecond)} req/s, ${m.load.errors + m.load.non2xx + m.load.mismatches} failed)` +
+    (m.sampleFailure !== undefined ? `\n  first wrong answer: ${m.sampleFailure}` : '')
   );
 }
 
