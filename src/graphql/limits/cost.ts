@@ -60,16 +60,33 @@ export function estimateCost(
   const vars = variables ?? {};
   let visits = 0;
 
-  const fieldsOf = (selectionSet: SelectionSetNode, seen: Set<string>, out: FieldNode[] = []): FieldNode[] => {
-    for (const s of selectionSet.selections) {
-      if (s.kind === Kind.FIELD) out.push(s);
-      else if (s.kind === Kind.INLINE_FRAGMENT) fieldsOf(s.selectionSet, seen, out);
-      else if (!seen.has(s.name.value)) {
-        const fragment = fragments.get(s.name.value);
-        if (fragment) fieldsOf(fragment.selectionSet, new Set(seen).add(s.name.value), out);
+  /**
+   * The fields of one (merged) selection, grouped by response key, as graphql-js collects them for
+   * execution: a fragment is expanded once per selection however often it is spread, and fields
+   * asked for twice under one key are one field. Expanding every spread instead made a
+   * "fragment bomb" (each fragment spreading the next one three times) cost 3^n steps.
+   */
+  const collect = (selectionSets: readonly SelectionSetNode[]): Map<string, FieldNode[]> => {
+    const fields = new Map<string, FieldNode[]>();
+    const expanded = new Set<string>();
+    const walk = (selectionSet: SelectionSetNode): void => {
+      for (const s of selectionSet.selections) {
+        if (s.kind === Kind.FIELD) {
+          const key = s.alias?.value ?? s.name.value;
+          const same = fields.get(key);
+          if (same) same.push(s);
+          else fields.set(key, [s]);
+        } else if (s.kind === Kind.INLINE_FRAGMENT) {
+          walk(s.selectionSet);
+        } else if (!expanded.has(s.name.value)) {
+          expanded.add(s.name.value);
+          const fragment = fragments.get(s.name.value);
+          if (fragment) walk(fragment.selectionSet);
+        }
       }
-    }
-    return out;
+    };
+    for (const selectionSet of selectionSets) walk(selectionSet);
+    return fields;
   };
 
   const directive = <T>(def: GraphQLField<unknown, unknown>, d: GraphQLDirective | null | undefined): T | undefined =>
@@ -88,7 +105,7 @@ export function estimateCost(
   };
 
   const visit = (
-    selectionSet: SelectionSetNode,
+    selectionSets: readonly SelectionSetNode[],
     type: GraphQLCompositeType,
     multiplier: number,
     sized?: { fields: string[]; size: number },
@@ -96,13 +113,16 @@ export function estimateCost(
     if (++visits > MAX_VISITS) throw new Error('query too large to estimate');
     const fieldMap = isObjectType(type) || isInterfaceType(type) ? type.getFields() : undefined;
     const calls = new Set<string>();
-    for (const node of fieldsOf(selectionSet, new Set())) {
+    for (const nodes of collect(selectionSets).values()) {
+      // Validation made fields under one key agree on name and arguments: the first speaks for all.
+      const node = nodes[0]!;
       const def = fieldMap?.[node.name.value];
       if (!def) continue; // __typename, introspection, or a union's members: no backend cost
       const call = directive<{ operation: string }>(def, backendCall);
       // Fields of one object share a call (the loader); different arguments make different calls.
       if (call) calls.add(node.arguments?.length ? `${call.operation}(${node.arguments.map(print).join(',')})` : call.operation);
-      if (!node.selectionSet) continue;
+      const subSelections = nodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : []));
+      if (!subSelections.length) continue;
       const named = getNamedType(def.type);
       if (!isCompositeType(named)) continue;
 
@@ -110,17 +130,17 @@ export function estimateCost(
       const spec = directive<ListSize>(def, listSize);
       if (spec?.sizedFields?.length) {
         estimate.listNodes += own;
-        visit(node.selectionSet, named, own, { fields: spec.sizedFields, size: sizeOf(node, def, spec) });
+        visit(subSelections, named, own, { fields: spec.sizedFields, size: sizeOf(node, def, spec) });
       } else {
         // Lists that can be long carry @listSize; an unannotated one counts as one item.
         const size = spec ? sizeOf(node, def, spec) : 1;
         estimate.listNodes += own * size;
-        visit(node.selectionSet, named, own * size);
+        visit(subSelections, named, own * size);
       }
     }
     estimate.backendCalls += calls.size * multiplier;
   };
 
-  visit(operation.selectionSet, root, 1);
+  visit([operation.selectionSet], root, 1);
   return estimate;
 }
