@@ -30,6 +30,10 @@ writes bench/results/latest.json.
                    (profiles in $TMPDIR/campaign-bff-bench-profiles/)
   --help           this text
 
+Exit code: 0 when every answer was right and every backend call count minimal, 2 when not
+(speed targets never change it: they are in the table and latest.json), 1 when the bench could
+not run.
+
 Environment variables of the BFF (BACKEND_CONNECTIONS, LOADER_CONCURRENCY, ...) are passed on,
 so a tuning can be measured without editing code.`;
 
@@ -260,7 +264,8 @@ async function warmCategoriesBody(bff: Service): Promise<string> {
   return body;
 }
 
-async function main(): Promise<void> {
+/** Resolves true when every answer was right and every backend call count minimal. */
+async function main(): Promise<boolean> {
   const profile = readProfile();
   const machine = describeMachine();
   const pin = machine.cores >= 2;
@@ -405,6 +410,11 @@ async function main(): Promise<void> {
     if (file) process.stdout.write(`${formatProfile(summarizeProfile(file))}\n`);
     else log(`no .cpuprofile in ${PROFILE_DIR}: the BFF did not exit cleanly`);
   }
+  const failed = (l: { errors: number; non2xx: number; mismatches: number; stoppedEarly: boolean }) =>
+    l.errors + l.non2xx + l.mismatches > 0 || l.stoppedEarly;
+  const correct = !results.some((r) => r.callsAsExpected === false || failed(r)) && !(memory && failed(memory.load));
+  if (!correct) log('exit code 2: some answers were wrong or some backend call counts not minimal (see the table)');
+  return correct;
 }
 
 process.on('exit', killAllNow);
@@ -417,7 +427,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 }
 
 main().then(
-  () => process.exit(0),
+  (correct) => process.exit(correct ? 0 : 2),
   (error: unknown) => {
     process.stderr.write(`\n[bench] failed: ${error instanceof Error ? error.message : String(error)}\n`);
     killAllNow();
