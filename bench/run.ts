@@ -23,7 +23,7 @@ writes bench/results/latest.json.
   --quick          short runs and 10 connections: the whole bench in under a minute (CI smoke)
   --connections N  connections of the load runs (default 50; 10 with --quick)
   --duration S     seconds of each measured run (default 10; 1.5 with --quick)
-  --only LIST      run only these parts, comma-separated: floor, categories, card, list-ids,
+  --only LIST      run only these parts, comma-separated: floor, stock-apollo, categories, card, list-ids,
                    list-cards, rest-floor-list, create, probes (the 1-connection runs), memory
   --latency LIST   backend latencies in ms, comma-separated (default 0,10)
   --profile        run the BFF under node --cpu-prof and print its top frames at the end
@@ -39,7 +39,7 @@ so a tuning can be measured without editing code.`;
 
 const DEMO_STORE_TOKEN = 'demo-store-token';
 const DEMO_AGGREGATOR_TOKEN = 'demo-aggregator-token';
-const PARTS = ['floor', 'categories', 'card', 'list-ids', 'list-cards', 'rest-floor-list', 'create', 'probes', 'memory'] as const;
+const PARTS = ['floor', 'stock-apollo', 'categories', 'card', 'list-ids', 'list-cards', 'rest-floor-list', 'create', 'probes', 'memory'] as const;
 /** partnerCampaignIds of the seeded campaigns, clear of the fixtures (1001...) and of create's. */
 const SEED_PARTNER_ID = 500_001;
 /** Outside the repository: profiles are large and belong to one machine. */
@@ -115,6 +115,7 @@ interface Servers {
   emulator: Service;
   bff: Service;
   floor: Service;
+  stockApollo: Service;
   restFloor: Service;
 }
 
@@ -151,7 +152,12 @@ async function measure(
   warmupSeconds: number,
   measureSeconds: number,
 ): Promise<ScenarioResult & { sampleFailure?: string }> {
-  const server: Record<Target, Service> = { floor: servers.floor, bff: servers.bff, 'rest-floor': servers.restFloor };
+  const server: Record<Target, Service> = {
+    floor: servers.floor,
+    'stock-apollo': servers.stockApollo,
+    bff: servers.bff,
+    'rest-floor': servers.restFloor,
+  };
   const target = server[scenario.target];
   const url = `${target.origin}`;
   let sampleFailure: string | undefined;
@@ -275,7 +281,13 @@ async function main(): Promise<boolean> {
   log(`${profile.quick ? 'quick' : 'full'} run on ${machine.cores} cores (${machine.cpuModel}), Node ${machine.node}, load average ${machine.loadAverage.join(' ')}`);
   if (!driverPinned) log('taskset unavailable or a single core: processes are not pinned');
 
-  const [emulatorPort, bffPort, floorPort, restFloorPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const [emulatorPort, bffPort, floorPort, stockApolloPort, restFloorPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const emulator = await startService({
     name: 'emulator',
     script: 'src/emulator/main.ts',
@@ -327,15 +339,26 @@ async function main(): Promise<boolean> {
   await admin.clearFaults();
   const ids = await ensureCampaigns(emulator.origin, DEMO_STORE_TOKEN, PAGE_SIZE, SEED_PARTNER_ID);
   const categoriesBody = await warmCategoriesBody(bff);
-  const floor = await startService({
-    name: 'floor',
-    script: 'bench/floor-server.ts',
-    env: { PORT: String(floorPort), FLOOR_BODY: categoriesBody },
-    ...(pin ? { core: 0 } : {}),
-    port: floorPort,
-    readyPath: '/',
-  });
-  const servers: Servers = { emulator, bff, floor, restFloor };
+  const [floor, stockApollo] = await Promise.all([
+    startService({
+      name: 'floor',
+      script: 'bench/floor-server.ts',
+      env: { PORT: String(floorPort), FLOOR_BODY: categoriesBody },
+      ...(pin ? { core: 0 } : {}),
+      port: floorPort,
+      readyPath: '/',
+    }),
+    startService({
+      name: 'stock Apollo',
+      script: 'bench/lib/stock-apollo-server.ts',
+      env: { PORT: String(stockApolloPort), CATEGORIES_BODY: categoriesBody, NODE_ENV: 'production' },
+      ...(pin ? { core: 0 } : {}),
+      port: stockApolloPort,
+      readyPath: '/?query=%7B__typename%7D',
+      readyHeaders: { 'apollo-require-preflight': 'true' },
+    }),
+  ]);
+  const servers: Servers = { emulator, bff, floor, stockApollo, restFloor };
   log(`servers up in ${((Date.now() - started) / 1000).toFixed(1)} s; ${ids.length} campaigns on the first page of ${DEMO_STORE_TOKEN}`);
 
   const scenarios = buildScenarios({
@@ -374,7 +397,7 @@ async function main(): Promise<boolean> {
     seconds: Math.round((Date.now() - started) / 100) / 10,
     machine,
     loadAverageAtEnd: os.loadavg().map((n) => Math.round(n * 100) / 100),
-    pinned: driverPinned ? { bff: 0, floor: 0, restFloor: 0, emulator: 1, driver: 1 } : null,
+    pinned: driverPinned ? { bff: 0, floor: 0, stockApollo: 0, restFloor: 0, emulator: 1, driver: 1 } : null,
     profile,
     bff: { env: bffEnv, backendConnections },
     results,
@@ -403,7 +426,7 @@ async function main(): Promise<boolean> {
   );
 
   // The profile is written when the BFF exits by itself, after its graceful shutdown.
-  await Promise.all([floor.stop(), restFloor.stop(), bff.stop(profile.profile ? 20_000 : 3000)]);
+  await Promise.all([floor.stop(), stockApollo.stop(), restFloor.stop(), bff.stop(profile.profile ? 20_000 : 3000)]);
   await emulator.stop();
   if (profile.profile) {
     const file = mainThreadProfile(PROFILE_DIR, bff.pid);

@@ -21,6 +21,7 @@ export interface ServiceSpec {
   port: number;
   /** A GET path that answers 200 once the service serves. */
   readyPath: string;
+  readyHeaders?: Record<string, string>;
   /** How long start-up may take before it counts as failed. */
   readyTimeoutMs?: number;
 }
@@ -131,7 +132,7 @@ export async function startService(spec: ServiceSpec): Promise<Service> {
       throw new ServiceStartError(spec.name, `${origin}${spec.readyPath} did not answer 200 within ${spec.readyTimeoutMs ?? 60_000} ms`, tail());
     }
     try {
-      const response = await fetch(`${origin}${spec.readyPath}`, { signal: AbortSignal.timeout(1000) });
+      const response = await fetch(`${origin}${spec.readyPath}`, { headers: spec.readyHeaders ?? {}, signal: AbortSignal.timeout(1000) });
       await response.arrayBuffer();
       if (response.status === 200) break;
     } catch {

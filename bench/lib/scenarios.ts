@@ -3,7 +3,7 @@ import { graphqlCreateInput } from './campaign-samples.js';
 
 /** The scenarios of issue 6: what each one sends, to which server, and what a right answer is. */
 
-export type Target = 'floor' | 'bff' | 'rest-floor';
+export type Target = 'floor' | 'stock-apollo' | 'bff' | 'rest-floor';
 
 export interface Scenario {
   /** Stable key, used in latest.json. */
@@ -66,6 +66,13 @@ export function buildScenarios(inputs: ScenarioInputs): Scenario[] {
       key: 'floor',
       label: 'floor (bare node:http)',
       target: 'floor',
+      requests: [post('/graphql', graphqlBody(DOCUMENTS.categories))],
+      verify: (body) => body === inputs.categoriesBody,
+    },
+    {
+      key: 'stock-apollo',
+      label: 'stock Apollo (categories)',
+      target: 'stock-apollo',
       requests: [post('/graphql', graphqlBody(DOCUMENTS.categories))],
       verify: (body) => body === inputs.categoriesBody,
     },
