@@ -22,7 +22,7 @@ writes bench/results/latest.json.
 
   --quick          short runs and 10 connections: the whole bench in under a minute (CI smoke)
   --connections N  connections of the load runs (default 50; 10 with --quick)
-  --duration S     seconds of each measured run (default 10; 1.5 with --quick)
+  --duration S     seconds of each measured run (default 10; 1.2 with --quick)
   --only LIST      run only these parts, comma-separated: floor, stock-apollo, categories, card, list-ids,
                    list-cards, rest-floor-list, create, probes (the 1-connection runs), memory
   --latency LIST   backend latencies in ms, comma-separated (default 0,10)
@@ -88,7 +88,7 @@ function readProfile(): Profile {
     return n;
   };
   const connections = Math.round(number('connections', values.connections, quick ? 10 : 50, 1, 1000));
-  const measureSeconds = number('duration', values.duration, quick ? 1.5 : 10, 0.5, 600);
+  const measureSeconds = number('duration', values.duration, quick ? 1.2 : 10, 0.5, 600);
   const parts = new Set(values.only === undefined ? PARTS : values.only.split(',').map((p) => p.trim()));
   for (const part of parts) {
     if (!(PARTS as readonly string[]).includes(part)) throw new Error(`--only takes ${PARTS.join(', ')}; got ${JSON.stringify(part)}`);
@@ -97,11 +97,11 @@ function readProfile(): Profile {
   return {
     quick,
     connections,
-    warmupSeconds: quick ? 0.5 : 2,
+    warmupSeconds: quick ? 0.4 : 2,
     measureSeconds,
-    probeSeconds: quick ? 1 : 5,
+    probeSeconds: quick ? 0.8 : 5,
     memoryConnections: quick ? 10 : 50,
-    memorySeconds: quick ? 4 : 60,
+    memorySeconds: quick ? 3 : 60,
     memoryWarmSeconds: quick ? 1 : 5,
     parts,
     latenciesMs,
@@ -119,14 +119,23 @@ interface Servers {
   restFloor: Service;
 }
 
-/** Waits until the emulator's call counters stop moving: requests cut off by a run have drained. */
-async function quiesce(admin: EmulatorAdmin): Promise<void> {
+/**
+ * Waits until the emulator's call counters stop moving (requests cut off by a run have drained):
+ * the same counts over `stableMs`.
+ */
+async function quiesce(admin: EmulatorAdmin, stableMs = 150): Promise<void> {
   let previous = JSON.stringify(await admin.calls());
-  for (let i = 0; i < 50; i++) {
-    await sleep(100);
+  let stableSince = performance.now();
+  const deadline = stableSince + 5000;
+  while (performance.now() < deadline) {
+    await sleep(50);
     const now = JSON.stringify(await admin.calls());
-    if (now === previous) return;
-    previous = now;
+    if (now !== previous) {
+      previous = now;
+      stableSince = performance.now();
+    } else if (performance.now() - stableSince >= stableMs) {
+      return;
+    }
   }
   log('warning: backend calls still moving after 5 s; the next counts may include cut-off requests');
 }
