@@ -1,5 +1,11 @@
+import { Writable } from 'node:stream';
+import { ApolloServer } from '@apollo/server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAULT_MODES, type FaultMode } from '../../src/emulator/faults.js';
+import { formatError } from '../../src/graphql/errors.js';
+import { observabilityPlugin } from '../../src/graphql/plugins/observability.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { createMetrics } from '../../src/observability/metrics.js';
 import { startStack, type GqlResponse, type Stack } from '../helpers/stack.js';
 import { CREATE, promoInput } from '../graphql/support.js';
 import { expectNothingInternal, settle, trackUnhandledRejections } from './support.js';
@@ -208,10 +214,23 @@ const TARGETS: Target[] = [
 
 const CASES = TARGETS.flatMap((target) => FAULT_MODES.map((mode) => ({ target, mode, label: `${target.name} × ${mode}` })));
 
+/** Error-level log lines: a backend outage is expected and must not be logged as an unexpected error. */
+function errorLog(): { lines: string[]; logger: ReturnType<typeof createLogger> } {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  return { lines, logger: createLogger('error', sink) };
+}
+
 let stack: Stack;
+const log = errorLog();
 const rejections = trackUnhandledRejections();
 beforeAll(async () => {
-  stack = await startStack({ env: ENV, emulator: { moderation: { mode: 'manual' } } });
+  stack = await startStack({ env: ENV, emulator: { moderation: { mode: 'manual' } }, logger: log.logger });
 });
 afterAll(async () => {
   rejections.stop();
@@ -252,6 +271,7 @@ describe('fault matrix', () => {
 
     await settle();
     expect(rejections.list, 'unhandled rejections').toEqual([]);
+    expect(log.lines, 'error-level log lines').toEqual([]);
 
     // Still serving: the same stack answers a healthy request once the fault is gone.
     await stack.admin('faults', undefined, 'DELETE');
@@ -339,5 +359,26 @@ describe('a write the backend carried out but never answered', () => {
     const list = await stack.gql('{ campaigns(first: 100) { totalCount nodes { partnerCampaignId } } }');
     expect(list.body.data.campaigns.totalCount).toBe(9);
     expect(list.body.data.campaigns.nodes.filter((n: { partnerCampaignId: number }) => n.partnerCampaignId === 7002)).toHaveLength(1);
+  });
+});
+
+describe('the error log', () => {
+  it('still gets a line, with the cause, for an error that is truly unexpected', async () => {
+    const { lines, logger } = errorLog();
+    const apollo = new ApolloServer<{ requestId: string; backend: { calls: number } }>({
+      typeDefs: 'type Query { broken: Int }',
+      resolvers: { Query: { broken: () => { throw new TypeError('a bug in a resolver'); } } },
+      formatError,
+      plugins: [observabilityPlugin(createMetrics(), logger)],
+    });
+    await apollo.start();
+    try {
+      const result = await apollo.executeOperation({ query: '{ broken }' }, { contextValue: { requestId: 'r-1', backend: { calls: 0 } } });
+      expect(JSON.stringify(result.body)).toContain('INTERNAL_SERVER_ERROR');
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0]!)).toMatchObject({ level: 50, msg: 'unexpected error', requestId: 'r-1', err: { message: 'a bug in a resolver' } });
+    } finally {
+      await apollo.stop();
+    }
   });
 });

@@ -1,6 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { Logger } from '../../observability/logger.js';
 import type { Metrics } from '../../observability/metrics.js';
+import { ErrorCode, formatError } from '../errors.js';
 
 const MAX_OPERATION_LABELS = 200;
 
@@ -29,10 +30,10 @@ export function observabilityPlugin<C extends RequestMeta>(metrics: Metrics, log
       const started = performance.now();
       return {
         async didEncounterErrors({ errors }) {
-          // Clients see an opaque "Internal server error."; the cause belongs in the log.
+          // Clients see an opaque "Internal server error."; the cause belongs in the log. Errors
+          // formatError maps to a code of their own (a backend outage, a bad answer) are expected.
           for (const error of errors) {
-            const code = error.extensions?.code;
-            if (code === undefined || code === 'INTERNAL_SERVER_ERROR') {
+            if (formatError(error.toJSON(), error).extensions?.code === ErrorCode.INTERNAL_SERVER_ERROR) {
               logger.error({ requestId: contextValue.requestId, err: error.originalError ?? error, path: error.path }, 'unexpected error');
             }
           }
