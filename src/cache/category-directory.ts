@@ -86,6 +86,9 @@ export function createCategoryDirectory(options: CategoryDirectoryOptions): Cate
   };
 
   const read = async (): Promise<Entry | undefined> => {
+    // A fresh copy in this process is as good as the shared one, and costs no store round trip
+    // (or deserialisation) on the hot path.
+    if (local && now() - local.fetchedAt <= ttlMs) return local;
     try {
       const cached = (await store.get(CATEGORY_CACHE_KEY)) as Entry | undefined;
       if (cached && (!local || cached.fetchedAt >= local.fetchedAt)) local = cached;

@@ -36,9 +36,16 @@ export interface GraphQLContext {
   signal?: AbortSignal;
 }
 
-export function createContext(deps: BffDependencies, request: { token: string | null; signal?: AbortSignal }): GraphQLContext {
+export interface RequestScope {
+  token: string | null;
+  signal?: AbortSignal;
+  /** Told about every backend call the request makes (for its log line). */
+  onBackendCall?: () => void;
+}
+
+export function createContext(deps: BffDependencies, request: RequestScope): GraphQLContext {
   const token = request.token && request.token.length > 0 ? request.token : null;
-  const partner = bindPartnerApi(deps.api, token, request.signal);
+  const partner = bindPartnerApi(deps.api, token, request.signal, request.onBackendCall);
   const directory = deps.categories;
   return {
     token,

@@ -46,29 +46,44 @@ export function createLoaders(partner: PartnerApi, concurrency: number): Loaders
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new RangeError(`createLoaders: concurrency must be a positive integer, got ${concurrency}`);
   }
-  const limiter = bulkhead(concurrency, Number.POSITIVE_INFINITY);
+  // Made on first use: most requests need one loader or none, and this runs for every request.
+  let limiter: ReturnType<typeof bulkhead> | undefined;
 
   // Calls start in the batch's tick (no await before them), so a page of 100 campaigns is one batch.
   const fanOut =
     <K, V>(fetch: (key: K) => Promise<V>) =>
-    (keys: readonly K[]): Promise<(V | Error)[]> =>
-      Promise.all(keys.map((key) => limiter.execute(() => fetch(key)).catch(asError)));
+    (keys: readonly K[]): Promise<(V | Error)[]> => {
+      limiter ??= bulkhead(concurrency, Number.POSITIVE_INFINITY);
+      const bound = limiter;
+      return Promise.all(keys.map((key) => bound.execute(() => fetch(key)).catch(asError)));
+    };
 
-  return {
-    details: new DataLoader(fanOut((id: number) => partner.get({ ymCampaignId: id }).catch(notFoundAsNull))),
-    stats: new DataLoader(fanOut((id: number) => partner.info({ ymCampaignId: id }).catch(notFoundAsNull))),
-    pins: new DataLoader(
-      fanOut(({ id, status }: PinsKey) =>
-        partner
-          .getPinsByStatus({ ymCampaignId: id, pinStatus: status })
-          .then((r) => r.pins)
-          .catch(notFoundAsNull),
+  const make: { [K in keyof Loaders]: () => Loaders[K] } = {
+    details: () => new DataLoader(fanOut((id: number) => partner.get({ ymCampaignId: id }).catch(notFoundAsNull))),
+    stats: () => new DataLoader(fanOut((id: number) => partner.info({ ymCampaignId: id }).catch(notFoundAsNull))),
+    pins: () =>
+      new DataLoader(
+        fanOut(({ id, status }: PinsKey) =>
+          partner
+            .getPinsByStatus({ ymCampaignId: id, pinStatus: status })
+            .then((r) => r.pins)
+            .catch(notFoundAsNull),
+        ),
+        { cacheKeyFn: ({ id, status }) => `${id}:${status}` },
       ),
-      { cacheKeyFn: ({ id, status }) => `${id}:${status}` },
-    ),
-    listPage: new DataLoader(
-      fanOut((key: ListPageKey) => partner.getAllCampaigns(key)),
-      { cacheKeyFn: ({ limit, offset }) => `${limit}:${offset}` },
-    ),
+    listPage: () =>
+      new DataLoader(
+        fanOut((key: ListPageKey) => partner.getAllCampaigns(key)),
+        { cacheKeyFn: ({ limit, offset }) => `${limit}:${offset}` },
+      ),
   };
+  const made: Partial<Loaders> = {};
+  const loaders = {} as Loaders;
+  for (const name of Object.keys(make) as (keyof Loaders)[]) {
+    Object.defineProperty(loaders, name, {
+      enumerable: true,
+      get: () => (made[name] ??= make[name]() as never),
+    });
+  }
+  return loaders;
 }

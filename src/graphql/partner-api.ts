@@ -7,16 +7,38 @@ export type PartnerApi = {
   [N in OperationName]: (request: RequestOf<N>) => Promise<ResponseOf<N>>;
 };
 
+interface Binding {
+  api: CampaignApi;
+  token: string | null;
+  options: { signal: AbortSignal } | undefined;
+  /** Told about every call made, for the request's log line. */
+  onCall: (() => void) | undefined;
+}
+
+type AnyCall = (token: string, request: unknown, options?: { signal?: AbortSignal }) => Promise<unknown>;
+
+/**
+ * One method per operation on the prototype, so binding a request costs one small object
+ * rather than eleven closures: this runs for every GraphQL request.
+ */
+class BoundPartnerApi {
+  constructor(readonly binding: Binding) {}
+}
+for (const name of OPERATION_NAMES) {
+  Object.defineProperty(BoundPartnerApi.prototype, name, {
+    value(this: BoundPartnerApi, request: unknown) {
+      const { api, token, options, onCall } = this.binding;
+      if (token === null) return Promise.reject(missingTokenError());
+      onCall?.();
+      return (api[name] as AnyCall).call(api, token, request, options);
+    },
+  });
+}
+
 /**
  * Binds the request's token and AbortSignal to every operation. Without a token every call
  * fails with UNAUTHENTICATED before anything is sent.
  */
-export function bindPartnerApi(api: CampaignApi, token: string | null, signal?: AbortSignal): PartnerApi {
-  const options = signal ? { signal } : undefined;
-  const bound = {} as Record<OperationName, (request: never) => Promise<unknown>>;
-  for (const name of OPERATION_NAMES) {
-    const call = api[name] as (token: string, request: unknown, options?: { signal?: AbortSignal }) => Promise<unknown>;
-    bound[name] = token === null ? () => Promise.reject(missingTokenError()) : (request) => call.call(api, token, request, options);
-  }
-  return bound as unknown as PartnerApi;
+export function bindPartnerApi(api: CampaignApi, token: string | null, signal?: AbortSignal, onCall?: () => void): PartnerApi {
+  return new BoundPartnerApi({ api, token, options: signal ? { signal } : undefined, onCall }) as unknown as PartnerApi;
 }

@@ -4,8 +4,6 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
-import { OPERATION_NAMES } from '../campaign-api/operations.js';
-import type { CampaignApi } from '../campaign-api/api.js';
 import { createCampaignApiClient, type CampaignApiClient } from '../campaign-api/http-client.js';
 import { createApqCache } from '../cache/apq-cache.js';
 import { createCacheStore } from '../cache/store.js';
@@ -49,19 +47,6 @@ const FIRST_QUERY = `query FirstLook {
 }
 `;
 
-/** Counts this request's backend calls for its log line, without touching the shared client. */
-function countingApi(api: CampaignApi, meta: RequestMeta['backend']): CampaignApi {
-  const counted = {} as Record<string, unknown>;
-  for (const name of OPERATION_NAMES) {
-    const call = api[name] as (...args: unknown[]) => Promise<unknown>;
-    counted[name] = (...args: unknown[]) => {
-      meta.calls++;
-      return call(...args);
-    };
-  }
-  return counted as CampaignApi;
-}
-
 export async function startBff(config: Config, options: BffOptions): Promise<RunningBff> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const metrics = createMetrics();
@@ -95,6 +80,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     onLookup: (result: 'hit' | 'stale' | 'miss' | 'error') => metrics.cacheLookups.inc({ cache: 'categories', result }),
   });
   const deps = {
+    api,
     categories,
     limits: {
       pinChunkSize: config.limits.pinChunkSize,
@@ -171,7 +157,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     apollo,
     async context({ requestId, token, signal }) {
       const backend = { calls: 0 };
-      const context = createContext({ ...deps, api: countingApi(api, backend) }, { token, signal });
+      const context = createContext(deps, { token, signal, onBackendCall: () => backend.calls++ });
       return Object.assign(context, { requestId, backend });
     },
     bodyLimitBytes: config.limits.bodyLimitBytes,

@@ -2,8 +2,8 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
-import { GraphQLError, type ValidationContext, type ValidationRule } from 'graphql';
-import { estimateCost } from './cost.js';
+import { GraphQLError, type DocumentNode, type GraphQLSchema, type ValidationContext, type ValidationRule } from 'graphql';
+import { estimateCost, type CostEstimate } from './cost.js';
 
 export interface QueryLimits {
   maxDepth: number;
@@ -49,11 +49,22 @@ export function limitValidationRules(limits: QueryLimits, onReject?: (limit: Lim
  * are the variables known (`first: $n`).
  */
 export function costLimitPlugin<T extends object>(limits: QueryLimits, onReject?: (limit: LimitName) => void): ApolloServerPlugin<T> {
+  // Apollo hands out the same parsed document for the same query text, so a document without
+  // variables needs its cost worked out once.
+  const fixedCosts = new WeakMap<DocumentNode, Map<string, CostEstimate>>();
+  const costOf = (schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables?: Record<string, unknown>) => {
+    if (variables && Object.keys(variables).length > 0) return estimateCost(schema, document, operationName, variables);
+    let byName = fixedCosts.get(document);
+    if (!byName) fixedCosts.set(document, (byName = new Map()));
+    let cost = byName.get(operationName ?? '');
+    if (!cost) byName.set(operationName ?? '', (cost = estimateCost(schema, document, operationName, undefined)));
+    return cost;
+  };
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ schema, document, operationName, request }) {
-          const cost = estimateCost(schema, document, operationName, request.variables);
+          const cost = costOf(schema, document, operationName, request.variables);
           const over: [LimitName, number, number, string][] = [];
           if (cost.backendCalls > limits.maxBackendCalls) over.push(['backend_calls', cost.backendCalls, limits.maxBackendCalls, 'backend calls']);
           if (cost.listNodes > limits.maxListNodes) over.push(['list_nodes', cost.listNodes, limits.maxListNodes, 'returned objects']);
