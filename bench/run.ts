@@ -7,7 +7,7 @@ import { ConfigError, loadConfig } from '../src/config.js';
 import { freePort, killAllNow, pinSelf, REPO_ROOT, startService, type Service } from './lib/children.js';
 import { EmulatorAdmin, type CallCounts } from './lib/emulator-admin.js';
 import { fire } from './lib/load.js';
-import { describeMachine } from './lib/machine.js';
+import { describeMachine, describeTree } from './lib/machine.js';
 import { formatProfile, mainThreadProfile, summarizeProfile } from './lib/cpu-profile.js';
 import { cpuMeter, peakRssMb, resetPeakRss, rssMb } from './lib/proc-stats.js';
 import { checkTargets, formatMemory, formatTable, formatTargets, type MemoryCheck, type ScenarioResult } from './lib/report.js';
@@ -283,6 +283,7 @@ async function warmCategoriesBody(bff: Service): Promise<string> {
 async function main(): Promise<boolean> {
   const profile = readProfile();
   const machine = describeMachine();
+  const tree = describeTree(REPO_ROOT);
   const pin = machine.cores >= 2;
   // BFF and the reference servers on core 0; emulator and this driver on core 1.
   const driverPinned = pin && pinSelf(1);
@@ -405,6 +406,7 @@ async function main(): Promise<boolean> {
     startedAt: new Date(started).toISOString(),
     seconds: Math.round((Date.now() - started) / 100) / 10,
     machine,
+    tree,
     loadAverageAtEnd: os.loadavg().map((n) => Math.round(n * 100) / 100),
     pinned: driverPinned ? { bff: 0, floor: 0, stockApollo: 0, restFloor: 0, emulator: 1, driver: 1 } : null,
     profile,
@@ -422,6 +424,7 @@ async function main(): Promise<boolean> {
       '',
       `${profile.quick ? 'Quick' : 'Full'} bench, ${machine.cores} cores ${machine.cpuModel}, Node ${machine.node}, ` +
         `load average at start ${machine.loadAverage.join(' ')}, at end ${report.loadAverageAtEnd.join(' ')}${driverPinned ? '; BFF and reference servers on core 0, emulator and driver on core 1' : ''}`,
+      tree ? `tree: ${tree.commit}${tree.changed.length ? ` with ${tree.changed.length} changed files (${tree.changed.join(', ')})` : ', clean'}` : 'tree: not a git checkout',
       '',
       formatTable(ordered),
       '',

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { hasTaskset } from './children.js';
@@ -31,4 +32,25 @@ export function describeMachine(): MachineInfo {
     taskset: hasTaskset(),
     loadAverage: os.loadavg().map((n) => Math.round(n * 100) / 100),
   };
+}
+
+export interface TreeInfo {
+  commit: string;
+  /** Files that differ from the commit: the run measured them as they were on disk. */
+  changed: string[];
+}
+
+/** The git commit the run measured, and what on disk differed from it. */
+export function describeTree(repoRoot: string): TreeInfo | null {
+  try {
+    const git = (...args: string[]) => execFileSync('git', ['-C', repoRoot, ...args], { encoding: 'utf8' });
+    const commit = git('rev-parse', '--short', 'HEAD').trim();
+    const changed = git('status', '--porcelain', '--', 'src', 'schema', 'package.json', 'bench')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.slice(3));
+    return { commit, changed };
+  } catch {
+    return null;
+  }
 }
