@@ -3,7 +3,7 @@ import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, envSchema, loadConfig } from '../src/config.js';
 import { freePort, killAllNow, pinSelf, REPO_ROOT, startService, type Service } from './lib/children.js';
 import { EmulatorAdmin, type CallCounts } from './lib/emulator-admin.js';
 import { fire } from './lib/load.js';
@@ -58,7 +58,7 @@ interface Profile {
   memoryWarmSeconds: number;
   parts: ReadonlySet<string>;
   latenciesMs: number[];
-  profile: boolean;
+  cpuProfile: boolean;
 }
 
 function readProfile(): Profile {
@@ -105,7 +105,7 @@ function readProfile(): Profile {
     memoryWarmSeconds: quick ? 1 : 5,
     parts,
     latenciesMs,
-    profile: values.profile ?? false,
+    cpuProfile: values.profile ?? false,
   };
 }
 
@@ -315,6 +315,13 @@ async function main(): Promise<boolean> {
     PORT: String(bffPort),
     HOST: '127.0.0.1',
   };
+  // Settings of the BFF taken from this shell (a tuning being tried), recorded with the figures.
+  const inheritedSettings = Object.fromEntries(
+    Object.keys(envSchema.shape)
+      .filter((name) => !(name in bffEnv) && process.env[name] !== undefined && process.env[name] !== '')
+      .map((name) => [name, process.env[name]!]),
+  );
+  if (Object.keys(inheritedSettings).length) log(`BFF settings from the environment: ${JSON.stringify(inheritedSettings)}`);
   let backendConnections: number;
   try {
     backendConnections = loadConfig({ ...process.env, ...bffEnv }).client.connections;
@@ -323,13 +330,13 @@ async function main(): Promise<boolean> {
     throw error;
   }
   // The REST floor gets as many backend connections as the BFF: same resources, best use of them.
-  if (profile.profile) mkdirSync(PROFILE_DIR, { recursive: true });
+  if (profile.cpuProfile) mkdirSync(PROFILE_DIR, { recursive: true });
   const [bff, restFloor] = await Promise.all([
     startService({
       name: 'BFF',
       script: 'src/main.ts',
       env: bffEnv,
-      ...(profile.profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] } : {}),
+      ...(profile.cpuProfile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] } : {}),
       ...(pin ? { core: 0 } : {}),
       port: bffPort,
       readyPath: '/healthz',
@@ -409,8 +416,8 @@ async function main(): Promise<boolean> {
     tree,
     loadAverageAtEnd: os.loadavg().map((n) => Math.round(n * 100) / 100),
     pinned: driverPinned ? { bff: 0, floor: 0, stockApollo: 0, restFloor: 0, emulator: 1, driver: 1 } : null,
-    profile,
-    bff: { env: bffEnv, backendConnections },
+    profile: { ...profile, parts: [...profile.parts] },
+    bff: { env: bffEnv, inheritedSettings, backendConnections },
     results,
     memory,
     targets,
@@ -424,6 +431,7 @@ async function main(): Promise<boolean> {
       '',
       `${profile.quick ? 'Quick' : 'Full'} bench, ${machine.cores} cores ${machine.cpuModel}, Node ${machine.node}, ` +
         `load average at start ${machine.loadAverage.join(' ')}, at end ${report.loadAverageAtEnd.join(' ')}${driverPinned ? '; BFF and reference servers on core 0, emulator and driver on core 1' : ''}`,
+      ...(Object.keys(inheritedSettings).length ? [`BFF settings from the environment: ${JSON.stringify(inheritedSettings)}`] : []),
       tree ? `tree: ${tree.commit}${tree.changed.length ? ` with ${tree.changed.length} changed files (${tree.changed.join(', ')})` : ', clean'}` : 'tree: not a git checkout',
       '',
       formatTable(ordered),
@@ -438,9 +446,9 @@ async function main(): Promise<boolean> {
   );
 
   // The profile is written when the BFF exits by itself, after its graceful shutdown.
-  await Promise.all([floor.stop(), stockApollo.stop(), restFloor.stop(), bff.stop(profile.profile ? 20_000 : 3000)]);
+  await Promise.all([floor.stop(), stockApollo.stop(), restFloor.stop(), bff.stop(profile.cpuProfile ? 20_000 : 3000)]);
   await emulator.stop();
-  if (profile.profile) {
+  if (profile.cpuProfile) {
     const file = mainThreadProfile(PROFILE_DIR, bff.pid);
     if (file) process.stdout.write(`${formatProfile(summarizeProfile(file))}\n`);
     else log(`no .cpuprofile in ${PROFILE_DIR}: the BFF did not exit cleanly`);
