@@ -65,6 +65,7 @@ export const envSchema = z.object({
   MAX_PINS_PER_MUTATION: int(1, 1_000_000, 100_000),
   LOADER_CONCURRENCY: int(1, 1000, 32),
   MAX_STATUS_SCAN: int(100, 1_000_000, 10_000),
+  COMPILED_OPERATIONS: bool.default(true),
   SHUTDOWN_GRACE_MS: int(0, 600_000, 10_000),
   READY_BACKEND_WINDOW_MS: int(1000, 3_600_000, 30_000),
 });
@@ -106,6 +107,8 @@ export interface Config {
     maxPinsPerMutation: number;
     loaderConcurrency: number;
     maxStatusScan: number;
+    /** Operations Apollo accepted before run without its per-request pipeline. */
+    compiledOperations: boolean;
   };
   categoryTtlMs: number;
   shutdownGraceMs: number;
@@ -183,6 +186,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxPinsPerMutation: e.MAX_PINS_PER_MUTATION,
       loaderConcurrency: e.LOADER_CONCURRENCY,
       maxStatusScan: e.MAX_STATUS_SCAN,
+      compiledOperations: e.COMPILED_OPERATIONS,
     },
     categoryTtlMs: e.CATEGORY_TTL_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

@@ -111,6 +111,15 @@ function unwrapResolverError(error: unknown): unknown {
   return error;
 }
 
+function isDeliberate(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    error.name === 'GraphQLError' &&
+    !(error as { originalError?: unknown }).originalError &&
+    !(error as { path?: unknown }).path
+  );
+}
+
 function withoutStacktrace(formatted: GraphQLFormattedError): GraphQLFormattedError {
   if (!formatted.extensions || !('stacktrace' in formatted.extensions)) return formatted;
   const { stacktrace: _dropped, ...extensions } = formatted.extensions;
@@ -132,6 +141,11 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   };
   if (known) return { message: known.message, ...position, extensions: known.extensions };
   const code = formatted.extensions?.code;
+  // A request-level error raised on purpose (Apollo's "provided sha does not match query") wraps
+  // no exception and sits on no field: its message is meant for the client.
+  if (code === ErrorCode.INTERNAL_SERVER_ERROR && isDeliberate(error)) {
+    return withoutStacktrace({ ...formatted, extensions: { ...formatted.extensions, code: 'BAD_REQUEST' } });
+  }
   if (typeof code === 'string' && code !== ErrorCode.INTERNAL_SERVER_ERROR) return withoutStacktrace(formatted);
   return { message: 'Internal server error.', ...position, extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } };
 }

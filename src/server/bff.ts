@@ -11,8 +11,9 @@ import { createCategoryDirectory } from '../cache/category-directory.js';
 import type { Config } from '../config.js';
 import { createContext, type GraphQLContext } from '../graphql/context.js';
 import { formatError } from '../graphql/errors.js';
-import { costLimitPlugin, limitValidationRules } from '../graphql/limits/index.js';
-import { observabilityPlugin, type RequestMeta } from '../graphql/plugins/observability.js';
+import { createCostLimit, limitValidationRules } from '../graphql/limits/index.js';
+import { createOperationCache } from '../graphql/operation-cache.js';
+import { createRequestRecorder, observabilityPlugin, type RequestMeta } from '../graphql/plugins/observability.js';
 import { createSchema } from '../graphql/schema.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
@@ -91,8 +92,15 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   };
 
   const onLimit = (limit: string) => metrics.limitRejections.inc({ limit });
+  const schema = createSchema();
+  const recorder = createRequestRecorder(metrics, logger);
+  const costLimit = createCostLimit<ServerContext>(config.limits, onLimit);
+  const operations = createOperationCache<ServerContext>(
+    { maxEntries: 1000, maxQueryLength: 64 * 1024 },
+    { schema, recorder, withinCost: (document, operationName, variables) => costLimit.within(schema, document, operationName, variables) },
+  );
   const apollo = new ApolloServer<ServerContext>({
-    schema: createSchema(),
+    schema,
     introspection: !production,
     includeStacktraceInErrorResponses: false,
     hideSchemaDetailsFromClientErrors: production,
@@ -119,8 +127,9 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
               : true,
             document: FIRST_QUERY,
           }),
-      costLimitPlugin<ServerContext>(config.limits, onLimit),
-      observabilityPlugin<ServerContext>(metrics, logger),
+      costLimit.plugin,
+      observabilityPlugin<ServerContext>(metrics, logger, recorder),
+      operations.plugin,
     ],
   });
   await apollo.start();
@@ -155,6 +164,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
 
   const handler = createHttpHandler<ServerContext>({
     apollo,
+    fastPath: config.limits.compiledOperations ? operations.tryExecute : undefined,
     async context({ requestId, token, signal }) {
       const backend = { calls: 0 };
       const context = createContext(deps, { token, signal, onBackendCall: () => backend.calls++ });

@@ -6,6 +6,7 @@ import type { Logger } from '../observability/logger.js';
 import type { Registry } from 'prom-client';
 import { corsHeaders, type CorsPolicy } from './cors.js';
 import { readBearerToken } from './auth.js';
+import type { FastPathAnswer, FastPathRequest } from '../graphql/operation-cache.js';
 
 /**
  * The thin HTTP layer in front of Apollo: routing, CORS, body limits and content types, the
@@ -28,6 +29,8 @@ export interface Readiness {
 
 export interface HttpHandlerOptions<C extends BaseContext> {
   apollo: ApolloServer<C>;
+  /** Answers operations Apollo accepted before, or returns undefined to leave them to Apollo. */
+  fastPath?: ((request: FastPathRequest, context: () => Promise<C>) => Promise<FastPathAnswer | undefined>) | undefined;
   context: (info: RequestInfo) => Promise<C>;
   bodyLimitBytes: number;
   requestTimeoutMs: number;
@@ -78,6 +81,22 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     chunks.push(chunk);
   }
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A plain POST that Apollo would answer as `application/json`: no persisted-query extension, no
+ * batch, and an Accept header that does not ask for another response type.
+ */
+function fastPathRequest(body: unknown, accept: string | undefined): FastPathRequest | undefined {
+  if (!isPlainObject(body) || typeof body.query !== 'string') return undefined;
+  if (body.extensions !== undefined && !(isPlainObject(body.extensions) && body.extensions.persistedQuery === undefined)) return undefined;
+  if (body.variables != null && !isPlainObject(body.variables)) return undefined;
+  if (body.operationName != null && typeof body.operationName !== 'string') return undefined;
+  if (accept && (accept.includes('graphql-response+json') || !/application\/json|\*\/\*/.test(accept))) return undefined;
+  return body as unknown as FastPathRequest;
 }
 
 function parseJsonBody(req: IncomingMessage, raw: Buffer): unknown {
@@ -149,17 +168,23 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
       const timedOut = new Promise<'timeout'>((resolve) =>
         controller.signal.addEventListener('abort', () => resolve('timeout'), { once: true }),
       );
-      const result = await Promise.race([
-        apollo.executeHTTPGraphQLRequest({
-          httpGraphQLRequest: { method, headers, search: url.search, body },
-          context: () => options.context({ requestId, token, signal: controller.signal }),
-        }),
-        timedOut,
-      ]);
+      const context = () => options.context({ requestId, token, signal: controller.signal });
+      const fast = method === 'POST' && options.fastPath ? fastPathRequest(body, req.headers.accept) : undefined;
+      const answer = async () => {
+        const compiled = fast && (await options.fastPath!(fast, context));
+        if (compiled) return compiled;
+        return apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: { method, headers, search: url.search, body }, context });
+      };
+      const result = await Promise.race([answer(), timedOut]);
       if (result === 'timeout') {
         if (res.destroyed) return;
         options.onRefused?.('timeout');
         sendGraphQLError(res, 503, `The request did not finish within its deadline of ${options.requestTimeoutMs} ms.`, 'REQUEST_TIMEOUT', cors);
+        return;
+      }
+      if (!('headers' in result)) {
+        res.writeHead(result.status, { ...cors, 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(result.body) });
+        res.end(result.body);
         return;
       }
       res.statusCode = result.status ?? 200;

@@ -48,7 +48,7 @@ export function limitValidationRules(limits: QueryLimits, onReject?: (limit: Lim
  * backend calls or returned objects exceed the limits. Runs after validation because only then
  * are the variables known (`first: $n`).
  */
-export function costLimitPlugin<T extends object>(limits: QueryLimits, onReject?: (limit: LimitName) => void): ApolloServerPlugin<T> {
+export function createCostLimit<T extends object>(limits: QueryLimits, onReject?: (limit: LimitName) => void) {
   // Apollo hands out the same parsed document for the same query text, so a document without
   // variables needs its cost worked out once.
   const fixedCosts = new WeakMap<DocumentNode, Map<string, CostEstimate>>();
@@ -60,14 +60,19 @@ export function costLimitPlugin<T extends object>(limits: QueryLimits, onReject?
     if (!cost) byName.set(operationName ?? '', (cost = estimateCost(schema, document, operationName, undefined)));
     return cost;
   };
-  return {
+  const overLimits = (cost: CostEstimate): [LimitName, number, number, string][] => {
+    const over: [LimitName, number, number, string][] = [];
+    if (cost.backendCalls > limits.maxBackendCalls) over.push(['backend_calls', cost.backendCalls, limits.maxBackendCalls, 'backend calls']);
+    if (cost.listNodes > limits.maxListNodes) over.push(['list_nodes', cost.listNodes, limits.maxListNodes, 'returned objects']);
+    return over;
+  };
+
+  const plugin: ApolloServerPlugin<T> = {
     async requestDidStart() {
       return {
         async didResolveOperation({ schema, document, operationName, request }) {
           const cost = costOf(schema, document, operationName, request.variables);
-          const over: [LimitName, number, number, string][] = [];
-          if (cost.backendCalls > limits.maxBackendCalls) over.push(['backend_calls', cost.backendCalls, limits.maxBackendCalls, 'backend calls']);
-          if (cost.listNodes > limits.maxListNodes) over.push(['list_nodes', cost.listNodes, limits.maxListNodes, 'returned objects']);
+          const over = overLimits(cost);
           if (!over.length) return;
           for (const [limit] of over) onReject?.(limit);
           const [limit, value, max, what] = over[0]!;
@@ -78,5 +83,12 @@ export function costLimitPlugin<T extends object>(limits: QueryLimits, onReject?
         },
       };
     },
+  };
+
+  return {
+    plugin,
+    /** The same decision, as a yes or no, for the compiled-operation path. */
+    within: (schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown> | undefined) =>
+      overLimits(costOf(schema, document, operationName, variables)).length === 0,
   };
 }

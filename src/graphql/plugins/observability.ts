@@ -1,4 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
+import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 import type { Logger } from '../../observability/logger.js';
 import type { Metrics } from '../../observability/metrics.js';
 import { ErrorCode, formatError } from '../errors.js';
@@ -12,11 +13,24 @@ export interface RequestMeta {
   backend: { calls: number };
 }
 
+export interface RequestRecord {
+  meta: RequestMeta;
+  operationName: string | undefined;
+  operationType: string | undefined;
+  /** Errors as the client sees them. */
+  errors: readonly GraphQLFormattedError[];
+  hasData: boolean;
+  durationMs: number;
+  /** Which path executed it: Apollo's pipeline, or the compiled-operation path. */
+  path: 'apollo' | 'compiled';
+}
+
 /**
  * One log line and one set of metrics per GraphQL request: operation name, outcome, duration,
- * backend calls and error codes. Nothing per field, so the hot path stays cheap.
+ * backend calls and error codes. Nothing per field, so the hot path stays cheap. Shared by the
+ * Apollo plugin and the compiled-operation path, so both report alike.
  */
-export function observabilityPlugin<C extends RequestMeta>(metrics: Metrics, logger: Logger): ApolloServerPlugin<C> {
+export function createRequestRecorder(metrics: Metrics, logger: Logger) {
   // Operation names come from clients: bound the label values so metrics cannot be flooded.
   const knownNames = new Set<string>();
   const label = (name: string) => {
@@ -26,46 +40,65 @@ export function observabilityPlugin<C extends RequestMeta>(metrics: Metrics, log
     return name;
   };
   return {
+    /** Clients see an opaque "Internal server error."; the cause belongs in the log. */
+    reportErrors(meta: RequestMeta, errors: readonly GraphQLError[]): void {
+      // Errors formatError maps to a code of their own (a backend outage, a bad answer) are expected.
+      for (const error of errors) {
+        if (formatError(error.toJSON(), error).extensions?.code === ErrorCode.INTERNAL_SERVER_ERROR) {
+          logger.error({ requestId: meta.requestId, err: error.originalError ?? error, path: error.path }, 'unexpected error');
+        }
+      }
+    },
+    record({ meta, operationName, operationType, errors, hasData, durationMs, path }: RequestRecord): void {
+      const codes = [...new Set(errors.map((e) => e.extensions?.code).filter((c): c is string => typeof c === 'string'))];
+      const outcome = codes.length === 0 ? 'ok' : hasData ? 'partial' : codes[0]!;
+      const name = operationName ?? 'anonymous';
+      const labels = { operation: label(name), outcome };
+      metrics.graphqlRequests.inc(labels);
+      metrics.graphqlDuration.observe(labels, durationMs / 1000);
+      if (!logger.isLevelEnabled('info')) return;
+      logger.info(
+        {
+          requestId: meta.requestId,
+          operation: name,
+          operationType,
+          outcome,
+          errorCodes: codes.length ? codes : undefined,
+          durationMs: Math.round(durationMs * 10) / 10,
+          backendCalls: meta.backend?.calls ?? 0,
+          path,
+        },
+        'graphql request',
+      );
+    },
+  };
+}
+
+export type RequestRecorder = ReturnType<typeof createRequestRecorder>;
+
+export function observabilityPlugin<C extends RequestMeta>(
+  metrics: Metrics,
+  logger: Logger,
+  recorder: RequestRecorder = createRequestRecorder(metrics, logger),
+): ApolloServerPlugin<C> {
+  return {
     async requestDidStart({ contextValue }) {
       const started = performance.now();
       return {
         async didEncounterErrors({ errors }) {
-          // Clients see an opaque "Internal server error."; the cause belongs in the log. Errors
-          // formatError maps to a code of their own (a backend outage, a bad answer) are expected.
-          for (const error of errors) {
-            if (formatError(error.toJSON(), error).extensions?.code === ErrorCode.INTERNAL_SERVER_ERROR) {
-              logger.error({ requestId: contextValue.requestId, err: error.originalError ?? error, path: error.path }, 'unexpected error');
-            }
-          }
+          recorder.reportErrors(contextValue, errors);
         },
-        async willSendResponse({ response, operationName, errors, operation }) {
-          const durationMs = performance.now() - started;
-          const codes = [
-            ...new Set(
-              (errors ?? [])
-                .map((e) => e.extensions?.code)
-                .concat(response.body.kind === 'single' ? (response.body.singleResult.errors ?? []).map((e) => e.extensions?.code) : [])
-                .filter((c): c is string => typeof c === 'string'),
-            ),
-          ];
-          const hasData = response.body.kind === 'single' && response.body.singleResult.data != null;
-          const outcome = codes.length === 0 ? 'ok' : hasData ? 'partial' : codes[0]!;
-          const name = operationName ?? operation?.name?.value ?? 'anonymous';
-          const labels = { operation: label(name), outcome };
-          metrics.graphqlRequests.inc(labels);
-          metrics.graphqlDuration.observe(labels, durationMs / 1000);
-          logger.info(
-            {
-              requestId: contextValue.requestId,
-              operation: name,
-              operationType: operation?.operation,
-              outcome,
-              errorCodes: codes.length ? codes : undefined,
-              durationMs: Math.round(durationMs * 10) / 10,
-              backendCalls: contextValue.backend?.calls ?? 0,
-            },
-            'graphql request',
-          );
+        async willSendResponse({ response, operationName, operation }) {
+          const single = response.body.kind === 'single' ? response.body.singleResult : undefined;
+          recorder.record({
+            meta: contextValue,
+            operationName: operationName ?? operation?.name?.value,
+            operationType: operation?.operation,
+            errors: single?.errors ?? [],
+            hasData: single?.data != null,
+            durationMs: performance.now() - started,
+            path: 'apollo',
+          });
         },
       };
     },

@@ -1,0 +1,134 @@
+import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import {
+  execute,
+  getVariableValues,
+  type DocumentNode,
+  type GraphQLError,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { formatError } from './errors.js';
+import type { RequestMeta, RequestRecorder } from './plugins/observability.js';
+
+/**
+ * The hot path for operations Apollo has already accepted.
+ *
+ * Apollo's request pipeline (content negotiation, a SHA-256 of the query, the document store,
+ * context cloning, a dozen awaited plugin hooks) costs several times the execution of a typical
+ * BFF query. Front ends send the same few documents over and over, so once Apollo has parsed and
+ * validated a document (every limit that depends on the document alone included), later requests
+ * with the very same text execute that document directly. Everything that depends on the request
+ * is still checked each time: variables are coerced, the cost limit sees the actual variables, the
+ * context is made by the same factory, errors go through the same `formatError`, and metrics and
+ * logs through the same recorder. Whatever this path would answer differently from Apollo
+ * (invalid variables, a refused cost, persisted queries, another response type, an unknown
+ * document) is left to Apollo.
+ */
+
+interface Accepted {
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+}
+
+export interface OperationCacheOptions {
+  /** Documents remembered at most; the oldest goes first. */
+  maxEntries: number;
+  /** Query texts longer than this are not remembered. */
+  maxQueryLength: number;
+}
+
+export interface FastPathRequest {
+  query: string;
+  operationName?: string | null;
+  variables?: Record<string, unknown> | null;
+}
+
+export interface FastPathAnswer {
+  status: number;
+  body: string;
+}
+
+const key = (query: string, operationName: string | null | undefined) => (operationName ? `${operationName}\u0000${query}` : query);
+
+/** The JSON body Apollo would send for a POST: errors first, a newline at the end. */
+function serialize(errors: GraphQLFormattedError[] | undefined, data: unknown): string {
+  return `${JSON.stringify(errors ? { errors, data } : { data })}\n`;
+}
+
+/** As Apollo's `normalizeAndFormatErrors`: every error gets a code, then our formatError. */
+function formatErrors(errors: readonly GraphQLError[]): GraphQLFormattedError[] {
+  return errors.map((error) => {
+    const formatted = error.toJSON();
+    const extensions = { ...formatted.extensions, code: formatted.extensions?.code ?? 'INTERNAL_SERVER_ERROR' };
+    return formatError({ ...formatted, extensions }, error);
+  });
+}
+
+export function createOperationCache<C extends BaseContext & RequestMeta>(
+  options: OperationCacheOptions,
+  deps: {
+    schema: GraphQLSchema;
+    recorder: RequestRecorder;
+    /** The same cost check Apollo's plugin makes; false when the operation must be refused. */
+    withinCost: (document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown> | undefined) => boolean;
+  },
+) {
+  const accepted = new Map<string, Accepted>();
+
+  const plugin: ApolloServerPlugin<C> = {
+    async requestDidStart() {
+      return {
+        // Reached only once parsing and every validation rule passed.
+        async didResolveOperation({ request, document, operation, operationName }) {
+          const query = request.query;
+          if (!query || !operation || query.length > options.maxQueryLength || operation.operation === 'subscription') return;
+          const k = key(query, request.operationName ?? operationName);
+          if (accepted.has(k)) return;
+          if (accepted.size >= options.maxEntries) accepted.delete(accepted.keys().next().value!);
+          accepted.set(k, { document, operation });
+        },
+      };
+    },
+  };
+
+  /**
+   * Answers a request Apollo has accepted before, or returns undefined to let Apollo answer it.
+   * `context` is called only when this path answers.
+   */
+  async function tryExecute(request: FastPathRequest, context: () => Promise<C>): Promise<FastPathAnswer | undefined> {
+    const entry = accepted.get(key(request.query, request.operationName));
+    if (!entry) return undefined;
+    const variables = request.variables ?? undefined;
+    const coerced = getVariableValues(deps.schema, entry.operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: 1 });
+    if (coerced.errors) return undefined;
+    const operationName = entry.operation.name?.value;
+    if (!deps.withinCost(entry.document, request.operationName ?? undefined, variables)) return undefined;
+
+    const started = performance.now();
+    const contextValue = await context();
+    const result = await execute({
+      schema: deps.schema,
+      document: entry.document,
+      contextValue,
+      variableValues: variables,
+      operationName: request.operationName ?? undefined,
+    });
+    if (result.errors?.length) deps.recorder.reportErrors(contextValue, result.errors);
+    const errors = result.errors?.length ? formatErrors(result.errors) : undefined;
+    deps.recorder.record({
+      meta: contextValue,
+      operationName,
+      operationType: entry.operation.operation,
+      errors: errors ?? [],
+      hasData: result.data != null,
+      durationMs: performance.now() - started,
+      path: 'compiled',
+    });
+    return { status: 200, body: serialize(errors, result.data) };
+  }
+
+  return { plugin, tryExecute, size: () => accepted.size };
+}
+
+export type OperationCache<C extends BaseContext & RequestMeta> = ReturnType<typeof createOperationCache<C>>;

@@ -1,0 +1,129 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/observability/logger.js';
+import { startStack, type Stack } from '../helpers/stack.js';
+
+/**
+ * The compiled-operation path must answer exactly what Apollo answers. The first request of a
+ * document goes through Apollo; the same request again takes the compiled path: status,
+ * content type and body must be identical, byte for byte.
+ */
+let stack: Stack;
+const lines: { requestId?: string; path?: string }[] = [];
+let n = 0;
+
+beforeAll(async () => {
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(JSON.parse(chunk.toString()));
+      done();
+    },
+  });
+  stack = await startStack({ emulator: { moderation: { mode: 'manual' } }, logger: createLogger('info', sink) });
+});
+afterAll(() => stack.close());
+
+async function send(body: unknown, headers: Record<string, string> = {}) {
+  const requestId = `req-${++n}`;
+  const response = await fetch(stack.bffUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer demo-store-token', 'x-request-id': requestId, ...headers },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  const line = lines.find((l) => l.requestId === requestId);
+  return { status: response.status, type: response.headers.get('content-type'), text, path: line?.path };
+}
+
+async function twice(body: unknown, headers?: Record<string, string>) {
+  const first = await send(body, headers);
+  const second = await send(body, headers);
+  return { first, second };
+}
+
+describe('compiled operations', () => {
+  it.each([
+    ['a plain query', { query: '{ categories { id name } campaigns(first: 3) { totalCount nodes { id status card { title discountLabel } } } }' }],
+    ['variables and an operation name among several', {
+      query: 'query A($id: ID!) { campaign(id: $id) { id merchant { name } } } query B { categories { id } }',
+      operationName: 'A',
+      variables: { id: '2' },
+    }],
+    ['an unknown campaign (null) and a foreign one', { query: '{ a: campaign(id: "999999") { id } b: campaign(id: "5") { id status } }' }],
+    ['a bad argument error beside good data', { query: '{ categories { id } campaigns(first: 500) { totalCount } }' }],
+  ])('answers %s as Apollo does', async (_name, body) => {
+    const { first, second } = await twice(body);
+    expect(first.path).toBe('apollo');
+    expect(second.path).toBe('compiled');
+    expect(second.status).toBe(first.status);
+    expect(second.type).toBe(first.type);
+    expect(second.text).toBe(first.text);
+  });
+
+  it('answers partial data with a backend outage exactly as Apollo does', async () => {
+    await stack.admin('faults', { mode: 'http500', operation: 'campaigns/info' });
+    try {
+      const { first, second } = await twice({ query: '{ campaign(id: "1") { id stats { shows } card { title } } }' });
+      expect(JSON.parse(first.text).errors[0].extensions.code).toBe('BACKEND_UNAVAILABLE');
+      expect([first.path, second.path]).toEqual(['apollo', 'compiled']);
+      expect(second.text).toBe(first.text);
+    } finally {
+      await stack.admin('faults', undefined, 'DELETE');
+    }
+  });
+
+  it('answers a missing token exactly as Apollo does', async () => {
+    const body = { query: '{ campaigns(first: 1) { totalCount } }' };
+    const first = await send(body, { authorization: '' });
+    const second = await send(body, { authorization: '' });
+    expect(JSON.parse(first.text).errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect([first.path, second.path]).toEqual(['apollo', 'compiled']);
+    expect(second.text).toBe(first.text);
+  });
+
+  it('leaves to Apollo what it would answer differently', async () => {
+    const query = 'query($n: Int) { campaigns(first: $n) { totalCount nodes { id } } }';
+    await send({ query, variables: { n: 1 } });
+    // Variables that do not coerce: Apollo's 400.
+    const badVariables = await send({ query, variables: { n: 'many' } });
+    expect(badVariables.status).toBe(400);
+
+    expect(badVariables.path).toBe('apollo');
+    // Another response type asked for.
+    const graphqlResponse = await send({ query, variables: { n: 1 } }, { accept: 'application/graphql-response+json' });
+    expect(graphqlResponse.type).toMatch(/application\/graphql-response\+json/);
+    expect(graphqlResponse.path).toBe('apollo');
+    // A persisted-query extension.
+    const persisted = await send({ query, variables: { n: 1 }, extensions: { persistedQuery: { version: 1, sha256Hash: 'x'.repeat(64) } } });
+    expect(persisted.status).toBe(400);
+    expect(JSON.parse(persisted.text).errors[0]).toEqual({ message: 'provided sha does not match query', extensions: { code: 'BAD_REQUEST' } });
+  });
+
+  it('checks the cost limit with each request’s variables', async () => {
+    const limited = await startStack({ env: { MAX_BACKEND_CALLS: '10' } });
+    try {
+      const query = 'query($n: Int) { campaigns(first: $n) { nodes { card { title } } } }';
+      expect((await limited.gql(query, { n: 2 })).body.errors).toBeUndefined();
+      expect((await limited.gql(query, { n: 2 })).body.errors).toBeUndefined();
+      await limited.resetCalls();
+      const refused = await limited.gql(query, { n: 20 });
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors![0].extensions.code).toBe('QUERY_LIMIT_EXCEEDED');
+      expect(await limited.calls()).toEqual({});
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('can be turned off', async () => {
+    const plain = await startStack({ env: { COMPILED_OPERATIONS: 'false', LOG_LEVEL: 'info' } });
+    try {
+      const query = '{ categories { id } }';
+      const a = await plain.gql(query);
+      const b = await plain.gql(query);
+      expect(b.body).toEqual(a.body);
+    } finally {
+      await plain.close();
+    }
+  });
+});
