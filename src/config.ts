@@ -66,6 +66,7 @@ export const envSchema = z.object({
   LOADER_CONCURRENCY: int(1, 1000, 32),
   MAX_STATUS_SCAN: int(100, 1_000_000, 10_000),
   COMPILED_OPERATIONS: bool.default(true),
+  GRAPHQL_JIT: bool.default(true),
   SHUTDOWN_GRACE_MS: int(0, 600_000, 10_000),
   READY_BACKEND_WINDOW_MS: int(1000, 3_600_000, 30_000),
 });
@@ -109,6 +110,8 @@ export interface Config {
     maxStatusScan: number;
     /** Operations Apollo accepted before run without its per-request pipeline. */
     compiledOperations: boolean;
+    /** The compiled path executes with graphql-jit rather than graphql-js. */
+    graphqlJit: boolean;
   };
   categoryTtlMs: number;
   shutdownGraceMs: number;
@@ -187,6 +190,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       loaderConcurrency: e.LOADER_CONCURRENCY,
       maxStatusScan: e.MAX_STATUS_SCAN,
       compiledOperations: e.COMPILED_OPERATIONS,
+      graphqlJit: e.GRAPHQL_JIT,
     },
     categoryTtlMs: e.CATEGORY_TTL_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

@@ -96,7 +96,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   const recorder = createRequestRecorder(metrics, logger);
   const costLimit = createCostLimit<ServerContext>(config.limits, onLimit);
   const operations = createOperationCache<ServerContext>(
-    { maxEntries: 1000, maxQueryLength: 64 * 1024 },
+    { maxEntries: 1000, maxQueryLength: 64 * 1024, jit: config.limits.graphqlJit },
     { schema, recorder, withinCost: (document, operationName, variables) => costLimit.within(schema, document, operationName, variables) },
   );
   const apollo = new ApolloServer<ServerContext>({

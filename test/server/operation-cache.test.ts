@@ -1,3 +1,4 @@
+import { readFileSync, readdirSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/observability/logger.js';
@@ -58,6 +59,36 @@ describe('compiled operations', () => {
     expect(second.status).toBe(first.status);
     expect(second.type).toBe(first.type);
     expect(second.text).toBe(first.text);
+  });
+
+  // Every example query of the docs: the whole read side of the schema (groups, cards, stats, pins,
+  // enums, scalars, lists of promises), with the fixtures' variety of campaigns.
+  const DOCS = new URL('../../docs/operations/', import.meta.url);
+  const readExamples = readdirSync(DOCS)
+    .filter((f) => f.endsWith('.graphql'))
+    .map((f) => ({ name: f.replace(/\.graphql$/, ''), query: readFileSync(new URL(f, DOCS), 'utf8') }))
+    .filter(({ query }) => /^\s*query\b/m.test(query) && !/^\s*mutation\b/m.test(query));
+
+  it.each(readExamples.map((e) => [e.name, e] as const))('answers the %s example as Apollo does', async (name, { query }) => {
+    const variables = JSON.parse(readFileSync(new URL(`${name}.variables.json`, DOCS), 'utf8'));
+    for (const token of ['demo-store-token', 'demo-aggregator-token']) {
+      // A text of its own per partner, so each pair is Apollo's answer, then the compiled one.
+      const { first, second } = await twice({ query: `${query}\n# ${token}`, variables }, { authorization: `Bearer ${token}` });
+      expect([first.path, second.path]).toEqual(['apollo', 'compiled']);
+      expect(second.text).toBe(first.text);
+    }
+  });
+
+  it('answers every fixture campaign in full as Apollo does', async () => {
+    const detail = readFileSync(new URL('campaign.graphql', DOCS), 'utf8');
+    for (const token of ['demo-store-token', 'demo-aggregator-token']) {
+      const list = JSON.parse((await send({ query: '{ campaigns(first: 100) { nodes { id } } }' }, { authorization: `Bearer ${token}` })).text);
+      for (const { id } of list.data.campaigns.nodes) {
+        const { first, second } = await twice({ query: `${detail}\n# ${id}`, variables: { id } }, { authorization: `Bearer ${token}` });
+        expect([first.path, second.path]).toEqual(['apollo', 'compiled']);
+        expect(second.text, `campaign ${id}`).toBe(first.text);
+      }
+    }
   });
 
   it('answers partial data with a backend outage exactly as Apollo does', async () => {
