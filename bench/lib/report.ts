@@ -117,14 +117,18 @@ export function checkTargets(results: ScenarioResult[], loadConnections: number,
     const categories = find(results, 'categories', latency, loadConnections);
     if (floor && categories) {
       const ratio = categories.requestsPerSecond / floor.requestsPerSecond;
-      // CPU per request does not depend on who else uses the machine, nor on the driver's limit.
+      // CPU per request depends neither on other work on the machine nor on the driver's limit;
+      // the stricter of the two ratios decides, so a starved floor cannot flatter the BFF.
       const cpuRatio = floor.serverCpuUsPerRequest / categories.serverCpuUsPerRequest;
+      const driverBound = floor.serverCpuCores < 0.9;
       checks.push({
         goal: `warm categories >= 50% of the floor's req/s (stretch 80%), backend ${latency} ms`,
         measured:
-          `${Math.round(categories.requestsPerSecond)} / ${Math.round(floor.requestsPerSecond)} req/s = ${pct(ratio)}${ratio >= 0.8 ? ' (stretch met)' : ''}; ` +
-          `by CPU per request ${Math.round(categories.serverCpuUsPerRequest)} vs ${Math.round(floor.serverCpuUsPerRequest)} µs = ${pct(cpuRatio)}`,
-        met: ratio >= 0.5,
+          `${Math.round(categories.requestsPerSecond)} / ${Math.round(floor.requestsPerSecond)} req/s = ${pct(ratio)}; ` +
+          `by CPU per request ${Math.round(categories.serverCpuUsPerRequest)} vs ${Math.round(floor.serverCpuUsPerRequest)} µs = ${pct(cpuRatio)}` +
+          (driverBound ? ` (the floor ran at ${pct(floor.serverCpuCores)} CPU: its req/s was bounded by the driver)` : '') +
+          (Math.min(ratio, cpuRatio) >= 0.8 ? '; stretch met' : ''),
+        met: Math.min(ratio, cpuRatio) >= 0.5,
       });
     }
   }
@@ -133,11 +137,11 @@ export function checkTargets(results: ScenarioResult[], loadConnections: number,
   const warm = find(results, 'categories', 0, loadConnections);
   if (stock && warm) {
     checks.push({
-      goal: 'warm categories faster than stock Apollo Server 5 (standalone, defaults, same answer), backend 0 ms',
+      goal: 'warm categories faster than stock Apollo Server 5 (standalone, defaults, same answer), backend 0 ms, by req/s and by CPU per request',
       measured:
         `${Math.round(warm.requestsPerSecond)} vs ${Math.round(stock.requestsPerSecond)} req/s = ${pct(warm.requestsPerSecond / stock.requestsPerSecond)}; ` +
         `CPU ${Math.round(warm.serverCpuUsPerRequest)} vs ${Math.round(stock.serverCpuUsPerRequest)} µs/req`,
-      met: warm.requestsPerSecond > stock.requestsPerSecond,
+      met: warm.requestsPerSecond > stock.requestsPerSecond && warm.serverCpuUsPerRequest < stock.serverCpuUsPerRequest,
     });
   }
 
