@@ -33,12 +33,12 @@ export interface GraphQLContext {
   loaders: Loaders;
   categories: PartnerCategories;
   limits: BffDependencies['limits'];
-  signal?: AbortSignal;
 }
 
 export interface RequestScope {
   token: string | null;
-  signal?: AbortSignal;
+  /** The request's AbortSignal, made on first use (most requests never need one). */
+  signal?: () => AbortSignal;
   /** Told about every backend call the request makes (for its log line). */
   onBackendCall?: () => void;
 }
@@ -56,7 +56,6 @@ export function createContext(deps: BffDependencies, request: RequestScope): Gra
         ? { list: () => Promise.reject(missingTokenError()), get: () => Promise.reject(missingTokenError()) }
         : { list: () => directory.list(token), get: (id) => directory.get(token, id) },
     limits: deps.limits,
-    ...(request.signal ? { signal: request.signal } : {}),
   };
 }
 

@@ -42,48 +42,61 @@ const notFoundAsNull = (error: unknown): null => {
 
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
+/**
+ * The loaders of one request, each made on first use: most requests need one loader or none, and
+ * this object is made for every request, so it holds no closures until a loader is asked for.
+ */
+class RequestLoaders implements Loaders {
+  #details?: Loaders['details'];
+  #stats?: Loaders['stats'];
+  #pins?: Loaders['pins'];
+  #listPage?: Loaders['listPage'];
+  #limiter?: ReturnType<typeof bulkhead>;
+
+  constructor(
+    private readonly partner: PartnerApi,
+    private readonly concurrency: number,
+  ) {}
+
+  // Calls start in the batch's tick (no await before them), so a page of 100 campaigns is one batch.
+  private fanOut<K, V>(fetch: (key: K) => Promise<V>) {
+    return (keys: readonly K[]): Promise<(V | Error)[]> => {
+      const limiter = (this.#limiter ??= bulkhead(this.concurrency, Number.POSITIVE_INFINITY));
+      return Promise.all(keys.map((key) => limiter.execute(() => fetch(key)).catch(asError)));
+    };
+  }
+
+  get details() {
+    return (this.#details ??= new DataLoader(this.fanOut((id: number) => this.partner.get({ ymCampaignId: id }).catch(notFoundAsNull))));
+  }
+
+  get stats() {
+    return (this.#stats ??= new DataLoader(this.fanOut((id: number) => this.partner.info({ ymCampaignId: id }).catch(notFoundAsNull))));
+  }
+
+  get pins() {
+    return (this.#pins ??= new DataLoader(
+      this.fanOut(({ id, status }: PinsKey) =>
+        this.partner
+          .getPinsByStatus({ ymCampaignId: id, pinStatus: status })
+          .then((r) => r.pins)
+          .catch(notFoundAsNull),
+      ),
+      { cacheKeyFn: ({ id, status }) => `${id}:${status}` },
+    ));
+  }
+
+  get listPage() {
+    return (this.#listPage ??= new DataLoader(
+      this.fanOut((key: ListPageKey) => this.partner.getAllCampaigns(key)),
+      { cacheKeyFn: ({ limit, offset }) => `${limit}:${offset}` },
+    ));
+  }
+}
+
 export function createLoaders(partner: PartnerApi, concurrency: number): Loaders {
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new RangeError(`createLoaders: concurrency must be a positive integer, got ${concurrency}`);
   }
-  // Made on first use: most requests need one loader or none, and this runs for every request.
-  let limiter: ReturnType<typeof bulkhead> | undefined;
-
-  // Calls start in the batch's tick (no await before them), so a page of 100 campaigns is one batch.
-  const fanOut =
-    <K, V>(fetch: (key: K) => Promise<V>) =>
-    (keys: readonly K[]): Promise<(V | Error)[]> => {
-      limiter ??= bulkhead(concurrency, Number.POSITIVE_INFINITY);
-      const bound = limiter;
-      return Promise.all(keys.map((key) => bound.execute(() => fetch(key)).catch(asError)));
-    };
-
-  const make: { [K in keyof Loaders]: () => Loaders[K] } = {
-    details: () => new DataLoader(fanOut((id: number) => partner.get({ ymCampaignId: id }).catch(notFoundAsNull))),
-    stats: () => new DataLoader(fanOut((id: number) => partner.info({ ymCampaignId: id }).catch(notFoundAsNull))),
-    pins: () =>
-      new DataLoader(
-        fanOut(({ id, status }: PinsKey) =>
-          partner
-            .getPinsByStatus({ ymCampaignId: id, pinStatus: status })
-            .then((r) => r.pins)
-            .catch(notFoundAsNull),
-        ),
-        { cacheKeyFn: ({ id, status }) => `${id}:${status}` },
-      ),
-    listPage: () =>
-      new DataLoader(
-        fanOut((key: ListPageKey) => partner.getAllCampaigns(key)),
-        { cacheKeyFn: ({ limit, offset }) => `${limit}:${offset}` },
-      ),
-  };
-  const made: Partial<Loaders> = {};
-  const loaders = {} as Loaders;
-  for (const name of Object.keys(make) as (keyof Loaders)[]) {
-    Object.defineProperty(loaders, name, {
-      enumerable: true,
-      get: () => (made[name] ??= make[name]() as never),
-    });
-  }
-  return loaders;
+  return new RequestLoaders(partner, concurrency);
 }

@@ -10,7 +10,8 @@ export type PartnerApi = {
 interface Binding {
   api: CampaignApi;
   token: string | null;
-  options: { signal: AbortSignal } | undefined;
+  /** Read at call time: the request makes its AbortSignal only once something needs it. */
+  signal: (() => AbortSignal) | undefined;
   /** Told about every call made, for the request's log line. */
   onCall: (() => void) | undefined;
 }
@@ -27,10 +28,10 @@ class BoundPartnerApi {
 for (const name of OPERATION_NAMES) {
   Object.defineProperty(BoundPartnerApi.prototype, name, {
     value(this: BoundPartnerApi, request: unknown) {
-      const { api, token, options, onCall } = this.binding;
+      const { api, token, signal, onCall } = this.binding;
       if (token === null) return Promise.reject(missingTokenError());
       onCall?.();
-      return (api[name] as AnyCall).call(api, token, request, options);
+      return (api[name] as AnyCall).call(api, token, request, signal ? { signal: signal() } : undefined);
     },
   });
 }
@@ -39,6 +40,6 @@ for (const name of OPERATION_NAMES) {
  * Binds the request's token and AbortSignal to every operation. Without a token every call
  * fails with UNAUTHENTICATED before anything is sent.
  */
-export function bindPartnerApi(api: CampaignApi, token: string | null, signal?: AbortSignal, onCall?: () => void): PartnerApi {
-  return new BoundPartnerApi({ api, token, options: signal ? { signal } : undefined, onCall }) as unknown as PartnerApi;
+export function bindPartnerApi(api: CampaignApi, token: string | null, signal?: () => AbortSignal, onCall?: () => void): PartnerApi {
+  return new BoundPartnerApi({ api, token, signal, onCall }) as unknown as PartnerApi;
 }

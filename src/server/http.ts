@@ -18,8 +18,8 @@ export interface RequestInfo {
   requestId: string;
   /** The partner token from `Authorization`, or the demo token where allowed; null when absent. */
   token: string | null;
-  /** Aborted at the request deadline or when the client goes away. */
-  signal: AbortSignal;
+  /** Aborted at the request deadline or when the client goes away; made on first call. */
+  signal: () => AbortSignal;
 }
 
 export interface Readiness {
@@ -116,6 +116,51 @@ function parseJsonBody(req: IncomingMessage, raw: Buffer): unknown {
   }
 }
 
+/**
+ * A request's deadline and cancellation. The AbortSignal, and the listener that fires it when the
+ * client goes away, are made only when something asks for the signal (a backend call): a warm
+ * cached read never does, and this runs for every request.
+ */
+class RequestLifetime {
+  readonly expired: Promise<'timeout'>;
+  #controller: AbortController | undefined;
+  #timer: NodeJS.Timeout;
+  #lapsed = false;
+  #onClose = () => {
+    if (!this.res.writableFinished) this.#controller?.abort(new Error('client went away'));
+  };
+
+  constructor(
+    private readonly res: ServerResponse,
+    timeoutMs: number,
+  ) {
+    let expire!: (value: 'timeout') => void;
+    this.expired = new Promise((resolve) => (expire = resolve));
+    this.#timer = setTimeout(() => {
+      this.#lapsed = true;
+      this.#controller?.abort(new Error('request deadline'));
+      expire('timeout');
+    }, timeoutMs);
+  }
+
+  readonly signal = (): AbortSignal => {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      // Every backend call of the request listens on this signal, and a list's loader fans out to
+      // dozens at once: past Node's default of 10 listeners each such request printed a warning.
+      setMaxListeners(0, this.#controller.signal);
+      if (this.#lapsed) this.#controller.abort(new Error('request deadline'));
+      else this.res.once('close', this.#onClose);
+    }
+    return this.#controller.signal;
+  };
+
+  end(): void {
+    clearTimeout(this.#timer);
+    if (this.#controller) this.res.off('close', this.#onClose);
+  }
+}
+
 export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOptions<C>) {
   const { apollo, logger } = options;
 
@@ -148,34 +193,22 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
       return;
     }
 
-    const controller = new AbortController();
-    // Every backend call of the request listens on this signal, a list's loader fans out to
-    // dozens at once; past Node's default of 10 each such request printed a leak warning.
-    setMaxListeners(0, controller.signal);
-    const deadline = setTimeout(() => controller.abort(new Error('request deadline')), options.requestTimeoutMs);
-    const onClose = () => {
-      if (!res.writableFinished) controller.abort(new Error('client went away'));
-    };
-    res.once('close', onClose);
-
-    const headers = new HeaderMap();
-    for (const [key, value] of Object.entries(req.headers)) {
-      if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
-    }
+    const lifetime = new RequestLifetime(res, options.requestTimeoutMs);
     const token = readBearerToken(req.headers.authorization) ?? (req.headers.authorization ? null : options.fallbackToken);
+    const context = () => options.context({ requestId, token, signal: lifetime.signal });
+    const fast = method === 'POST' && options.fastPath ? fastPathRequest(body, req.headers.accept) : undefined;
+    const answer = async () => {
+      const compiled = fast && (await options.fastPath!(fast, context));
+      if (compiled) return compiled;
+      const headers = new HeaderMap();
+      for (const [key, value] of Object.entries(req.headers)) {
+        if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
+      }
+      return apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: { method, headers, search: url.search, body }, context });
+    };
 
     try {
-      const timedOut = new Promise<'timeout'>((resolve) =>
-        controller.signal.addEventListener('abort', () => resolve('timeout'), { once: true }),
-      );
-      const context = () => options.context({ requestId, token, signal: controller.signal });
-      const fast = method === 'POST' && options.fastPath ? fastPathRequest(body, req.headers.accept) : undefined;
-      const answer = async () => {
-        const compiled = fast && (await options.fastPath!(fast, context));
-        if (compiled) return compiled;
-        return apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: { method, headers, search: url.search, body }, context });
-      };
-      const result = await Promise.race([answer(), timedOut]);
+      const result = await Promise.race([answer(), lifetime.expired]);
       if (result === 'timeout') {
         if (res.destroyed) return;
         options.onRefused?.('timeout');
@@ -198,8 +231,7 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
         res.end();
       }
     } finally {
-      clearTimeout(deadline);
-      res.off('close', onClose);
+      lifetime.end();
     }
   }
 
