@@ -141,7 +141,12 @@ export function createOperationCache<C extends BaseContext & RequestMeta>(
 
   function compiledOf(entry: Accepted, operationName: string | undefined): CompiledQuery | null {
     if (entry.compiled === undefined) {
-      const compiled = compileQuery(deps.schema, entry.document, operationName, { customJSONSerializer: true });
+      // The generated serialiser knows only built-in scalars; with a custom one (URL, DateTime)
+      // the document still compiles, with JSON.stringify as its serialiser.
+      const compile = (customJSONSerializer: boolean) =>
+        compileQuery(deps.schema, entry.document, operationName, { customJSONSerializer });
+      let compiled = compile(true);
+      if (!isCompiledQuery(compiled)) compiled = compile(false);
       entry.compiled = isCompiledQuery(compiled) ? compiled : null;
     }
     return entry.compiled;
