@@ -16,6 +16,8 @@ import { verifyState, type StateCheck } from './soak/verify.js';
  */
 
 const MEMORY_GROWTH_LIMIT = 0.2;
+/** In healthy phases at least this share of requests must answer without any error: the breaker closes again. */
+const HEALTHY_CLEAN_MIN = 0.5;
 const REGISTERED_PARTNERS = 4;
 const log = (message: string) => process.stderr.write(`[soak ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 
@@ -41,6 +43,8 @@ interface Report {
   partners: number;
   requests: number;
   requestsPerSecond: number;
+  withErrors: number;
+  byPhase: Stats['byPhase'];
   byStatus: Record<string, number>;
   byAction: Record<string, number>;
   codes: Record<string, number>;
@@ -91,7 +95,7 @@ async function run(options: SoakOptions): Promise<Report> {
 
   const started = performance.now();
   const deadline = started + options.durationMs;
-  const flapper = startFlapping(backend, options.flapMs, random, (m) => log(m));
+  const flapper = startFlapping(backend, options.flapMs, random, (m) => log(m), (failing) => (stats.failingNow = failing));
   const sampler = setInterval(() => {
     rss.samples.push(Math.round(rssMb(bff.pid) * 10) / 10);
     const elapsed = (performance.now() - started) / 1000;
@@ -145,6 +149,10 @@ async function run(options: SoakOptions): Promise<Report> {
   if (growth > MEMORY_GROWTH_LIMIT) failures.push(`BFF memory grew ${(growth * 100).toFixed(1)}% (${rss.baseline.toFixed(1)} → ${end.toFixed(1)} MB), over ${MEMORY_GROWTH_LIMIT * 100}%`);
   for (const check of state) for (const problem of check.problems) failures.push(`${check.partner}: ${problem}`);
   if (bffErrorLines.length) failures.push(`the BFF logged errors: ${bffErrorLines.slice(0, 3).join(' | ')}`);
+  const healthy = stats.byPhase.healthy;
+  if (healthy.requests > 0 && healthy.clean / healthy.requests < HEALTHY_CLEAN_MIN) {
+    failures.push(`while the backend was healthy only ${healthy.clean} of ${healthy.requests} requests answered without an error (at least ${HEALTHY_CLEAN_MIN * 100}% expected)`);
+  }
 
   return {
     options,
@@ -152,6 +160,8 @@ async function run(options: SoakOptions): Promise<Report> {
     partners: partners.length,
     requests: stats.requests,
     requestsPerSecond: stats.requests / seconds,
+    withErrors: stats.withErrors,
+    byPhase: stats.byPhase,
     byStatus: stats.byStatus,
     byAction: stats.byAction,
     codes: stats.codes,
@@ -167,16 +177,18 @@ async function run(options: SoakOptions): Promise<Report> {
 function format(r: Report): string {
   const n = (x: number) => x.toLocaleString('en-US');
   const ms = (x: number) => `${x.toFixed(1)} ms`;
+  const pct = (part: number, whole: number) => (whole ? `${((part / whole) * 100).toFixed(1)}%` : '-');
   const sortedEntries = (o: Record<string, number>) => Object.entries(o).sort((a, b) => b[1] - a[1]);
   const lines = [
     '',
     `Soak report: ${r.seconds.toFixed(0)} s, ${r.partners} partners, ${r.options.concurrency} requests in flight, backend flapping every ${r.options.flapMs / 1000} s (seed ${r.options.seed})`,
     '',
-    `requests        ${n(r.requests)} (${r.requestsPerSecond.toFixed(0)}/s)`,
+    `requests        ${n(r.requests)} (${r.requestsPerSecond.toFixed(0)}/s), ${n(r.withErrors)} with a top-level error`,
+    `by phase        backend healthy: ${n(r.byPhase.healthy.requests)} requests, ${pct(r.byPhase.healthy.clean, r.byPhase.healthy.requests)} without any error; failing: ${n(r.byPhase.failing.requests)} requests, ${pct(r.byPhase.failing.clean, r.byPhase.failing.requests)} without any error`,
     `HTTP status     ${sortedEntries(r.byStatus).map(([s, c]) => `${s}: ${n(c)}`).join(', ')}`,
     `latency         p50 ${ms(r.latencyMs.p50)}, p90 ${ms(r.latencyMs.p90)}, p99 ${ms(r.latencyMs.p99)}, max ${ms(r.latencyMs.max)}`,
     `by action       ${sortedEntries(r.byAction).map(([a, c]) => `${a} ${n(c)}`).join(', ')}`,
-    'error codes     (top-level code/reason, and user errors)',
+    'error entries   (top-level code/reason, and user errors; a list answer can hold one per node)',
     ...sortedEntries(r.codes).map(([code, c]) => `                ${n(c).padStart(9)}  ${code}`),
     'backend phases  ' + sortedEntries(r.phases).map(([label, c]) => `${label} ×${c}`).join('; '),
     `BFF RSS         start ${r.rssMb.start.toFixed(1)} MB, after warm-up ${r.rssMb.baseline.toFixed(1)} MB, end ${r.rssMb.end.toFixed(1)} MB (${r.rssMb.growth >= 0 ? '+' : ''}${(r.rssMb.growth * 100).toFixed(1)}%), peak ${r.rssMb.peak.toFixed(1)} MB`,
@@ -187,7 +199,7 @@ function format(r: Report): string {
         `pins ${s.pins.confirmed}/${s.pins.refused}/${s.pins.unknown} → ${s.pins.atBackend}; leads ${s.leads.confirmed}/${s.leads.refused}/${s.leads.unknown} → ${s.leads.atBackend}${s.problems.length ? '  ✗' : '  ✓'}`,
     ),
     '',
-    r.failures.length ? `FAIL\n  ${r.failures.join('\n  ')}` : 'PASS: no 5xx, no leak, no error logged, memory within 20%, backend state as reported',
+    r.failures.length ? `FAIL\n  ${r.failures.join('\n  ')}` : 'PASS: no 5xx, no leak, no error logged, memory within 20%, backend state as reported, clean answers while the backend was healthy',
     '',
   ];
   return lines.join('\n');

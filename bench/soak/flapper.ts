@@ -28,7 +28,7 @@ export interface Flapper {
 }
 
 /** Alternates healthy and failing phases of `phaseMs` each until stopped; ends healthy. */
-export function startFlapping(backend: Backend, phaseMs: number, random: () => number, log: (m: string) => void): Flapper {
+export function startFlapping(backend: Backend, phaseMs: number, random: () => number, log: (m: string) => void, onPhase: (failing: boolean) => void): Flapper {
   const phases: Record<string, number> = {};
   let failing = false;
   let stopped = false;
@@ -36,6 +36,8 @@ export function startFlapping(backend: Backend, phaseMs: number, random: () => n
 
   const flip = async () => {
     failing = !failing;
+    // Answers from here on count as the failing phase's only once its faults are set.
+    if (!failing) onPhase(false);
     await backend.admin('faults', undefined, 'DELETE');
     let label = 'healthy';
     if (failing) {
@@ -44,6 +46,7 @@ export function startFlapping(backend: Backend, phaseMs: number, random: () => n
       label = profile.label;
     }
     phases[label] = (phases[label] ?? 0) + 1;
+    onPhase(failing);
     log(`backend ${label}`);
   };
 

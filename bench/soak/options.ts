@@ -16,8 +16,9 @@ the backend flaps between healthy and failing. Not part of npm test.
   --help             this text
 
 Exit code 0 when the run passed; 1 on any 5xx, any cross-partner leak, an error logged by the BFF,
-memory growth over 20% (end against the baseline after warm-up), or a backend state that
-disagrees with what the mutations reported; also 1 when the soak could not run.`;
+memory growth over 20% (end against the baseline after warm-up), a backend state that disagrees
+with what the mutations reported, or fewer than half of the requests answered without an error
+while the backend was healthy (a breaker that does not close); also 1 when the soak could not run.`;
 
 export interface SoakOptions {
   durationMs: number;

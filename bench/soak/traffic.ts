@@ -20,9 +20,27 @@ export interface Stats {
   leaks: string[];
   /** Answers that broke the API's own contract (a success without its data, an unknown shape). */
   anomalies: string[];
+  /** Requests with at least one top-level error. */
+  withErrors: number;
+  /** Per backend phase (healthy or failing, when the answer came): requests, and those without any error. */
+  byPhase: { healthy: { requests: number; clean: number }; failing: { requests: number; clean: number } };
+  /** Whether the backend is in a failing phase now (set by the flapper). */
+  failingNow: boolean;
 }
 
-export const newStats = (): Stats => ({ requests: 0, byStatus: {}, codes: {}, byAction: {}, latenciesMs: [], serverErrors: [], leaks: [], anomalies: [] });
+export const newStats = (): Stats => ({
+  requests: 0,
+  byStatus: {},
+  codes: {},
+  byAction: {},
+  latenciesMs: [],
+  serverErrors: [],
+  leaks: [],
+  anomalies: [],
+  withErrors: 0,
+  byPhase: { healthy: { requests: 0, clean: 0 }, failing: { requests: 0, clean: 0 } },
+  failingNow: false,
+});
 
 const bump = (counts: Record<string, number>, key: string) => (counts[key] = (counts[key] ?? 0) + 1);
 const keep = (list: string[], entry: string) => list.length < 50 && list.push(entry);
@@ -71,6 +89,11 @@ function book(ctx: Context, p: Partner, action: string, answer: Answer, ms: numb
   bump(stats.byAction, action);
   if (answer.status >= 500) keep(stats.serverErrors, `${action} as ${p.name}: HTTP ${answer.status} ${answer.text.slice(0, 300)}`);
   if (answer.body === undefined) keep(stats.anomalies, `${action}: not JSON: ${answer.text.slice(0, 200)}`);
+  const phase = stats.byPhase[stats.failingNow ? 'failing' : 'healthy'];
+  phase.requests++;
+  if (answer.body?.errors?.length) stats.withErrors++;
+  // Clean: no top-level error and no user error caused by the backend (refusals of foreign ids are answers).
+  if (answer.status === 200 && !answer.body?.errors?.length && !/"code":"BACKEND_/.test(answer.text)) phase.clean++;
   for (const error of answer.body?.errors ?? []) {
     const code = String(error.extensions?.code ?? 'NO_CODE');
     bump(stats.codes, `${code}${error.extensions?.reason ? `/${error.extensions.reason}` : ''}`);
