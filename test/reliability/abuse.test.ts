@@ -152,6 +152,16 @@ describe('abuse probes (graphql-cop style), default limits', () => {
     expect(await stack.calls()).toEqual({});
   });
 
+  it('a document that already ran is cost-checked again with each request\'s variables', async () => {
+    const query = 'query ($ids: [ID!]!) { campaignsByIds(ids: $ids) { id card { title } stats { shows } } }';
+    for (let i = 0; i < 3; i++) expect((await stack.gql(query, { ids: ['1', '2'] })).body.errors).toBeUndefined();
+    await stack.resetCalls();
+    const { status, body } = await stack.gql(query, { ids: Array.from({ length: 400 }, (_, i) => String(i + 1)) });
+    expect(status).toBe(400);
+    expect(body.errors![0].extensions).toMatchObject({ code: 'QUERY_LIMIT_EXCEEDED', limit: 'backend_calls' });
+    expect(await stack.calls()).toEqual({});
+  });
+
   it('left no unhandled rejection behind, and still serves', async () => {
     await settle();
     expect(rejections.list).toEqual([]);
