@@ -1,4 +1,5 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -91,8 +92,19 @@ function keepTail(lines: string[], chunk: Buffer): void {
  * Starts a TypeScript entry as its own node process, pinned to a core, and waits until
  * `readyPath` answers 200. Fails with the process's last output when it exits or times out first.
  */
+let built = false;
+/** The product runs as `npm start` runs it: compiled to dist/ once, then on bare node. */
+function compiledEntry(script: string): string {
+  if (!built) {
+    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: REPO_ROOT, stdio: 'inherit' });
+    built = true;
+  }
+  return join('dist', script.replace(/\.ts$/, '.js'));
+}
+
 export async function startService(spec: ServiceSpec): Promise<Service> {
-  const nodeArgs = [...(spec.nodeArgs ?? []), '--import', 'tsx', spec.script];
+  const entry = spec.script.startsWith('src/') ? compiledEntry(spec.script) : spec.script;
+  const nodeArgs = [...(spec.nodeArgs ?? []), ...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry];
   const pinned = spec.core !== undefined && hasTaskset();
   const [command, args] = pinned
     ? ['taskset', ['-c', String(spec.core), process.execPath, ...nodeArgs]]

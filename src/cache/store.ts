@@ -1,5 +1,4 @@
 import { Keyv } from 'keyv';
-import KeyvRedis, { createClient } from '@keyv/redis';
 
 /**
  * The cache shared across requests: in-memory keyv by default, Redis when CACHE_URL is set so
@@ -46,6 +45,8 @@ function memoryStore(): CacheStore {
 }
 
 async function redisStore(url: string, { onError }: CacheStoreOptions): Promise<CacheStore> {
+  // Loaded only when Redis is configured: the client is a sizeable module most runs never need.
+  const { default: KeyvRedis, createClient } = await import('@keyv/redis');
   const client = createClient({
     url,
     disableOfflineQueue: true,
