@@ -12,7 +12,10 @@ const TAIL_LINES = 40;
 export interface ServiceSpec {
   /** Shown in the table and in error messages. */
   name: string;
-  /** A TypeScript entry, relative to the repository root, run with `node --import tsx`. */
+  /**
+   * A TypeScript entry, relative to the repository root. `src/...` runs compiled from dist/ (as
+   * `npm start` does); anything else with `node --import tsx`.
+   */
   script: string;
   /** More node options, such as `--cpu-prof`. */
   nodeArgs?: string[];
@@ -88,10 +91,6 @@ function keepTail(lines: string[], chunk: Buffer): void {
   }
 }
 
-/**
- * Starts a TypeScript entry as its own node process, pinned to a core, and waits until
- * `readyPath` answers 200. Fails with the process's last output when it exits or times out first.
- */
 let built = false;
 /** The product runs as `npm start` runs it: compiled to dist/ once, then on bare node. */
 function compiledEntry(script: string): string {
@@ -102,6 +101,11 @@ function compiledEntry(script: string): string {
   return join('dist', script.replace(/\.ts$/, '.js'));
 }
 
+/**
+ * Starts an entry as its own node process, pinned to a core, and waits until `readyPath` answers
+ * 200: the product (`src/...`) compiled, bench servers with `node --import tsx`. Fails with the
+ * process's last output when it exits or times out first.
+ */
 export async function startService(spec: ServiceSpec): Promise<Service> {
   const entry = spec.script.startsWith('src/') ? compiledEntry(spec.script) : spec.script;
   const nodeArgs = [...(spec.nodeArgs ?? []), ...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry];
