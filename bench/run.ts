@@ -7,6 +7,7 @@ import { ConfigError, envSchema, loadConfig } from '../src/config.js';
 import { freePort, killAllNow, pinSelf, REPO_ROOT, startService, type Service } from './lib/children.js';
 import { EmulatorAdmin, type CallCounts } from './lib/emulator-admin.js';
 import { fire } from './lib/load.js';
+import { acquireRunLock } from './lib/run-lock.js';
 import { describeMachine, describeTree } from './lib/machine.js';
 import { formatProfile, mainThreadProfile, summarizeProfile } from './lib/cpu-profile.js';
 import { cpuMeter, peakRssMb, resetPeakRss, rssMb } from './lib/proc-stats.js';
@@ -282,6 +283,7 @@ async function warmCategoriesBody(bff: Service): Promise<string> {
 /** Resolves true when every answer was right and every backend call count minimal. */
 async function main(): Promise<boolean> {
   const profile = readProfile();
+  releaseLock = await acquireRunLock(15 * 60_000, (pid) => log(`another bench run (pid ${pid}) is going; waiting for it to finish`));
   const machine = describeMachine();
   const tree = describeTree(REPO_ROOT);
   const pin = machine.cores >= 2;
@@ -460,7 +462,11 @@ async function main(): Promise<boolean> {
   return correct;
 }
 
-process.on('exit', killAllNow);
+let releaseLock = () => {};
+process.on('exit', () => {
+  killAllNow();
+  releaseLock();
+});
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => {
     log(`${signal}: stopping every child process`);
