@@ -40,7 +40,7 @@ export const DEFAULT_CLIENT_OPTIONS: Required<Omit<CampaignApiClientOptions, 'ba
   maxAttempts: 3,
   backoff: { initialMs: 100, maxMs: 1000 },
   breaker: { consecutiveFailures: 5, halfOpenAfterMs: 5000 },
-  bulkhead: { maxConcurrent: 256, maxQueue: 1024 },
+  bulkhead: { maxConcurrent: 64, maxQueue: 10_000 },
 };
 
 export interface CampaignApiClient extends CampaignApi {

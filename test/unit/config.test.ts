@@ -19,7 +19,7 @@ describe('configuration', () => {
       maxAttempts: 3,
       backoff: { initialMs: 100, maxMs: 1000 },
       breaker: { consecutiveFailures: 5, halfOpenAfterMs: 5000 },
-      bulkhead: { maxConcurrent: 256, maxQueue: 1024 },
+      bulkhead: { maxConcurrent: 64, maxQueue: 10_000 },
     });
   });
 
