@@ -17,8 +17,8 @@ import { ensureCampaigns } from './lib/seed.js';
 
 const USAGE = `npm run bench [-- --quick] [-- --connections N] [-- --duration S]
 
-Starts the emulator, the BFF (NODE_ENV=production) and two reference servers as separate
-processes, runs every scenario of issue 6 at 0 ms and 10 ms backend latency, prints a table and
+Starts the emulator, the BFF (NODE_ENV=production) and three reference servers (a bare node:http
+floor, stock Apollo Server, a hand-written REST client) as separate processes, runs every scenario of issue 6 at 0 ms and 10 ms backend latency, prints a table and
 writes bench/results/latest.json.
 
   --quick          short runs and 10 connections: the whole bench in under a minute (CI smoke)
@@ -27,6 +27,7 @@ writes bench/results/latest.json.
   --only LIST      run only these parts, comma-separated: floor, stock-apollo, categories, card, list-ids,
                    list-cards, rest-floor-list, create, probes (the 1-connection runs), memory
   --latency LIST   backend latencies in ms, comma-separated (default 0,10)
+  --bff-node-args "ARGS"  node options for the BFF process only (e.g. "--max-old-space-size=128")
   --profile        run the BFF under node --cpu-prof and print its top frames at the end
                    (profiles in $TMPDIR/campaign-bff-bench-profiles/)
   --help           this text
@@ -55,11 +56,15 @@ interface Profile {
   probeSeconds: number;
   memoryConnections: number;
   memorySeconds: number;
-  /** Load seconds before the memory baseline is taken (start-up allocation is not growth). */
+  /** Load seconds before the memory baseline is taken (the heap growing to its working size is not growth). */
   memoryWarmSeconds: number;
+  /** RSS swings with every major GC: start and end are the median and the minimum over windows this long. */
+  memoryWindowSeconds: number;
   parts: ReadonlySet<string>;
   latenciesMs: number[];
   cpuProfile: boolean;
+  /** Node options for the BFF process only, such as `--max-old-space-size=128`. */
+  bffNodeArgs: string[];
 }
 
 function readProfile(): Profile {
@@ -71,6 +76,7 @@ function readProfile(): Profile {
       only: { type: 'string' },
       latency: { type: 'string' },
       profile: { type: 'boolean', default: false },
+      'bff-node-args': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -103,10 +109,12 @@ function readProfile(): Profile {
     probeSeconds: quick ? 0.8 : 5,
     memoryConnections: quick ? 10 : 50,
     memorySeconds: quick ? 3 : 60,
-    memoryWarmSeconds: quick ? 1 : 5,
+    memoryWarmSeconds: quick ? 1 : 10,
+    memoryWindowSeconds: quick ? 1 : 10,
     parts,
     latenciesMs,
     cpuProfile: values.profile ?? false,
+    bffNodeArgs: (values['bff-node-args'] ?? '').split(/\s+/).filter(Boolean),
   };
 }
 
@@ -242,8 +250,21 @@ async function memoryCheck(servers: Servers, admin: EmulatorAdmin, scenario: Sce
   const peakMb = peakRssMb(pid);
   await quiesce(admin);
   await sleep(1000);
-  const startMb = samplesMb[Math.min(profile.memoryWarmSeconds, samplesMb.length - 1)] ?? idleBeforeMb;
-  const endMb = samplesMb.at(-1) ?? idleBeforeMb;
+  const window = (from: number) => {
+    const slice = samplesMb.slice(Math.max(0, from), Math.max(0, from) + profile.memoryWindowSeconds);
+    return slice.length ? slice : [samplesMb.at(-1) ?? idleBeforeMb];
+  };
+  const first = window(profile.memoryWarmSeconds);
+  const last = window(samplesMb.length - profile.memoryWindowSeconds);
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  };
+  const startMb = median(first);
+  const endMb = median(last);
+  const troughStartMb = Math.min(...first);
+  const troughEndMb = Math.min(...last);
   return {
     scenario: scenario.label,
     backendLatencyMs: 0,
@@ -252,10 +273,14 @@ async function memoryCheck(servers: Servers, admin: EmulatorAdmin, scenario: Sce
     idleBeforeMb,
     startMb,
     warmSeconds: profile.memoryWarmSeconds,
+    windowSeconds: profile.memoryWindowSeconds,
     peakMb,
     endMb,
     idleAfterMb: rssMb(pid),
     growthPercent: ((endMb - startMb) / startMb) * 100,
+    troughStartMb,
+    troughEndMb,
+    troughGrowthPercent: ((troughEndMb - troughStartMb) / troughStartMb) * 100,
     samplesMb: samplesMb.map((n) => Math.round(n * 10) / 10),
     load,
     ...(sampleFailure !== undefined ? { sampleFailure } : {}),
@@ -338,7 +363,7 @@ async function main(): Promise<boolean> {
       name: 'BFF',
       script: 'src/main.ts',
       env: bffEnv,
-      ...(profile.cpuProfile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] } : {}),
+      nodeArgs: [...profile.bffNodeArgs, ...(profile.cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [])],
       ...(pin ? { core: 0 } : {}),
       port: bffPort,
       readyPath: '/healthz',
@@ -419,7 +444,7 @@ async function main(): Promise<boolean> {
     loadAverageAtEnd: os.loadavg().map((n) => Math.round(n * 100) / 100),
     pinned: driverPinned ? { bff: 0, floor: 0, stockApollo: 0, restFloor: 0, emulator: 1, driver: 1 } : null,
     profile: { ...profile, parts: [...profile.parts] },
-    bff: { env: bffEnv, inheritedSettings, backendConnections },
+    bff: { env: bffEnv, inheritedSettings, nodeArgs: profile.bffNodeArgs, backendConnections },
     results,
     memory,
     targets,
@@ -434,6 +459,7 @@ async function main(): Promise<boolean> {
       `${profile.quick ? 'Quick' : 'Full'} bench, ${machine.cores} cores ${machine.cpuModel}, Node ${machine.node}, ` +
         `load average at start ${machine.loadAverage.join(' ')}, at end ${report.loadAverageAtEnd.join(' ')}${driverPinned ? '; BFF and reference servers on core 0, emulator and driver on core 1' : ''}`,
       ...(Object.keys(inheritedSettings).length ? [`BFF settings from the environment: ${JSON.stringify(inheritedSettings)}`] : []),
+      ...(profile.bffNodeArgs.length ? [`BFF node options: ${profile.bffNodeArgs.join(' ')}`] : []),
       tree ? `tree: ${tree.commit}${tree.changed.length ? ` with ${tree.changed.length} changed files (${tree.changed.join(', ')})` : ', clean'}` : 'tree: not a git checkout',
       '',
       formatTable(ordered),
