@@ -27,7 +27,7 @@ writes bench/results/latest.json.
   --only LIST      run only these parts, comma-separated: floor, stock-apollo, categories, card, list-ids,
                    list-cards, rest-floor-list, create, probes (the 1-connection runs), memory
   --latency LIST   backend latencies in ms, comma-separated (default 0,10)
-  --bff-node-args "ARGS"  node options for the BFF process only (e.g. "--max-old-space-size=128")
+  --bff-node-args="ARGS"  node options for the BFF process only (e.g. --bff-node-args="--max-old-space-size=128")
   --profile        run the BFF under node --cpu-prof and print its top frames at the end
                    (profiles in $TMPDIR/campaign-bff-bench-profiles/)
   --help           this text
