@@ -68,19 +68,28 @@ function sendGraphQLError(res: ServerResponse, status: number, message: string, 
 }
 
 /** Reads the body up to `limit` bytes; beyond it, stops reading and answers 413. */
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
-    throw new HttpError(413, `Request body of ${declared} bytes is over the limit of ${limit} bytes.`, 'PAYLOAD_TOO_LARGE');
+    return Promise.reject(new HttpError(413, `Request body of ${declared} bytes is over the limit of ${limit} bytes.`, 'PAYLOAD_TOO_LARGE'));
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new HttpError(413, `Request body is over the limit of ${limit} bytes.`, 'PAYLOAD_TOO_LARGE');
-    chunks.push(chunk);
-  }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  // Plain events rather than an async iterator: this runs for every request.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off('data', onData);
+        reject(new HttpError(413, `Request body is over the limit of ${limit} bytes.`, 'PAYLOAD_TOO_LARGE'));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -216,8 +225,10 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
         return;
       }
       if (!('headers' in result)) {
-        res.writeHead(result.status, { ...cors, 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(result.body) });
-        res.end(result.body);
+        // Encoded once: measuring the string and then writing it would encode it twice.
+        const bytes = Buffer.from(result.body, 'utf8');
+        res.writeHead(result.status, { ...cors, 'content-type': JSON_TYPE, 'content-length': bytes.length });
+        res.end(bytes);
         return;
       }
       res.statusCode = result.status ?? 200;
