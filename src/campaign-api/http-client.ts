@@ -212,18 +212,20 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
     try {
       const verdict = await policies.budget.execute(
         ({ signal: budgetSignal }) =>
-          policies.bulkhead.execute(
-            () =>
-              retry.execute(({ signal }) => {
-                // Reached after a backoff the budget cut short: no attempt, and no word to the breaker.
-                if (signal.aborted) throw new NotAttempted();
-                return policies.breaker.execute(
-                  () => policies.attemptTimeout.execute(({ signal: attemptSignal }) => attempt(budgetSignal, attemptSignal), signal),
-                  signal,
-                );
-              }, budgetSignal),
-            budgetSignal,
-          ),
+          // No signal for the bulkhead itself: cockatiel 3 drops a queued task whose signal has
+          // fired without passing its turn on, so every abandoned call would leak a slot (after
+          // a burst of cancelled requests the client crawled). The task checks the signal itself.
+          policies.bulkhead.execute(() => {
+            if (budgetSignal.aborted) throw new NotAttempted();
+            return retry.execute(({ signal }) => {
+              // Reached after a backoff the budget cut short: no attempt, and no word to the breaker.
+              if (signal.aborted) throw new NotAttempted();
+              return policies.breaker.execute(
+                () => policies.attemptTimeout.execute(({ signal: attemptSignal }) => attempt(budgetSignal, attemptSignal), signal),
+                signal,
+              );
+            }, budgetSignal);
+          }),
         callSignal,
       );
       if (verdict.kind === 'success') {

@@ -244,6 +244,26 @@ describe('bulkhead and abort against the emulator', () => {
     expect(await admin.calls()).toEqual({ 'campaigns/get': 3 });
   });
 
+  it('calls cancelled while queued give their turn back: the client keeps its full capacity', async () => {
+    await admin.fault({ mode: 'latency', latencyMs: 20 });
+    const { client: api } = client({ bulkhead: { maxConcurrent: 4, maxQueue: 1000 } });
+    const controller = new AbortController();
+    const abandoned = Promise.allSettled(
+      Array.from({ length: 200 }, () => api.get(STORE, { ymCampaignId: CAMPAIGN }, { signal: controller.signal })),
+    );
+    await sleep(30);
+    controller.abort();
+    const settled = await abandoned;
+    expect(settled.filter((r) => r.status === 'rejected').length).toBeGreaterThan(150);
+
+    // 40 calls through 4 slots at 20 ms each: about 200 ms when no slot leaked. Before the fix
+    // each cancelled queued call swallowed a turn, and these starved until their budget ran out.
+    const started = performance.now();
+    const after = await Promise.allSettled(Array.from({ length: 40 }, () => api.get(STORE, { ymCampaignId: CAMPAIGN })));
+    expect(after.filter((r) => r.status === 'fulfilled')).toHaveLength(40);
+    expect(performance.now() - started).toBeLessThan(200 + 4 * MARGIN_MS);
+  });
+
   it('an aborted call ends at once and is not retried', async () => {
     await admin.fault({ mode: 'hang' });
     const { client: api, last } = client({ attemptTimeoutMs: 5000, budgetMs: 5000 });
