@@ -40,7 +40,7 @@ export const envSchema = z.object({
   CORS_ORIGINS: origins.optional(),
   DEMO_FALLBACK: bool.optional(),
 
-  BACKEND_CONNECTIONS: int(1, 1024, 32),
+  BACKEND_CONNECTIONS: int(1, 1024, 64),
   BACKEND_ATTEMPT_TIMEOUT_MS: int(10, 60_000, 3000),
   BACKEND_BUDGET_MS: int(10, 120_000, 8000),
   BACKEND_MAX_ATTEMPTS: int(1, 10, 3),
@@ -48,7 +48,7 @@ export const envSchema = z.object({
   BACKEND_BACKOFF_MAX_MS: int(0, 600_000, 1000),
   BACKEND_BREAKER_FAILURES: int(1, 1000, 5),
   BACKEND_BREAKER_HALF_OPEN_MS: int(100, 300_000, 5000),
-  BACKEND_MAX_CONCURRENT: int(1, 10_000, 64),
+  BACKEND_MAX_CONCURRENT: int(1, 10_000, 128),
   BACKEND_MAX_QUEUE: int(0, 1_000_000, 10_000),
 
   REQUEST_TIMEOUT_MS: int(100, 300_000, 15_000),
@@ -63,7 +63,7 @@ export const envSchema = z.object({
   CATEGORY_TTL_MS: int(1000, 86_400_000, 300_000),
   PIN_CHUNK_SIZE: int(1, 100_000, 10_000),
   MAX_PINS_PER_MUTATION: int(1, 1_000_000, 100_000),
-  LOADER_CONCURRENCY: int(1, 1000, 32),
+  LOADER_CONCURRENCY: int(1, 1000, 64),
   MAX_STATUS_SCAN: int(100, 1_000_000, 10_000),
   COMPILED_OPERATIONS: bool.default(true),
   GRAPHQL_JIT: bool.default(true),
