@@ -58,10 +58,3 @@ export function createContext(deps: BffDependencies, request: RequestScope): Gra
     limits: deps.limits,
   };
 }
-
-/** `Authorization: Bearer <token>` (and the reference's `Bearer: <token>`) → the token, or null. */
-export function tokenFromAuthorization(header: string | string[] | undefined): string | null {
-  const value = Array.isArray(header) ? header[0] : header;
-  const match = value?.match(/^\s*Bearer:?\s+(\S+)\s*$/i);
-  return match?.[1] ?? null;
-}
