@@ -152,7 +152,5 @@ export function createOperationCache<C extends BaseContext & RequestMeta>(
     return entry.compiled;
   }
 
-  return { plugin, tryExecute, size: () => accepted.size };
+  return { plugin, tryExecute };
 }
-
-export type OperationCache<C extends BaseContext & RequestMeta> = ReturnType<typeof createOperationCache<C>>;
