@@ -1,23 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { samples, type Sample } from '../fixtures/reference-samples.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { interpretResponse } from '../../src/campaign-api/envelope.js';
 import { OPERATION_NAMES, operations, type OperationName } from '../../src/campaign-api/operations.js';
 import { closeAllClients, recordingClient } from './support/clients.js';
 import { json, startTestServer, type TestServer } from './support/test-server.js';
-
-/** The reference's JSON samples, reconstructed by the emulator work (test/fixtures/reference-samples). */
-interface Sample {
-  operation: OperationName;
-  source: string;
-  request: { headers: Record<string, string>; body: unknown };
-  response: Record<string, unknown>;
-}
-
-const dir = fileURLToPath(new URL('../fixtures/reference-samples/', import.meta.url));
-const samples = readdirSync(dir)
-  .filter((f) => f.endsWith('.json'))
-  .map((file) => ({ file, sample: JSON.parse(readFileSync(dir + file, 'utf8')) as Sample }));
 
 /** What a caller gets: `result`, or the top level less the envelope's own keys. */
 function expectedPayload(sample: Sample): unknown {

@@ -1,20 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { samples } from '../fixtures/reference-samples.js';
 import { operations, OPERATION_NAMES, type OperationName } from '../../src/campaign-api/index.js';
 import { STORE, useEmulator } from './support.js';
-
-interface Sample {
-  operation: OperationName;
-  source: string;
-  request: { headers: Record<string, string>; body: unknown };
-  response: Record<string, unknown>;
-}
-
-const dir = fileURLToPath(new URL('../fixtures/reference-samples/', import.meta.url));
-const samples = readdirSync(dir)
-  .filter((f) => f.endsWith('.json'))
-  .map((file) => ({ file, sample: JSON.parse(readFileSync(dir + file, 'utf8')) as Sample }));
 
 function payloadOf(name: OperationName, body: Record<string, unknown>): unknown {
   if (operations[name].wrapping === 'result') return body.result;
