@@ -8,6 +8,7 @@ import { readOptions, USAGE, type SoakOptions } from './soak/options.js';
 import { preparePartners } from './soak/partners.js';
 import { chooseAction, newStats, type Context, type Stats } from './soak/traffic.js';
 import { verifyState, type StateCheck } from './soak/verify.js';
+import { seeded } from './lib/seeded.js';
 
 /**
  * `npm run soak`: the BFF and the emulator as child processes on loopback, several partners
@@ -20,17 +21,6 @@ const MEMORY_GROWTH_LIMIT = 0.2;
 const HEALTHY_CLEAN_MIN = 0.5;
 const REGISTERED_PARTNERS = 4;
 const log = (message: string) => process.stderr.write(`[soak ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
-
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return 0;

@@ -92,14 +92,4 @@ export async function pool<T>(tasks: (() => Promise<T>)[], concurrency: number):
   return results;
 }
 
-/** A small seeded generator (mulberry32), so a failing interleaving or document can be replayed. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seeded } from '../../bench/lib/seeded.js';
