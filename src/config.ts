@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ResilienceSettings } from './campaign-api/resilience.js';
 
 /**
  * The whole configuration, read once from environment variables. A bad value stops start-up
@@ -86,15 +87,8 @@ export interface Config {
   corsOrigins: string[];
   /** A request without Authorization acts as the demo store (development on the emulator only). */
   demoFallback: boolean;
-  client: {
-    connections: number;
-    attemptTimeoutMs: number;
-    budgetMs: number;
-    maxAttempts: number;
-    backoff: { initialMs: number; maxMs: number };
-    breaker: { consecutiveFailures: number; halfOpenAfterMs: number };
-    bulkhead: { maxConcurrent: number; maxQueue: number };
-  };
+  /** The REST client's settings, as its resilience policies take them. */
+  client: ResilienceSettings & { connections: number };
   limits: {
     requestTimeoutMs: number;
     bodyLimitBytes: number;
