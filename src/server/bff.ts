@@ -12,6 +12,7 @@ import { createContext, type GraphQLContext } from '../graphql/context.js';
 import { formatError } from '../graphql/errors.js';
 import { createCostLimit, limitValidationRules } from '../graphql/limits/index.js';
 import { createOperationCache } from '../graphql/operation-cache.js';
+import { knownOperationTypesRule } from '../graphql/operation-types.js';
 import { createRequestRecorder, observabilityPlugin, type RequestMeta } from '../graphql/plugins/observability.js';
 import { createSchema } from '../graphql/schema.js';
 import { createLogger, type Logger } from '../observability/logger.js';
@@ -111,7 +112,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     // requests in flight and re-sent the signal, which the entry took as a second one.
     stopOnTerminationSignals: false,
     parseOptions: { maxTokens: config.limits.maxTokens },
-    validationRules: limitValidationRules(config.limits, onLimit),
+    validationRules: [knownOperationTypesRule, ...limitValidationRules(config.limits, onLimit)],
     persistedQueries: { cache: createApqCache(cache.keyv('apq'), (result) => metrics.cacheLookups.inc({ cache: 'apq', result })) },
     formatError,
     logger: {
