@@ -67,6 +67,9 @@ class HttpError extends Error {
   }
 }
 
+/** The client closed the connection before it had sent its body: there is nobody left to answer. */
+class ClientGoneError extends Error {}
+
 interface MediaRange {
   type: string;
   subtype: string;
@@ -214,7 +217,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     };
     req.on('data', onData);
     req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    req.once('error', reject);
+    req.once('error', (error) => reject(new ClientGoneError(error.message)));
   });
 }
 
@@ -314,6 +317,10 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
         checkBodyHeaders(req, options.bodyLimitBytes);
         raw = await readBody(req, options.bodyLimitBytes);
       } catch (error) {
+        if (error instanceof ClientGoneError) {
+          logger.debug({ requestId, reason: error.message }, 'client went away while sending its body');
+          return;
+        }
         if (!(error instanceof HttpError)) throw error;
         options.onRefused?.(error.status === 413 ? 'body_too_large' : 'unsupported_media_type');
         refuseBody(req, res, error, cors);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/observability/logger.js';
@@ -67,5 +68,18 @@ describe('client mistakes', () => {
       expect(JSON.stringify(answer.logs)).not.toMatch(/stack|unexpected error/);
       expect(answer.logs).toEqual([expect.objectContaining({ level: 30, msg: 'graphql request', outcome: code, errorCodes: [code] })]);
     }
+  });
+
+  it('a client that goes away in the middle of its body: nothing logged at error level', async () => {
+    const before = lines.length;
+    const { hostname, port } = new URL(stack.bffUrl);
+    const socket = connect(Number(port), hostname);
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(`POST /graphql HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"query":`);
+    await new Promise((r) => setTimeout(r, 100));
+    socket.destroy();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(lines.slice(before).filter((line) => line.level >= 50)).toEqual([]);
+    expect((await send({ query: QUERY })).status).toBe(200);
   });
 });
