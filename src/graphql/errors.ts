@@ -33,9 +33,14 @@ export class BadBackendValueError extends Error {
   }
 }
 
-export function missingTokenError(): GraphQLError {
+/** Why a request has no partner token: it sent no Authorization header, or one that is not "Bearer <token>". */
+export type TokenProblem = 'missing' | 'malformed';
+
+export function noTokenError(problem: TokenProblem): GraphQLError {
   return new GraphQLError(
-    'A partner token is required: send it as the Authorization header, "Bearer <token>".',
+    problem === 'malformed'
+      ? 'The Authorization header is malformed: send it as "Bearer <token>", a single token without spaces.'
+      : 'A partner token is required: send it as the Authorization header, "Bearer <token>".',
     { extensions: { code: ErrorCode.UNAUTHENTICATED } },
   );
 }

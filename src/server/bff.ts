@@ -169,9 +169,9 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   const handler = createHttpHandler<ServerContext>({
     apollo,
     fastPath: config.limits.compiledOperations ? operations.tryExecute : undefined,
-    async context({ requestId, token, signal }) {
+    async context({ requestId, token, tokenProblem, signal }) {
       const backend = { calls: 0 };
-      const context = createContext(deps, { token, signal, onBackendCall: () => backend.calls++ });
+      const context = createContext(deps, { token, tokenProblem, signal, onBackendCall: () => backend.calls++ });
       return Object.assign(context, { requestId, backend });
     },
     bodyLimitBytes: config.limits.bodyLimitBytes,

@@ -5,7 +5,8 @@ import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
 import type { Logger } from '../observability/logger.js';
 import type { Registry } from 'prom-client';
 import { corsHeaders, type CorsPolicy } from './cors.js';
-import { readBearerToken } from './auth.js';
+import { readAuthorization } from './auth.js';
+import type { TokenProblem } from '../graphql/errors.js';
 import type { FastPathAnswer, FastPathRequest } from '../graphql/operation-cache.js';
 
 /**
@@ -18,6 +19,8 @@ export interface RequestInfo {
   requestId: string;
   /** The partner token from `Authorization`, or the demo token where allowed; null when absent. */
   token: string | null;
+  /** Why `token` is null: no Authorization header, or one that is not "Bearer <token>". */
+  tokenProblem: TokenProblem | undefined;
   /** Aborted at the request deadline or when the client goes away; made on first call. */
   signal: () => AbortSignal;
 }
@@ -337,8 +340,11 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
     }
 
     const lifetime = new RequestLifetime(res, options.requestTimeoutMs);
-    const token = readBearerToken(req.headers.authorization) ?? (req.headers.authorization ? null : options.fallbackToken);
-    const context = () => options.context({ requestId, token, signal: lifetime.signal });
+    const authorization = readAuthorization(req.headers.authorization);
+    // A malformed header never falls back to the demo token: the client meant to send one.
+    const token = authorization.kind === 'token' ? authorization.token : authorization.kind === 'missing' ? options.fallbackToken : null;
+    const tokenProblem = token === null ? (authorization.kind === 'malformed' ? 'malformed' : 'missing') : undefined;
+    const context = () => options.context({ requestId, token, tokenProblem, signal: lifetime.signal });
     const fast = method === 'POST' && options.fastPath ? fastPathRequest(body, req.headers.accept) : undefined;
     const answer = async () => {
       const compiled = fast && (await options.fastPath!(fast, context));
