@@ -12,6 +12,7 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/helpers/build.global.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // Integration suites start their own servers on port 0; two workers fit the 2-core machine.

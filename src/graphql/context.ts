@@ -1,6 +1,6 @@
 import type { CampaignApi } from '../campaign-api/api.js';
 import type { Category, CategoryDirectory } from '../cache/category-directory.js';
-import { missingTokenError } from './errors.js';
+import { noTokenError, type TokenProblem } from './errors.js';
 import { createLoaders, type Loaders } from './loaders.js';
 import { bindPartnerApi, type PartnerApi } from './partner-api.js';
 
@@ -29,6 +29,8 @@ export interface PartnerCategories {
 /** Per request: the partner's token, its bound API, fresh loaders. Nothing here outlives the request. */
 export interface GraphQLContext {
   token: string | null;
+  /** Why `token` is null, for the error that says so. */
+  tokenProblem: TokenProblem;
   partner: PartnerApi;
   loaders: Loaders;
   categories: PartnerCategories;
@@ -37,6 +39,8 @@ export interface GraphQLContext {
 
 export interface RequestScope {
   token: string | null;
+  /** Why `token` is null; 'missing' when not given. */
+  tokenProblem?: TokenProblem;
   /** The request's AbortSignal, made on first use (most requests never need one). */
   signal?: () => AbortSignal;
   /** Told about every backend call the request makes (for its log line). */
@@ -45,15 +49,17 @@ export interface RequestScope {
 
 export function createContext(deps: BffDependencies, request: RequestScope): GraphQLContext {
   const token = request.token && request.token.length > 0 ? request.token : null;
-  const partner = bindPartnerApi(deps.api, token, request.signal, request.onBackendCall);
+  const tokenProblem = request.tokenProblem ?? 'missing';
+  const partner = bindPartnerApi(deps.api, token, request.signal, request.onBackendCall, tokenProblem);
   const directory = deps.categories;
   return {
     token,
+    tokenProblem,
     partner,
     loaders: createLoaders(partner, deps.limits.loaderConcurrency),
     categories:
       token === null
-        ? { list: () => Promise.reject(missingTokenError()), get: () => Promise.reject(missingTokenError()) }
+        ? { list: () => Promise.reject(noTokenError(tokenProblem)), get: () => Promise.reject(noTokenError(tokenProblem)) }
         : { list: () => directory.list(token), get: (id) => directory.get(token, id) },
     limits: deps.limits,
   };

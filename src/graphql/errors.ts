@@ -33,9 +33,14 @@ export class BadBackendValueError extends Error {
   }
 }
 
-export function missingTokenError(): GraphQLError {
+/** Why a request has no partner token: it sent no Authorization header, or one that is not "Bearer <token>". */
+export type TokenProblem = 'missing' | 'malformed';
+
+export function noTokenError(problem: TokenProblem): GraphQLError {
   return new GraphQLError(
-    'A partner token is required: send it as the Authorization header, "Bearer <token>".',
+    problem === 'malformed'
+      ? 'The Authorization header is malformed: send it as "Bearer <token>", a single token without spaces.'
+      : 'A partner token is required: send it as the Authorization header, "Bearer <token>".',
     { extensions: { code: ErrorCode.UNAUTHENTICATED } },
   );
 }
@@ -111,13 +116,14 @@ function unwrapResolverError(error: unknown): unknown {
   return error;
 }
 
-function isDeliberate(error: unknown): boolean {
-  return (
-    error instanceof Error &&
-    error.name === 'GraphQLError' &&
-    !(error as { originalError?: unknown }).originalError &&
-    !(error as { path?: unknown }).path
-  );
+/**
+ * A request-level error Apollo raises itself with the HTTP status to answer in
+ * `extensions.http` (a persisted query of another version, or whose hash does not match its
+ * text): a 4xx there is the client's mistake, whatever code it lacks.
+ */
+function isClientMistake(error: unknown): boolean {
+  const status = (error as { extensions?: { http?: { status?: unknown } } } | undefined)?.extensions?.http?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
 }
 
 function withoutStacktrace(formatted: GraphQLFormattedError): GraphQLFormattedError {
@@ -141,11 +147,21 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   };
   if (known) return { message: known.message, ...position, extensions: known.extensions };
   const code = formatted.extensions?.code;
-  // A request-level error raised on purpose (Apollo's "provided sha does not match query") wraps
-  // no exception and sits on no field: its message is meant for the client.
-  if (code === ErrorCode.INTERNAL_SERVER_ERROR && isDeliberate(error)) {
+  if (code === ErrorCode.INTERNAL_SERVER_ERROR && isClientMistake(error)) {
     return withoutStacktrace({ ...formatted, extensions: { ...formatted.extensions, code: 'BAD_REQUEST' } });
   }
   if (typeof code === 'string' && code !== ErrorCode.INTERNAL_SERVER_ERROR) return withoutStacktrace(formatted);
   return { message: 'Internal server error.', ...position, extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } };
+}
+
+/**
+ * What the client sees of a raw GraphQLError, made as Apollo makes it (normalizeAndFormatErrors:
+ * a missing code reads INTERNAL_SERVER_ERROR, `extensions.http` is Apollo's and goes), then
+ * `formatError`. For code that holds errors before Apollo formats them: the compiled path, and
+ * the log's judgement of which errors are unexpected.
+ */
+export function formatGraphQLError(error: GraphQLError): GraphQLFormattedError {
+  const formatted = error.toJSON();
+  const { http: _http, ...extensions } = formatted.extensions ?? {};
+  return formatError({ ...formatted, extensions: { ...extensions, code: extensions.code ?? ErrorCode.INTERNAL_SERVER_ERROR } }, error);
 }

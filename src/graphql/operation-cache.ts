@@ -3,13 +3,12 @@ import {
   execute,
   getVariableValues,
   type DocumentNode,
-  type GraphQLError,
   type GraphQLFormattedError,
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import { formatError } from './errors.js';
+import { formatGraphQLError } from './errors.js';
 import type { RequestMeta, RequestRecorder } from './plugins/observability.js';
 
 /**
@@ -59,15 +58,6 @@ const key = (query: string, operationName: string | null | undefined) => (operat
 /** The JSON body Apollo would send for a POST: errors first, a newline at the end. */
 function serialize(errors: GraphQLFormattedError[] | undefined, data: unknown): string {
   return `${JSON.stringify(errors ? { errors, data } : { data })}\n`;
-}
-
-/** As Apollo's `normalizeAndFormatErrors`: every error gets a code, then our formatError. */
-function formatErrors(errors: readonly GraphQLError[]): GraphQLFormattedError[] {
-  return errors.map((error) => {
-    const formatted = error.toJSON();
-    const extensions = { ...formatted.extensions, code: formatted.extensions?.code ?? 'INTERNAL_SERVER_ERROR' };
-    return formatError({ ...formatted, extensions }, error);
-  });
 }
 
 export function createOperationCache<C extends BaseContext & RequestMeta>(
@@ -124,7 +114,7 @@ export function createOperationCache<C extends BaseContext & RequestMeta>(
           operationName: request.operationName ?? undefined,
         });
     if (result.errors?.length) deps.recorder.reportErrors(contextValue, result.errors);
-    const errors = result.errors?.length ? formatErrors(result.errors) : undefined;
+    const errors = result.errors?.length ? result.errors.map(formatGraphQLError) : undefined;
     deps.recorder.record({
       meta: contextValue,
       operationName,

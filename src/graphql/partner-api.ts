@@ -1,6 +1,6 @@
 import type { CampaignApi } from '../campaign-api/api.js';
 import { OPERATION_NAMES, type OperationName, type RequestOf, type ResponseOf } from '../campaign-api/index.js';
-import { missingTokenError } from './errors.js';
+import { noTokenError, type TokenProblem } from './errors.js';
 
 /** The campaign API as one request's partner sees it: token and cancellation already bound. */
 export type PartnerApi = {
@@ -14,6 +14,8 @@ interface Binding {
   signal: (() => AbortSignal) | undefined;
   /** Told about every call made, for the request's log line. */
   onCall: (() => void) | undefined;
+  /** Why `token` is null. */
+  tokenProblem: TokenProblem;
 }
 
 type AnyCall = (token: string, request: unknown, options?: { signal?: AbortSignal }) => Promise<unknown>;
@@ -28,8 +30,8 @@ class BoundPartnerApi {
 for (const name of OPERATION_NAMES) {
   Object.defineProperty(BoundPartnerApi.prototype, name, {
     value(this: BoundPartnerApi, request: unknown) {
-      const { api, token, signal, onCall } = this.binding;
-      if (token === null) return Promise.reject(missingTokenError());
+      const { api, token, signal, onCall, tokenProblem } = this.binding;
+      if (token === null) return Promise.reject(noTokenError(tokenProblem));
       onCall?.();
       return (api[name] as AnyCall).call(api, token, request, signal ? { signal: signal() } : undefined);
     },
@@ -40,6 +42,12 @@ for (const name of OPERATION_NAMES) {
  * Binds the request's token and AbortSignal to every operation. Without a token every call
  * fails with UNAUTHENTICATED before anything is sent.
  */
-export function bindPartnerApi(api: CampaignApi, token: string | null, signal?: () => AbortSignal, onCall?: () => void): PartnerApi {
-  return new BoundPartnerApi({ api, token, signal, onCall }) as unknown as PartnerApi;
+export function bindPartnerApi(
+  api: CampaignApi,
+  token: string | null,
+  signal?: () => AbortSignal,
+  onCall?: () => void,
+  tokenProblem: TokenProblem = 'missing',
+): PartnerApi {
+  return new BoundPartnerApi({ api, token, signal, onCall, tokenProblem }) as unknown as PartnerApi;
 }

@@ -1,9 +1,13 @@
+/** What a request's `Authorization` header holds. */
+export type Authorization = { kind: 'token'; token: string } | { kind: 'missing' } | { kind: 'malformed' };
+
 /**
  * `Authorization: Bearer <token>`; `Bearer: <token>` (the reference's samples) is accepted too.
- * Anything else reads as no token, so the request is unauthenticated rather than guessed at.
+ * Anything else is malformed, never guessed at: the request is then unauthenticated, and told
+ * why, rather than treated as if it had sent no header.
  */
-export function readBearerToken(header: string | undefined): string | null {
-  if (!header) return null;
+export function readAuthorization(header: string | undefined): Authorization {
+  if (!header) return { kind: 'missing' };
   const match = /^Bearer:?\s+(\S+)\s*$/i.exec(header);
-  return match ? match[1]! : null;
+  return match ? { kind: 'token', token: match[1]! } : { kind: 'malformed' };
 }

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
@@ -12,6 +12,7 @@ import { createContext, type GraphQLContext } from '../graphql/context.js';
 import { formatError } from '../graphql/errors.js';
 import { createCostLimit, limitValidationRules } from '../graphql/limits/index.js';
 import { createOperationCache } from '../graphql/operation-cache.js';
+import { knownOperationTypesRule } from '../graphql/operation-types.js';
 import { createRequestRecorder, observabilityPlugin, type RequestMeta } from '../graphql/plugins/observability.js';
 import { createSchema } from '../graphql/schema.js';
 import { createLogger, type Logger } from '../observability/logger.js';
@@ -106,8 +107,12 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
     nodeEnv: config.nodeEnv,
+    // The process entry owns SIGTERM/SIGINT and drains the HTTP server first (close() below).
+    // Apollo's own handler, on by default outside NODE_ENV=test, stopped Apollo under the
+    // requests in flight and re-sent the signal, which the entry took as a second one.
+    stopOnTerminationSignals: false,
     parseOptions: { maxTokens: config.limits.maxTokens },
-    validationRules: limitValidationRules(config.limits, onLimit),
+    validationRules: [knownOperationTypesRule, ...limitValidationRules(config.limits, onLimit)],
     persistedQueries: { cache: createApqCache(cache.keyv('apq'), (result) => metrics.cacheLookups.inc({ cache: 'apq', result })) },
     formatError,
     logger: {
@@ -164,9 +169,9 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   const handler = createHttpHandler<ServerContext>({
     apollo,
     fastPath: config.limits.compiledOperations ? operations.tryExecute : undefined,
-    async context({ requestId, token, signal }) {
+    async context({ requestId, token, tokenProblem, signal }) {
       const backend = { calls: 0 };
-      const context = createContext(deps, { token, signal, onBackendCall: () => backend.calls++ });
+      const context = createContext(deps, { token, tokenProblem, signal, onBackendCall: () => backend.calls++ });
       return Object.assign(context, { requestId, backend });
     },
     bodyLimitBytes: config.limits.bodyLimitBytes,
@@ -179,7 +184,23 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     onRefused: (reason) => metrics.limitRejections.inc({ limit: reason }),
   });
 
-  const server = createServer({ keepAliveTimeout: 65_000 }, handler);
+  // Answers not yet sent when shutdown begins say `Connection: close`: a keep-alive socket then
+  // closes after its last answer, instead of advertising reuse and being cut under a request the
+  // client sends on it next (a reset the client cannot tell from a lost mutation).
+  const unanswered = new Set<ServerResponse>();
+  let draining = false;
+  const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+    if (draining) res.setHeader('connection', 'close');
+    else {
+      unanswered.add(res);
+      res.once('close', () => {
+        unanswered.delete(res);
+        // An answer already under way when shutdown began still said keep-alive: close its socket now.
+        if (draining) server.closeIdleConnections();
+      });
+    }
+    handler(req, res);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {
@@ -193,14 +214,13 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   let closing: Promise<void> | undefined;
   async function close(): Promise<void> {
     closing ??= (async () => {
+      draining = true;
+      for (const res of unanswered) if (!res.headersSent) res.setHeader('connection', 'close');
+      // Stops listening and closes the idle keep-alive sockets; the others close after their answer.
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Keep-alive sockets turn idle as their last request finishes: close them as they do.
-      const sweeper = setInterval(() => server.closeIdleConnections(), 50);
-      server.closeIdleConnections();
       let timer: NodeJS.Timeout | undefined;
       const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, config.shutdownGraceMs)));
       await Promise.race([stopped, grace]);
-      clearInterval(sweeper);
       clearTimeout(timer);
       server.closeAllConnections();
       await apollo.stop();

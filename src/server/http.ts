@@ -5,7 +5,8 @@ import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
 import type { Logger } from '../observability/logger.js';
 import type { Registry } from 'prom-client';
 import { corsHeaders, type CorsPolicy } from './cors.js';
-import { readBearerToken } from './auth.js';
+import { readAuthorization } from './auth.js';
+import type { TokenProblem } from '../graphql/errors.js';
 import type { FastPathAnswer, FastPathRequest } from '../graphql/operation-cache.js';
 
 /**
@@ -18,6 +19,8 @@ export interface RequestInfo {
   requestId: string;
   /** The partner token from `Authorization`, or the demo token where allowed; null when absent. */
   token: string | null;
+  /** Why `token` is null: no Authorization header, or one that is not "Bearer <token>". */
+  tokenProblem: TokenProblem | undefined;
   /** Aborted at the request deadline or when the client goes away; made on first call. */
   signal: () => AbortSignal;
 }
@@ -45,15 +48,74 @@ export interface HttpHandlerOptions<C extends BaseContext> {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+const GRAPHQL_RESPONSE_TYPE = 'application/graphql-response+json; charset=utf-8';
+
+/**
+ * A refused body is still read and thrown away, up to these bounds, before the connection
+ * closes: closing a socket with request bytes unread makes the kernel send a reset, which can
+ * reach a client still sending before it has read the answer. Discarding costs little; the
+ * bounds stop a client from holding the connection with an endless body.
+ */
+const DISCARD_MAX_BYTES = 64 * 1024 * 1024;
+const DISCARD_MAX_MS = 5000;
 
 class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly code: string,
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
+}
+
+/** The client closed the connection before it had sent its body: there is nobody left to answer. */
+class ClientGoneError extends Error {}
+
+interface MediaRange {
+  type: string;
+  subtype: string;
+  q: number;
+  order: number;
+}
+
+function parseAccept(accept: string): MediaRange[] {
+  return accept.split(',').flatMap((part, order) => {
+    const [range, ...params] = part.split(';');
+    const [type, subtype] = range!.trim().toLowerCase().split('/');
+    if (!type || !subtype) return [];
+    const q = params.map((p) => /^\s*q\s*=\s*([\d.]+)\s*$/i.exec(p)?.[1]).find((v) => v !== undefined);
+    return [{ type, subtype, q: q === undefined ? 1 : Math.min(Number(q) || 0, 1), order }];
+  });
+}
+
+/** How much the Accept ranges want `application/<subtype>`: the most specific range that matches decides. */
+function preference(ranges: MediaRange[], subtype: string): { q: number; specificity: number; order: number } {
+  let best = { q: 0, specificity: -1, order: Infinity };
+  for (const range of ranges) {
+    const matches = (range.type === '*' || range.type === 'application') && (range.subtype === '*' || range.subtype === subtype);
+    if (!matches) continue;
+    const specificity = (range.type === 'application' ? 2 : 0) + (range.subtype === subtype ? 1 : 0);
+    if (specificity > best.specificity || (specificity === best.specificity && range.q > best.q)) best = { q: range.q, specificity, order: range.order };
+  }
+  return best;
+}
+
+/**
+ * The media type of an answer this layer makes itself, chosen as Apollo chooses it for its own
+ * (by quality, then specificity, then the client's order): application/graphql-response+json
+ * where the Accept header prefers it, else application/json, also when it accepts neither.
+ */
+function errorMediaType(accept: string | undefined): string {
+  if (!accept) return JSON_TYPE;
+  const ranges = parseAccept(accept);
+  const json = preference(ranges, 'json');
+  const graphql = preference(ranges, 'graphql-response+json');
+  if (graphql.q <= 0) return JSON_TYPE;
+  const prefersGraphql =
+    graphql.q !== json.q ? graphql.q > json.q : graphql.specificity !== json.specificity ? graphql.specificity > json.specificity : graphql.order < json.order;
+  return prefersGraphql ? GRAPHQL_RESPONSE_TYPE : JSON_TYPE;
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -63,16 +125,84 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text);
 }
 
-function sendGraphQLError(res: ServerResponse, status: number, message: string, code: string, headers?: Record<string, string>): void {
-  sendJson(res, status, { errors: [{ message, extensions: { code } }] }, headers);
+function graphQLErrorBody(message: string, code: string): string {
+  return JSON.stringify({ errors: [{ message, extensions: { code } }] });
 }
 
-/** Reads the body up to `limit` bytes; beyond it, stops reading and answers 413. */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+function sendGraphQLError(req: IncomingMessage, res: ServerResponse, status: number, message: string, code: string, headers?: Record<string, string>): void {
+  if (res.headersSent) return;
+  const text = graphQLErrorBody(message, code);
+  res.writeHead(status, { 'content-type': errorMediaType(req.headers.accept), 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/**
+ * Answers a request whose body is refused before it was read (too large, of a type or encoding
+ * this server does not take). The answer goes out at once and says `Connection: close`, but it
+ * is ended only once the client has sent its body, or past the discard bounds: Node closes a
+ * `Connection: close` socket as soon as the answer ends.
+ */
+function refuseBody(req: IncomingMessage, res: ServerResponse, error: HttpError, headers: Record<string, string>): void {
+  const text = graphQLErrorBody(error.message, error.code);
+  res.writeHead(error.status, {
+    ...headers,
+    ...error.headers,
+    'content-type': errorMediaType(req.headers.accept),
+    'content-length': Buffer.byteLength(text),
+    connection: 'close',
+  });
+  if (req.complete || req.destroyed) {
+    res.end(text);
+    return;
+  }
+  res.write(text);
+  let discarded = 0;
+  const done = () => {
+    clearTimeout(timer);
+    req.off('data', onData);
+    req.off('end', done);
+    req.off('error', done);
+    res.end();
+  };
+  const onData = (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > DISCARD_MAX_BYTES) done();
+  };
+  const timer = setTimeout(done, DISCARD_MAX_MS);
+  req.on('data', onData);
+  req.once('end', done);
+  req.once('error', done);
+  req.resume();
+}
+
+/** Refuses, before any of the body is read, what this server will not read: too large, another type or encoding. */
+function checkBodyHeaders(req: IncomingMessage, limit: number): void {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json' && type !== 'application/graphql-response+json') {
+    throw new HttpError(
+      415,
+      `Content-Type must be application/json for POST, got ${type ? JSON.stringify(type) : 'none'}.`,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
+  }
+  const encoding = (req.headers['content-encoding'] ?? '').trim().toLowerCase();
+  if (encoding !== '' && encoding !== 'identity') {
+    throw new HttpError(
+      415,
+      `Content-Encoding ${JSON.stringify(encoding.slice(0, 40))} is not supported; send the body uncompressed (without Content-Encoding).`,
+      'UNSUPPORTED_MEDIA_TYPE',
+      // RFC 7694: the encodings this server does take.
+      { 'accept-encoding': 'identity' },
+    );
+  }
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
-    return Promise.reject(new HttpError(413, `Request body of ${declared} bytes is over the limit of ${limit} bytes.`, 'PAYLOAD_TOO_LARGE'));
+    throw new HttpError(413, `Request body of ${declared} bytes is over the limit of ${limit} bytes.`, 'PAYLOAD_TOO_LARGE');
   }
+}
+
+/** Reads the body up to `limit` bytes; beyond it, stops keeping it and answers 413. */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   // Plain events rather than an async iterator: this runs for every request.
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -80,6 +210,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
+        // Paused, so the rest waits for refuseBody to discard it rather than flowing to nobody.
+        req.pause();
         req.off('data', onData);
         reject(new HttpError(413, `Request body is over the limit of ${limit} bytes.`, 'PAYLOAD_TOO_LARGE'));
         return;
@@ -88,7 +220,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     };
     req.on('data', onData);
     req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    req.once('error', reject);
+    req.once('error', (error) => reject(new ClientGoneError(error.message)));
   });
 }
 
@@ -108,15 +240,7 @@ function fastPathRequest(body: unknown, accept: string | undefined): FastPathReq
   return body as unknown as FastPathRequest;
 }
 
-function parseJsonBody(req: IncomingMessage, raw: Buffer): unknown {
-  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/json' && type !== 'application/graphql-response+json') {
-    throw new HttpError(
-      415,
-      `Content-Type must be application/json for POST, got ${type ? JSON.stringify(type) : 'none'}.`,
-      'UNSUPPORTED_MEDIA_TYPE',
-    );
-  }
+function parseJsonBody(raw: Buffer): unknown {
   if (raw.length === 0) throw new HttpError(400, 'Request body is empty; expected a JSON object with a "query".', 'BAD_REQUEST');
   try {
     return JSON.parse(raw.toString('utf8'));
@@ -182,7 +306,7 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
       return;
     }
     if (method !== 'GET' && method !== 'POST') {
-      sendGraphQLError(res, 405, `Method ${method} is not allowed on /graphql; use POST (or GET for queries).`, 'METHOD_NOT_ALLOWED', {
+      sendGraphQLError(req, res, 405, `Method ${method} is not allowed on /graphql; use POST (or GET for queries).`, 'METHOD_NOT_ALLOWED', {
         ...cors,
         allow: 'GET, POST, OPTIONS',
       });
@@ -190,21 +314,37 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
     }
 
     let body: unknown;
-    try {
-      if (method === 'POST') body = parseJsonBody(req, await readBody(req, options.bodyLimitBytes));
-    } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
-      options.onRefused?.(error.status === 413 ? 'body_too_large' : error.status === 415 ? 'unsupported_media_type' : 'malformed_json');
-      // Past a size limit, stop reading: close the connection rather than draining megabytes.
-      const close: Record<string, string> = error.status === 413 ? { connection: 'close' } : {};
-      sendGraphQLError(res, error.status, error.message, error.code, { ...cors, ...close });
-      if (error.status === 413) req.destroy();
-      return;
+    if (method === 'POST') {
+      let raw: Buffer;
+      try {
+        checkBodyHeaders(req, options.bodyLimitBytes);
+        raw = await readBody(req, options.bodyLimitBytes);
+      } catch (error) {
+        if (error instanceof ClientGoneError) {
+          logger.debug({ requestId, reason: error.message }, 'client went away while sending its body');
+          return;
+        }
+        if (!(error instanceof HttpError)) throw error;
+        options.onRefused?.(error.status === 413 ? 'body_too_large' : 'unsupported_media_type');
+        refuseBody(req, res, error, cors);
+        return;
+      }
+      try {
+        body = parseJsonBody(raw);
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        options.onRefused?.('malformed_json');
+        sendGraphQLError(req, res, error.status, error.message, error.code, cors);
+        return;
+      }
     }
 
     const lifetime = new RequestLifetime(res, options.requestTimeoutMs);
-    const token = readBearerToken(req.headers.authorization) ?? (req.headers.authorization ? null : options.fallbackToken);
-    const context = () => options.context({ requestId, token, signal: lifetime.signal });
+    const authorization = readAuthorization(req.headers.authorization);
+    // A malformed header never falls back to the demo token: the client meant to send one.
+    const token = authorization.kind === 'token' ? authorization.token : authorization.kind === 'missing' ? options.fallbackToken : null;
+    const tokenProblem = token === null ? (authorization.kind === 'malformed' ? 'malformed' : 'missing') : undefined;
+    const context = () => options.context({ requestId, token, tokenProblem, signal: lifetime.signal });
     const fast = method === 'POST' && options.fastPath ? fastPathRequest(body, req.headers.accept) : undefined;
     const answer = async () => {
       const compiled = fast && (await options.fastPath!(fast, context));
@@ -221,7 +361,7 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
       if (result === 'timeout') {
         if (res.destroyed) return;
         options.onRefused?.('timeout');
-        sendGraphQLError(res, 503, `The request did not finish within its deadline of ${options.requestTimeoutMs} ms.`, 'REQUEST_TIMEOUT', cors);
+        sendGraphQLError(req, res, 503, `The request did not finish within its deadline of ${options.requestTimeoutMs} ms.`, 'REQUEST_TIMEOUT', cors);
         return;
       }
       if (!('headers' in result)) {
@@ -273,7 +413,7 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
   return (req: IncomingMessage, res: ServerResponse): void => {
     route(req, res).catch((error: unknown) => {
       logger.error({ err: error, url: req.url }, 'unhandled error in the HTTP layer');
-      if (!res.headersSent) sendGraphQLError(res, 500, 'Internal server error.', 'INTERNAL_SERVER_ERROR');
+      if (!res.headersSent) sendGraphQLError(req, res, 500, 'Internal server error.', 'INTERNAL_SERVER_ERROR');
       else res.destroy();
     });
   };

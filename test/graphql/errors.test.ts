@@ -50,6 +50,34 @@ describe('UNAUTHENTICATED', () => {
     expectNoLeak(body.errors, token);
   });
 
+  it('with a malformed Authorization header: says it is malformed, not missing, and never echoes it', async () => {
+    const header = 'Bearer demo-store-token x';
+    const send = async (query: string, variables?: Record<string, unknown>) => {
+      const response = await fetch(stack.bffUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: header },
+        body: JSON.stringify({ query, variables }),
+      });
+      return (await response.json()) as any;
+    };
+    const malformed = {
+      message: 'The Authorization header is malformed: send it as "Bearer <token>", a single token without spaces.',
+      extensions: { code: 'UNAUTHENTICATED' },
+    };
+    // Twice each: the second time the compiled path answers.
+    for (let i = 0; i < 2; i++) {
+      const campaign = await send('{ campaign(id: "1") { id } }');
+      expect(campaign.data).toEqual({ campaign: null });
+      expect(campaign.errors).toEqual([expect.objectContaining({ path: ['campaign'], ...malformed })]);
+      const categories = await send('{ categories { id } }');
+      expect(categories.errors).toEqual([expect.objectContaining(malformed)]);
+      const mutation = await send(CREATE, { input: promoInput(1) });
+      expect(mutation.errors).toEqual([expect.objectContaining(malformed)]);
+      expectNoLeak([campaign, categories, mutation]);
+    }
+    expect(await stack.calls()).toEqual({});
+  });
+
   it('accepts the reference\'s "Bearer: <token>" form', async () => {
     const response = await fetch(stack.bffUrl, {
       method: 'POST',

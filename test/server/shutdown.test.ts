@@ -1,55 +1,144 @@
-import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { startBuiltEntry, type BuiltEntry } from '../helpers/built-entry.js';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
+/**
+ * The process as `npm start` runs it (the built entry, NODE_ENV not "test"), stopped by a signal
+ * while a query and a mutation wait on a slow backend.
+ */
+
+const GRACE_MS = 5000;
+const LATENCY_MS = 1500;
+
+let entry: BuiltEntry | undefined;
+let emulator: RunningEmulator | undefined;
+afterEach(async () => {
+  await entry?.stop();
+  await emulator?.close();
+  entry = emulator = undefined;
+});
+
+async function admin(emulatorUrl: string, path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<any> {
+  const response = await fetch(`${emulatorUrl}/_emulator/${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`admin ${path} answered ${response.status}`);
+  return response.json();
+}
+
+/** The answer, or what went wrong as `failure`, so a failed request fails the assertions rather than the run. */
+async function gql(url: string, query: string): Promise<{ status?: number; connection?: string | null; body?: any; failure?: string; at: number }> {
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer demo-store-token' },
+      body: JSON.stringify({ query }),
     });
+    return { status: response.status, connection: response.headers.get('connection'), body: await response.json(), at: Date.now() };
+  } catch (error) {
+    return { failure: String((error as Error).cause ?? error), at: Date.now() };
+  }
+}
+
+/** Resolves with the error code of a fresh TCP connection to the BFF's port, or 'connected'. */
+function tryConnect(url: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve('connected');
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
   });
 }
 
-/** The real process entry, as `npm start` runs it, stopped by a signal in the middle of a request. */
-describe('graceful shutdown', () => {
-  it.each(['SIGTERM', 'SIGINT'] as const)('on %s finishes the request in flight, refuses new ones and exits 0', async (signal) => {
-    const [port, emulatorPort] = [await freePort(), await freePort()];
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      env: { ...process.env, PORT: String(port), EMULATOR_PORT: String(emulatorPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SHUTDOWN_GRACE_MS: '5000' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Sends a query and a mutation, signals once both wait on the backend, and checks the whole shutdown. */
+async function shutdownWithRequestsInFlight(running: BuiltEntry, emulatorUrl: string, signal: NodeJS.Signals): Promise<void> {
+  for (const operation of ['campaigns/get', 'campaigns/stop']) {
+    await admin(emulatorUrl, 'faults', { mode: 'latency', latencyMs: LATENCY_MS, operation });
+  }
+  await admin(emulatorUrl, 'calls', undefined, 'DELETE');
+
+  const query = gql(running.url, '{ campaign(id: "1") { id card { title } } }');
+  const mutation = gql(running.url, 'mutation { stopCampaign(id: "1") { campaign { id status } userErrors { code } } }');
+  await until(async () => {
+    const { calls } = await admin(emulatorUrl, 'calls');
+    return calls['campaigns/get'] >= 1 && calls['campaigns/stop'] >= 1;
+  }, 'both operations to reach the backend');
+
+  const signalledAt = Date.now();
+  running.child.kill(signal);
+
+  await until(async () => (await tryConnect(running.url)) === 'ECONNREFUSED', 'new connections to be refused');
+  const refusedAt = Date.now();
+
+  const [queried, mutated] = await Promise.all([query, mutation]);
+  // Refused while both were still waiting on the backend, not after they were done.
+  expect(refusedAt).toBeLessThan(Math.min(queried.at, mutated.at));
+  // Answered, and told not to reuse the connection: the server is about to close it.
+  expect(queried).toMatchObject({ status: 200, connection: 'close' });
+  expect(mutated).toMatchObject({ status: 200, connection: 'close' });
+  expect(queried.body.errors).toBeUndefined();
+  expect(queried.body.data.campaign).toMatchObject({ id: '1', card: { title: expect.any(String) } });
+  expect(mutated.body.errors).toBeUndefined();
+  expect(mutated.body.data.stopCampaign).toEqual({ campaign: { id: '1', status: 'PAUSED' }, userErrors: [] });
+
+  expect(await running.exited).toEqual({ code: 0, signal: null });
+  expect(Date.now() - signalledAt).toBeLessThan(GRACE_MS);
+  const messages = running.logs().map((line) => line.msg);
+  expect(messages).toContain('shutting down: finishing in-flight requests');
+  expect(messages).toContain('stopped');
+  expect(running.output()).not.toMatch(/second signal|level":50/);
+}
+
+describe('graceful shutdown of the built entry', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'development (embedded emulator): on %s answers the query and the mutation in flight, refuses new connections and exits 0',
+    async (signal) => {
+      entry = await startBuiltEntry({ env: { SHUTDOWN_GRACE_MS: String(GRACE_MS) } });
+      expect(entry.output()).toContain('Campaign GraphQL BFF (development)');
+      await shutdownWithRequestsInFlight(entry, entry.emulatorUrl!, signal);
+    },
+  );
+
+  it('production (separate backend): on SIGTERM answers the query and the mutation in flight, refuses new connections and exits 0', async () => {
+    emulator = await startEmulator({ quiet: true });
+    entry = await startBuiltEntry({
+      env: { NODE_ENV: 'production', CAMPAIGN_API_URL: emulator.url, SHUTDOWN_GRACE_MS: String(GRACE_MS) },
     });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    try {
-      const deadline = Date.now() + 15_000;
-      while (!output.includes('demo tokens') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      expect(output).toContain(`http://127.0.0.1:${port}/graphql`);
+    expect(entry.output()).toContain('Campaign GraphQL BFF (production)');
+    expect(entry.emulatorUrl).toBeUndefined();
+    await shutdownWithRequestsInFlight(entry, emulator.url, 'SIGTERM');
+  });
 
-      const url = `http://127.0.0.1:${port}/graphql`;
-      await fetch(`http://127.0.0.1:${emulatorPort}/_emulator/faults`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ mode: 'latency', latencyMs: 1000, operation: 'campaigns/get' }),
-      });
-      const inFlight = fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: '{ campaign(id: "1") { id card { title } } }' }),
-      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
-      await new Promise((r) => setTimeout(r, 300));
-      child.kill(signal);
-      await new Promise((r) => setTimeout(r, 200));
+  it('a second signal from outside forces the exit', async () => {
+    entry = await startBuiltEntry({ env: { SHUTDOWN_GRACE_MS: '60000' } });
+    await admin(entry.emulatorUrl!, 'faults', { mode: 'latency', latencyMs: 30_000, operation: 'campaigns/get' });
+    const pending = gql(entry.url, '{ campaign(id: "1") { id } }');
+    await until(async () => (await admin(entry!.emulatorUrl!, 'calls')).calls['campaigns/get'] >= 1, 'the query to reach the backend');
 
-      await expect(fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' })).rejects.toThrow();
-      const answer = await inFlight;
-      expect(answer.status).toBe(200);
-      expect(answer.body.data.campaign).toMatchObject({ id: '1', card: { title: expect.any(String) } });
-      expect(await exited).toBe(0);
-    } finally {
-      child.kill('SIGKILL');
-    }
+    entry.child.kill('SIGTERM');
+    // The first signal alone leaves the process waiting on the request in flight.
+    const first = await Promise.race([entry.exited, new Promise((r) => setTimeout(() => r('still running'), 500))]);
+    expect(first).toBe('still running');
+
+    const secondAt = Date.now();
+    entry.child.kill('SIGTERM');
+    expect(await entry.exited).toEqual({ code: 1, signal: null });
+    expect(Date.now() - secondAt).toBeLessThan(2000);
+    expect(entry.logs().map((line) => line.msg)).toContain('second signal: exiting now');
+    expect(await pending).toMatchObject({ failure: expect.stringMatching(/other side closed|ECONNRESET/) });
   });
 });

@@ -2,7 +2,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 import type { Logger } from '../../observability/logger.js';
 import type { Metrics } from '../../observability/metrics.js';
-import { ErrorCode, formatError } from '../errors.js';
+import { ErrorCode, formatGraphQLError } from '../errors.js';
 
 const MAX_OPERATION_LABELS = 200;
 
@@ -42,9 +42,10 @@ export function createRequestRecorder(metrics: Metrics, logger: Logger) {
   return {
     /** Clients see an opaque "Internal server error."; the cause belongs in the log. */
     reportErrors(meta: RequestMeta, errors: readonly GraphQLError[]): void {
-      // Errors formatError maps to a code of their own (a backend outage, a bad answer) are expected.
+      // Judged as the client will see them: errors that get a code of their own (a backend outage,
+      // a bad answer, a client's mistake) are expected and show in the request's line.
       for (const error of errors) {
-        if (formatError(error.toJSON(), error).extensions?.code === ErrorCode.INTERNAL_SERVER_ERROR) {
+        if (formatGraphQLError(error).extensions?.code === ErrorCode.INTERNAL_SERVER_ERROR) {
           logger.error({ requestId: meta.requestId, err: error.originalError ?? error, path: error.path }, 'unexpected error');
         }
       }

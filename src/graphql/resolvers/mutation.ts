@@ -1,5 +1,5 @@
 import type { GraphQLContext } from '../context.js';
-import { missingTokenError } from '../errors.js';
+import { noTokenError } from '../errors.js';
 import type { MutationResolvers } from '../generated/resolvers-types.js';
 import { addPins } from '../mutations/add-pins.js';
 import { createCampaign, updateCampaign } from '../mutations/create-update.js';
@@ -8,7 +8,7 @@ import { changeStatus } from '../mutations/start-stop.js';
 
 /** Without a token there is nothing to check an input for: fail before any work. */
 function authenticated(ctx: GraphQLContext): GraphQLContext {
-  if (ctx.token === null) throw missingTokenError();
+  if (ctx.token === null) throw noTokenError(ctx.tokenProblem);
   return ctx;
 }
 

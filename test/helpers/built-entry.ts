@@ -1,0 +1,114 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { envSchema } from '../../src/config.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const entry = 'dist/src/main.js';
+
+export interface BuiltEntryOptions {
+  /**
+   * Environment variables on top of PORT=0, EMULATOR_PORT=0 and HOST=127.0.0.1. Neither the
+   * runner's NODE_ENV ("test" under vitest) nor configuration variables from the shell reach the
+   * process: what is not given here takes the product's default, as on a fresh machine.
+   */
+  env?: Record<string, string>;
+  /** How long to wait for the banner; default 15 s. */
+  startTimeoutMs?: number;
+}
+
+export interface BuiltEntry {
+  /** The GraphQL endpoint from the banner, such as http://127.0.0.1:41234/graphql. */
+  url: string;
+  /** The embedded emulator's base URL from the banner; undefined when CAMPAIGN_API_URL is set. */
+  emulatorUrl?: string;
+  /** Everything the process wrote so far, stdout and stderr interleaved as they arrived. */
+  output(): string;
+  /** The JSON log lines written so far, parsed (the banner and other text are left out). */
+  logs(): Array<Record<string, any>>;
+  child: ChildProcess;
+  /** Settles when the process exits: its exit code, or the signal that ended it. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Kills the process (SIGKILL) if it still runs and waits for it to go; for teardown. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the built process entry exactly as `npm start` runs it (`node --enable-source-maps
+ * dist/src/main.js`) as a child process, and waits for its banner. dist/ is built once per
+ * vitest run by test/helpers/build.global.ts.
+ */
+export async function startBuiltEntry(options: BuiltEntryOptions = {}): Promise<BuiltEntry> {
+  if (!existsSync(`${root}/${entry}`)) {
+    throw new Error(`${entry} is missing: run \`node scripts/build.mjs\` (vitest's globalSetup test/helpers/build.global.ts does it)`);
+  }
+  const inherited = { ...process.env };
+  for (const name of [...Object.keys(envSchema.shape), 'NODE_OPTIONS']) delete inherited[name];
+  for (const name of Object.keys(inherited)) if (name.startsWith('VITEST')) delete inherited[name];
+
+  const child = spawn(process.execPath, ['--enable-source-maps', entry], {
+    cwd: root,
+    env: { ...inherited, PORT: '0', EMULATOR_PORT: '0', HOST: '127.0.0.1', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => (output += chunk.toString());
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  };
+
+  // The banner is one write; its "cache" line is printed in every mode.
+  const banner = /^ {2}GraphQL +(http:\/\/\S+\/graphql)[\s\S]*^ {2}cache +\S/m;
+  const timeoutMs = options.startTimeoutMs ?? 15_000;
+  const started = await new Promise<RegExpExecArray>((resolve, reject) => {
+    const fail = (why: string) => {
+      cleanup();
+      void stop();
+      reject(new Error(`${entry} ${why}; its output:\n${output}`));
+    };
+    const onData = () => {
+      const match = banner.exec(output);
+      if (match) {
+        cleanup();
+        resolve(match);
+      }
+    };
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => fail(`exited (${signal ?? code}) before printing its banner`);
+    const timer = setTimeout(() => fail(`printed no banner within ${timeoutMs} ms`), timeoutMs);
+    const cleanup = () => {
+      clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      child.off('exit', onExit);
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', onExit);
+  });
+  const emulatorUrl = /admin at (http:\/\/\S+?)\/_emulator\//.exec(output)?.[1];
+
+  return {
+    url: started[1]!,
+    ...(emulatorUrl ? { emulatorUrl } : {}),
+    output: () => output,
+    logs: () =>
+      output
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .flatMap((line) => {
+          try {
+            return [JSON.parse(line) as Record<string, any>];
+          } catch {
+            return [];
+          }
+        }),
+    child,
+    exited,
+    stop,
+  };
+}
