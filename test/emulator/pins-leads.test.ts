@@ -29,6 +29,21 @@ describe('pins (design 4.10)', () => {
     expect(counters).toEqual({ unusedPinCount: 2, acceptedPinCount: 0, redeemedPinCount: 1, totalPinCount: 3 });
   });
 
+  it('concurrent add-pins calls are each atomic: their answers read as one call after another', async () => {
+    const id = await create(env.client, campaignBody('codeOffline'));
+    // Overlapping sets, in other spellings, each with a pin of its own so every call raises the
+    // total: each call's total is then the size of the union of the calls up to it.
+    const sets = Array.from({ length: 6 }, (_, i) => [...pins(i % 2 ? 'c' : 'C', 9_999, i * 3000), `only-${i}`]);
+    const answers = await Promise.all(sets.map((pinList) => env.client.ok('addPins', { ymCampaignId: id, pinList })));
+    const order = answers.map((answer, i) => ({ total: answer.counters.totalPinCount as number, set: sets[i]! })).sort((a, b) => a.total - b.total);
+    const seen = new Set<string>();
+    for (const { total, set } of order) {
+      for (const pin of set) seen.add(pin.toLowerCase());
+      expect(total).toBe(seen.size);
+    }
+    expect((await env.client.info(id)).campaignPinsStats.total).toBe(24_999 + 6);
+  });
+
   it('at most 10,000 pins per call; exactly 10,000 is fine', async () => {
     const id = await create(env.client, campaignBody('codeOffline'));
     const error = await env.client.fail('addPins', { ymCampaignId: id, pinList: pins('X', 10_001) }, 'incorrectData', 400);

@@ -386,7 +386,7 @@ describe('fuzzing every mutation', () => {
           used.push(...pins);
           succeeded++;
         } else {
-          expect(payload).toMatchObject({ storedCount: 0, addedCount: 0 });
+          expect(payload).toMatchObject({ storedCount: 0, addedCount: 0, alreadyPresentCount: 0, duplicateCount: 0 });
         }
         const backend = await restPins(stack, token, Number(campaignId));
         expect(backend.length, 'no pin twice').toBe(new Set(backend.map((p) => p.toLowerCase())).size);

@@ -52,19 +52,34 @@ export type AddPinsInput = {
  * The result of `addPins`. It always says exactly what was stored: the codes are sent to the
  * campaign API in chunks, one after another, and when a chunk fails the codes from it on are listed
  * in `notStoredPins` (re-sending them is safe: codes the campaign already has are ignored).
+ *
+ * Concurrent `addPins` to one campaign are uploaded one after another by this server, so each
+ * call's counts are exact and the `addedCount`s of all of them add up to the codes the campaign
+ * gained. Codes that reach the campaign at the same moment another way (a direct campaign API
+ * call, another server of this API) may be counted by the upload running then, as added rather
+ * than already present; never more than the codes it sent.
  */
 export type AddPinsPayload = {
   __typename?: 'AddPinsPayload';
-  /** Codes that are new in the campaign after this call. */
+  /**
+   * Codes this call added to the campaign: new in the campaign (in any case) and confirmed stored.
+   * 0 when the input was refused as a whole.
+   */
   addedCount: Scalars['Int']['output'];
-  /** Codes sent that the campaign already had (in any case), so were not added again. */
+  /**
+   * Codes sent that the campaign already had (in any case), so were not added again:
+   * `storedCount` − `addedCount`.
+   */
   alreadyPresentCount: Scalars['Int']['output'];
   /**
    * The campaign with its status after the upload (a `PIN_REQUIRED` campaign starts again).
    * `null` when the campaign was not found.
    */
   campaign?: Maybe<Campaign>;
-  /** Codes of the input dropped because they repeat an earlier code of the input (case-insensitively). */
+  /**
+   * Codes of the input dropped because they repeat an earlier code of the input (case-insensitively).
+   * 0 when the input was refused as a whole: nothing of it was taken, duplicates included.
+   */
   duplicateCount: Scalars['Int']['output'];
   /**
    * The index in the input of the first code not confirmed stored: every code before it is stored
@@ -608,7 +623,8 @@ export type Mutation = {
   /**
    * Uploads promo codes to a one-off code campaign, up to 100,000 per call. Invalid codes are all
    * reported and then nothing is uploaded; valid codes are sent in chunks and the payload says
-   * exactly how many were added and which were not stored.
+   * exactly how many were added and which were not stored. Several calls for one campaign at once
+   * are uploaded one after another, so their counts add up (see `AddPinsPayload`).
    */
   addPins: AddPinsPayload;
   /**
