@@ -6,6 +6,7 @@ import {
   isMoney,
   operations,
   pinProblem,
+  redeemRequest,
   type CampaignData,
   type CampaignFieldName,
   type FieldIssue,
@@ -271,6 +272,48 @@ const stop: Handler = (state, partner, body) => {
   return `{"status":"success","errors":{},"result":${JSON.stringify(c.statusResult)}}`;
 };
 
+/** What a repeated report is compared on: everything but the keys, the campaign's pin or click, and the status. */
+const COMPARED_REPORT_FIELDS = Object.keys(redeemRequest.shape).filter(
+  (f) => !['ymCampaignId', 'transactionId', 'pinContent', 'clickId', 'redeemStatus'].includes(f),
+);
+const MONEY_REPORT_FIELDS = new Set(['campaignFee', 'orderAmount', 'cashbackAmount']);
+/** Optional currencies mean roubles (reference 4.7), so leaving one out equals sending 643. */
+const CURRENCY_REPORT_FIELDS = new Set(['feeCurrency', 'orderCurrency']);
+
+function sameReportValue(field: string, a: unknown, b: unknown): boolean {
+  if (CURRENCY_REPORT_FIELDS.has(field)) return (a ?? 643) === (b ?? 643);
+  if (a === b) return true;
+  if (typeof a !== 'string' || typeof b !== 'string') return false;
+  // The same amount or instant written another way ("150" and "150.00") is the same report.
+  if (MONEY_REPORT_FIELDS.has(field)) return isMoney(a) && isMoney(b) && Number(a) === Number(b);
+  if (field === 'redeemTime') return Date.parse(a) === Date.parse(b);
+  return false;
+}
+
+/**
+ * Where a report repeated with a known transactionId differs from the first one. Only
+ * redeemStatus may change (design 4.11); anything else would be silently dropped otherwise.
+ */
+function reportDifferences(first: Record<string, unknown>, again: Record<string, unknown>, transactionId: string): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const rule = 'a report repeated with the same transactionId may change only redeemStatus';
+  const was = (value: unknown) => (value === undefined ? 'absent' : typeof value === 'string' ? JSON.stringify(value) : 'another value');
+  const compare = (field: string, a: unknown, b: unknown) => {
+    if (sameReportValue(field, a, b)) return;
+    const values = typeof a === 'string' || typeof b === 'string' ? ` (${was(a)} then, ${was(b)} now)` : '';
+    issues.push({ field, message: `differs from the first report of transactionId ${JSON.stringify(transactionId)}${values}; ${rule}` });
+  };
+  for (const field of COMPARED_REPORT_FIELDS) {
+    if (field === 'bonusDescription') {
+      const category = (report: Record<string, unknown>) => (report.bonusDescription as { category?: string } | undefined)?.category;
+      compare('bonusDescription.category', category(first), category(again));
+    } else {
+      compare(field, first[field], again[field]);
+    }
+  }
+  return issues;
+}
+
 /** Lead status moves allowed after the first report (design 4.11). */
 const LEAD_MOVES: Record<RedeemStatus, readonly RedeemStatus[]> = {
   used: ['approved', 'declined'],
@@ -305,6 +348,8 @@ const redeem: Handler = (state, partner, body) => {
     if (!samePin) {
       throw fieldFailure(keyField, `transactionId ${JSON.stringify(transactionId)} was reported for another ${byPin ? 'pin' : 'clickId'}; a transaction keeps the ${keyField} of its first report`);
     }
+    const differences = reportDifferences(known.report, report, transactionId);
+    if (differences.length) throw incorrectData(differences);
     if (known.status === status) return answer;
     if (!LEAD_MOVES[known.status].includes(status)) {
       throw fieldFailure(
@@ -315,7 +360,6 @@ const redeem: Handler = (state, partner, body) => {
     c.leadCounts[known.status]--;
     c.leadCounts[status]++;
     known.status = status;
-    known.report = report;
     state.changed(c);
     return answer;
   }

@@ -229,6 +229,32 @@ describe('reportLead', () => {
     expect(stats.body.data.campaign.stats.leads).toEqual({ used: 1, approved: 2 });
   });
 
+  it('the same transactionId with another campaignFee is INCORRECT_DATA naming campaignFee, and changes nothing', async () => {
+    await stack.admin('show', { ymCampaignId: 1 });
+    const { pin } = await stack.admin('accept', { ymCampaignId: 1 });
+    const input = { campaignId: '1', transactionId: 'order-fee-1', pinContent: pin, campaignFee: '150.00' };
+    expect((await stack.gql(REPORT, { input })).body.data.reportLead.userErrors).toEqual([]);
+    for (const again of [{ ...input, campaignFee: '10.00' }, { ...input, campaignFee: '10.00', redeemStatus: 'APPROVED' }]) {
+      const { body } = await stack.gql(REPORT, { input: again });
+      expect(body.errors).toBeUndefined();
+      expect(body.data.reportLead).toEqual({
+        lead: null,
+        userErrors: [
+          {
+            field: ['input', 'campaignFee'],
+            code: 'INCORRECT_DATA',
+            message: 'differs from the first report of transactionId "order-fee-1" ("150.00" then, "10.00" now); a report repeated with the same transactionId may change only redeemStatus',
+          },
+        ],
+      });
+    }
+    const stats = await stack.gql(`{ campaign(id: "1") { stats { leads { used approved } } } }`);
+    expect(stats.body.data.campaign.stats.leads).toEqual({ used: 2, approved: 1 });
+    // The same report again, and an allowed move, still succeed.
+    expect((await stack.gql(REPORT, { input })).body.data.reportLead.userErrors).toEqual([]);
+    expect((await stack.gql(REPORT, { input: { ...input, redeemStatus: 'DECLINED' } })).body.data.reportLead.lead.redeemStatus).toBe('DECLINED');
+  });
+
   it('reports a lead with the clickId of a promo campaign', async () => {
     const { clickId, viewId } = await stack.admin('accept', { ymCampaignId: 3 });
     const { body } = await stack.gql(REPORT, {

@@ -591,7 +591,10 @@ export type Lead = {
   redeemStatus: RedeemStatus;
   /** What the campaign API does with the report. */
   state: LeadState;
-  /** The store's order id; reporting the same id again updates this lead instead of adding one. */
+  /**
+   * The store's order id; reporting the same id again moves this lead's status on instead of
+   * adding a lead.
+   */
   transactionId: Scalars['String']['output'];
 };
 
@@ -635,7 +638,8 @@ export type Mutation = {
   createCampaign: CreateCampaignPayload;
   /**
    * Reports a lead (a user used an offer). Idempotent on (campaign, `transactionId`): the same
-   * report twice changes nothing, a later report may move its `redeemStatus` on.
+   * report twice changes nothing, a later report may move its `redeemStatus` on; a later report
+   * that differs in anything else is refused (`INCORRECT_DATA`, naming the field).
    */
   reportLead: ReportLeadPayload;
   /**
@@ -919,7 +923,10 @@ export type ReportLeadInput = {
   /**
    * The store's order id, 1 to 36 characters, unique within the campaign. Reporting it again
    * with another `redeemStatus` moves the lead on (`USED` → `APPROVED` or `DECLINED`,
-   * `APPROVED` → `DECLINED`); the same report twice changes nothing.
+   * `APPROVED` → `DECLINED`); the same report twice changes nothing. A repeated report must
+   * otherwise be the same as the first (the same code or click, fee, amounts, currencies, time,
+   * scene, view and bonus description; an amount or time written another way counts as the same):
+   * any other difference is refused with `INCORRECT_DATA` naming each differing field.
    */
   transactionId: Scalars['String']['input'];
   /** The view id the campaign API appended to `acceptUrl`. */
@@ -933,7 +940,8 @@ export type ReportLeadPayload = {
   lead?: Maybe<Lead>;
   /**
    * Why the report was refused: invalid values, a missing `pinContent` or `clickId` for the
-   * campaign's kind, an unknown code or click, or an unknown campaign.
+   * campaign's kind, an unknown code or click, a `transactionId` reported before with other values
+   * or a status it cannot move to, or an unknown campaign.
    */
   userErrors: Array<UserError>;
 };
