@@ -6,6 +6,7 @@ import {
   isMoney,
   operations,
   pinProblem,
+  fieldsReplacedBy,
   redeemRequest,
   type CampaignData,
   type CampaignFieldName,
@@ -128,21 +129,9 @@ const create: Handler = (state, partner, body) => {
   return success(campaign.statusResult);
 };
 
-/** Stored values that a sent field replaces as a whole form, so an update can switch forms. */
-function withoutReplacedForms(stored: Record<string, unknown>, sent: Record<string, unknown>): Record<string, unknown> {
-  const out = { ...stored };
-  if (sent.campaignFee !== undefined) {
-    delete out.campaignFeeMin;
-    delete out.campaignFeeMax;
-  }
-  if (sent.campaignFeeMin !== undefined || sent.campaignFeeMax !== undefined) delete out.campaignFee;
-  if (sent.pinType === 'one-off') delete out.couponCode;
-  if (sent.campaignType !== undefined && !CODE_CAMPAIGN_TYPES.includes(String(sent.campaignType))) {
-    delete out.pinType;
-    delete out.pinDisplayType;
-    delete out.couponCode;
-  }
-  return out;
+/** Whether a campaignEnd is set and still ahead of `now`. */
+function endAhead(end: unknown, now: number): boolean {
+  return typeof end === 'string' && Date.parse(end) > now;
 }
 
 const update: Handler = (state, partner, body) => {
@@ -159,15 +148,29 @@ const update: Handler = (state, partner, body) => {
     throw new ApiFailure('campaignNotFound', `no campaign with partnerCampaignId ${String(key)} for this partner`);
   }
   const sent = body as Record<string, unknown>;
-  const merged = withoutReplacedForms(campaign.data, sent);
-  for (const field of WRITABLE_FIELDS) if (sent[field] !== undefined) merged[field] = sent[field];
-  // The merged record must be a whole valid campaign; issues of sent fields show up in both checks.
-  const issues = dedupe([
-    ...sentIssues,
-    ...issuesOf(campaignData, merged),
-    ...stateIssues(state, merged, now),
-    ...pinKindIssues(campaign, merged),
-  ]);
+  // Only the fields sent change (reference 4.2); null clears an optional one.
+  const merged: Record<string, unknown> = { ...campaign.data };
+  for (const field of fieldsReplacedBy(sent)) delete merged[field];
+  for (const field of WRITABLE_FIELDS) {
+    if (sent[field] === null) delete merged[field];
+    else if (sent[field] !== undefined) merged[field] = sent[field];
+  }
+  // A finished campaign comes back only with an end ahead; anything else is refused as finished,
+  // not as a bad campaignEnd that the caller may never have sent.
+  const badEnd = sentIssues.some((issue) => issue.field === 'campaignEnd');
+  if (campaign.status === 'finished' && !badEnd && !endAhead(merged.campaignEnd, now)) {
+    throw new ApiFailure(
+      'failFinished',
+      `campaign ${campaign.ymCampaignId} is finished (its campaignEnd has passed); an update revives it only together with a campaignEnd in the future`,
+      undefined,
+      campaign.statusResult,
+    );
+  }
+  // The merged record must be a whole valid campaign. A sent field with a problem of its own is
+  // reported once, by that problem (a cleared description is not also "required").
+  const sentFields = new Set(sentIssues.map((issue) => issue.field));
+  const mergedIssues = [...issuesOf(campaignData, merged), ...stateIssues(state, merged, now), ...pinKindIssues(campaign, merged)];
+  const issues = dedupe([...sentIssues, ...mergedIssues.filter((issue) => !sentFields.has(issue.field))]);
   if (issues.length) throw incorrectData(issues);
   campaign.setData(campaignData.parse(merged) as CampaignData);
   sendToModeration(campaign, state.policy, now);
@@ -185,7 +188,7 @@ function detailsOf(c: Campaign): Record<string, unknown> {
     campaignType: d.campaignType,
   };
   for (const field of WRITABLE_FIELDS) {
-    if (field === 'offerEnd' || field in out) continue;
+    if (field in out) continue;
     const value = d[field];
     if (value !== undefined) out[field] = value;
   }

@@ -70,6 +70,9 @@ describe('schema', () => {
     expect(fields('CreateCampaignInput')).toEqual(
       expect.arrayContaining(['partnerCampaignId', 'categoryId', 'campaignType', 'merchantName', 'backgroundColor', 'discountAmount', 'campaignFee']),
     );
+    // updateCampaign is keyed by id like every other mutation (design section 7).
+    expect(fields('UpdateCampaignInput')[0]).toBe('id');
+    expect(fields('UpdateCampaignInput')).not.toContain('partnerCampaignId');
     expect(fields('AddPinsInput')).toEqual(['campaignId', 'pins']);
     expect(fields('ReportLeadInput')).toEqual(expect.arrayContaining(['campaignId', 'transactionId', 'pinContent', 'clickId', 'campaignFee', 'redeemStatus']));
 

@@ -653,8 +653,18 @@ export type Mutation = {
    */
   stopCampaign: StopCampaignPayload;
   /**
-   * Changes some fields of a campaign, found by its `partnerCampaignId`; the campaign goes back
-   * to moderation.
+   * Changes some fields of a campaign, found by its `id`; the campaign goes back to moderation.
+   * Only the fields given change, and `null` clears an optional one (see `UpdateCampaignInput`).
+   * An update that would change nothing (no field but `id`, or every value the campaign already
+   * has) is refused with `INCORRECT_DATA` and changes nothing, so it never sends a running
+   * campaign back to moderation.
+   *
+   * Concurrency: this mutation reads the campaign, applies the fields given and sends the whole
+   * record to the campaign API, which stores what it is sent. Two updates of one campaign at the
+   * same time therefore do not merge: each sends the campaign as it read it plus its own changes,
+   * and the one the campaign API takes last wins on every field, so the other's changes are lost
+   * although both answered success. Send the changes of one campaign one after another (or in one
+   * update), and read the campaign back when in doubt.
    */
   updateCampaign: UpdateCampaignPayload;
 };
@@ -975,81 +985,96 @@ export type StopCampaignPayload = {
 };
 
 /**
- * Changes to a campaign, found by its `partnerCampaignId`. Only the fields given change; an omitted
- * or `null` field keeps its value. The campaign as a whole must still satisfy the rules of
- * `CreateCampaignInput`, which the campaign API checks.
+ * Changes to a campaign, found by its `id`. Only the fields given change: a field left out keeps
+ * its value, and `null` clears an optional field (what a cleared field means is said at each one).
+ * Fields every campaign has (`categoryId`, `campaignType`, `merchantDomain`, both logos,
+ * `merchantName`, `backgroundColor`, `fontColor`, `description`, `conditions`, `discountType`,
+ * `discountAmount`, `feeType`) cannot be `null`. Giving one fee form replaces the other
+ * (`campaignFee`, or `campaignFeeMin` with `campaignFeeMax`); `pinType` `ONE_OFF` drops
+ * `couponCode`; a `campaignType` without codes (`PROMO`, `BANNER`) drops the pin settings. The
+ * campaign as it is after the change must satisfy the rules of `CreateCampaignInput`; a problem with
+ * a field not given (such as `acceptUrl` when the type becomes `PROMO`) is reported on that field.
  */
 export type UpdateCampaignInput = {
   /** The tracked link a user follows to get the bonus, an absolute http(s) URL; required for `PROMO`, `BANNER` and `CODE_ONLINE`. */
   acceptUrl?: InputMaybe<Scalars['String']['input']>;
   /** How a banner is displayed; required for `BANNER`. */
   appearanceType?: InputMaybe<AppearanceType>;
-  /** The card's background colour, `#RGB` or `#RRGGBB`; not light (relative luminance at most 0.5). */
+  /** The card's background colour, `#RGB` or `#RRGGBB`; not light (relative luminance at most 0.5). Cannot be `null`. */
   backgroundColor?: InputMaybe<Scalars['String']['input']>;
-  /** Link to a 500×500 px JPG or PNG of at most 300 KB; required for a `BANNER` with `IMAGE_BANNER`. */
+  /** Link to a 500×500 px JPG or PNG of at most 300 KB; required for a `BANNER` with `IMAGE_BANNER`. `null`: an image of the offer's category is shown. */
   backgroundImage?: InputMaybe<Scalars['String']['input']>;
-  /** When the campaign stops being shown and becomes `FINISHED`: an ISO 8601 timestamp with an offset, after `campaignStart`. */
+  /** When the campaign stops being shown and becomes `FINISHED`: an ISO 8601 timestamp with an offset, after `campaignStart` and in the future. `null`: it runs until stopped. A `FINISHED` campaign can be changed only together with a `campaignEnd` in the future (`FAIL_FINISHED` otherwise). */
   campaignEnd?: InputMaybe<Scalars['String']['input']>;
-  /** The fee per lead, a decimal string with at most two decimals. Give either this or both `campaignFeeMin` and `campaignFeeMax`. */
+  /** The fee per lead, a decimal string with at most two decimals; replaces `campaignFeeMin` and `campaignFeeMax`. The campaign must keep one fee form. */
   campaignFee?: InputMaybe<Scalars['String']['input']>;
-  /** The highest fee per lead, with `campaignFeeMin`, a decimal string. */
+  /** The highest fee per lead, with `campaignFeeMin`, a decimal string. The pair replaces `campaignFee`. */
   campaignFeeMax?: InputMaybe<Scalars['String']['input']>;
-  /** The lowest fee per lead, with `campaignFeeMax`, a decimal string; at most `campaignFeeMax`. */
+  /** The lowest fee per lead, with `campaignFeeMax`, a decimal string; at most `campaignFeeMax`. The pair replaces `campaignFee`. */
   campaignFeeMin?: InputMaybe<Scalars['String']['input']>;
-  /** When the campaign starts by schedule, once approved: an ISO 8601 timestamp with an offset, such as `2026-03-01T09:00:00+03:00`. Without it, an aggregator's campaign starts at once and a store's campaign on approval. */
+  /** When the campaign starts by schedule, once approved: an ISO 8601 timestamp with an offset, such as `2026-03-01T09:00:00+03:00`. `null`: no schedule (an aggregator's campaign starts at once, a store's campaign on approval). */
   campaignStart?: InputMaybe<Scalars['String']['input']>;
-  /** The kind of offer. `CODE` and `UNKNOWN` are read-only and refused. */
+  /** The kind of offer. `CODE` and `UNKNOWN` are read-only and refused. Cannot be `null`. */
   campaignType?: InputMaybe<CampaignType>;
-  /** For cashback offers: days (0 to 3650) within which a lead must be confirmed with `reportLead`. */
+  /** For cashback offers: days (0 to 3650) within which a lead must be confirmed with `reportLead`. `null`: none set. */
   cashbackConfirmTime?: InputMaybe<Scalars['Int']['input']>;
-  /** For cashback offers: cashback as bonus points or as money. */
+  /** For cashback offers: cashback as bonus points or as money. `null`: not a cashback offer. */
   cashbackType?: InputMaybe<CashbackType>;
-  /** The category (`Category.id`) from the `categories` directory. */
+  /** The category (`Category.id`) from the `categories` directory. Cannot be `null`. */
   categoryId?: InputMaybe<Scalars['ID']['input']>;
-  /** The conditions for getting the bonus, in Russian, 1 to 512 characters. */
+  /** The conditions for getting the bonus, in Russian, 1 to 512 characters. Cannot be `null`. */
   conditions?: InputMaybe<Scalars['String']['input']>;
   /** The code every user gets; required when `pinType` is `REUSABLE`, refused for `ONE_OFF`. Must fit `pinDisplayType`. */
   couponCode?: InputMaybe<Scalars['String']['input']>;
-  /** The offer in one line, in Russian, 1 to 90 characters. */
+  /** The offer in one line, in Russian, 1 to 90 characters. Cannot be `null`. */
   description?: InputMaybe<Scalars['String']['input']>;
-  /** The discount: a percentage above 0 and at most 100 for `PERCENT` (`"15"`), a decimal amount for `FIX` (`"500"`, `"9.99"`), or a Russian text for `TEXT`; at most 30 characters. */
+  /** The discount: a percentage above 0 and at most 100 for `PERCENT` (`"15"`), a decimal amount for `FIX` (`"500"`, `"9.99"`), or a Russian text for `TEXT`; at most 30 characters. Cannot be `null`. */
   discountAmount?: InputMaybe<Scalars['String']['input']>;
-  /** The currency of a `FIX` discount; `USD` only with `FIX`. Roubles when omitted. */
+  /** The currency of a `FIX` discount; `USD` only with `FIX`. `null`: roubles. */
   discountCurrency?: InputMaybe<CurrencyCode>;
-  /** How the discount is expressed. */
+  /** How the discount is expressed. Cannot be `null`. */
   discountType?: InputMaybe<DiscountType>;
-  /** The fee's currency; roubles when omitted. */
+  /** The fee's currency. `null`: roubles. */
   feeCurrency?: InputMaybe<CurrencyCode>;
-  /** Whether the fee is a share of the order or a fixed amount. */
+  /** Whether the fee is a share of the order or a fixed amount. Cannot be `null`. */
   feeType?: InputMaybe<FeeType>;
-  /** The text colour, `#RGB` or `#RRGGBB`, with a WCAG contrast ratio of at least 4.5:1 against `backgroundColor`. */
+  /** The text colour, `#RGB` or `#RRGGBB`, with a WCAG contrast ratio of at least 4.5:1 against `backgroundColor`. Cannot be `null`. */
   fontColor?: InputMaybe<Scalars['String']['input']>;
-  /** The store's site as a bare host name, such as `shop.example.ru`: no `https://`, no `www.`, no trailing slash. */
+  /** The campaign to change (`Campaign.id`). */
+  id: Scalars['ID']['input'];
+  /** The store's site as a bare host name, such as `shop.example.ru`: no `https://`, no `www.`, no trailing slash. Cannot be `null`. */
   merchantDomain?: InputMaybe<Scalars['String']['input']>;
-  /** Link to a round PNG logo with a transparent background, 240×240 px, at most 100 KB; an absolute http(s) URL of at most 300 characters. */
+  /** Link to a round PNG logo with a transparent background, 240×240 px, at most 100 KB; an absolute http(s) URL of at most 300 characters. Cannot be `null`. */
   merchantLogoPng?: InputMaybe<Scalars['String']['input']>;
-  /** Link to a round SVG logo, 80×80 px with a viewBox, at most 100 KB; an absolute http(s) URL of at most 300 characters. */
+  /** Link to a round SVG logo, 80×80 px with a viewBox, at most 100 KB; an absolute http(s) URL of at most 300 characters. Cannot be `null`. */
   merchantLogoSvg?: InputMaybe<Scalars['String']['input']>;
-  /** The store's name as users see it, 1 to 300 characters. */
+  /** The store's name as users see it, 1 to 300 characters. Cannot be `null`. */
   merchantName?: InputMaybe<Scalars['String']['input']>;
-  /** Hours a user can use an offer they saved, 1 to 100000. */
+  /** Hours a user can use an offer they saved, 1 to 100000. `null`: the campaign API's default. */
   offerDuration?: InputMaybe<Scalars['Int']['input']>;
-  /** Another end of the offer period: an ISO 8601 timestamp with an offset. */
+  /** Another end of the offer period: an ISO 8601 timestamp with an offset. `null`: the default period. */
   offerEnd?: InputMaybe<Scalars['String']['input']>;
-  /** The partner's id of the campaign to change (what it was created with). */
-  partnerCampaignId: Scalars['Int']['input'];
-  /** How codes are shown; required for `CODE_ONLINE` and `CODE_OFFLINE`. */
+  /**
+   * How codes are shown; required for `CODE_ONLINE` and `CODE_OFFLINE`. Cannot change (nor be
+   * `null`) while the campaign holds one-off codes.
+   */
   pinDisplayType?: InputMaybe<PinDisplayType>;
-  /** How codes are handed out; required for `CODE_ONLINE` and `CODE_OFFLINE`. */
+  /**
+   * How codes are handed out; required for `CODE_ONLINE` and `CODE_OFFLINE`. Cannot change (nor be
+   * `null`) while the campaign holds one-off codes.
+   */
   pinType?: InputMaybe<PinType>;
-  /** The devices to show the offer on; all when omitted. */
+  /** The devices to show the offer on. `null`: all devices. */
   supportedPlatforms?: InputMaybe<Array<Platform>>;
 };
 
 /** The result of `updateCampaign`. */
 export type UpdateCampaignPayload = {
   __typename?: 'UpdateCampaignPayload';
-  /** The changed campaign, back in `MODERATION`; `null` when the change was refused. */
+  /**
+   * The changed campaign, back in `MODERATION`, read after the change; `null` when the change was
+   * refused (nothing was changed then).
+   */
   campaign?: Maybe<Campaign>;
   /** Every problem with the input, each naming its field; empty on success. */
   userErrors: Array<UserError>;
@@ -1088,7 +1113,10 @@ export type UserErrorCode =
   | 'backendUnavailable'
   /** No campaign with this id belongs to the calling partner. */
   | 'campaignNotFound'
-  /** The campaign is finished (archived); it cannot be started or stopped any more. */
+  /**
+   * The campaign is finished (archived); it cannot be started or stopped any more, and
+   * `updateCampaign` changes it only together with a `campaignEnd` in the future.
+   */
   | 'failFinished'
   /** Only the partner that created the campaign may stop it. */
   | 'failMerchant'
