@@ -199,6 +199,23 @@ describe('values this API does not know', () => {
     expect(stored.body.data.campaign).toEqual({ rawType: 'codeOffline', merchant: { name: 'Техно Мир Плюс' } });
   });
 
+  it('counts beyond 32 bits come through as they are; beyond 2^53 − 1 the answer is BACKEND_BAD_RESPONSE', async () => {
+    proxy.rewrite.clear();
+    const big = 3_000_000_000;
+    proxy.rewrite.set('campaigns/info', (b) =>
+      b.replace(/"campaignShows":\d+/, `"campaignShows":${big}`).replace(/"total":\d+/, `"total":${big + 1}`).replace(/"approvedCount":\d+/, `"approvedCount":${Number.MAX_SAFE_INTEGER}`),
+    );
+    proxy.rewrite.set('campaigns/get-all-campaigns', (b) => b.replace(/"total":\d+/, `"total":${big + 2}`));
+    const { body } = await viaProxy.gql(`{ campaign(id: "1") { stats { shows pins { total } leads { approved } } } campaigns(first: 1) { totalCount } }`);
+    expect(body).toEqual({ data: { campaign: { stats: { shows: big, pins: { total: big + 1 }, leads: { approved: Number.MAX_SAFE_INTEGER } } }, campaigns: { totalCount: big + 2 } } });
+
+    proxy.rewrite.set('campaigns/info', (b) => b.replace(/"campaignShows":\d+/, '"campaignShows":9007199254740993'));
+    const unsafe = await viaProxy.gql(`{ campaign(id: "1") { id stats { shows } } }`);
+    proxy.rewrite.clear();
+    expect(unsafe.body.data).toEqual({ campaign: { id: '1', stats: null } });
+    expect(unsafe.body.errors).toEqual([expect.objectContaining({ path: ['campaign', 'stats'], extensions: expect.objectContaining({ code: 'BACKEND_BAD_RESPONSE' }) })]);
+  });
+
   it('a value an output type cannot represent is BACKEND_BAD_RESPONSE at its field, up to the nearest nullable parent', async () => {
     proxy.rewrite.set('campaigns/get', (b) => b.replaceAll('"#1A237E"', '"navy"'));
     const { body } = await viaProxy.gql(`{ bad: campaign(id: "1") { id card { backgroundColor } } good: campaign(id: "3") { id card { backgroundColor } } }`);

@@ -290,6 +290,38 @@ describe('updateCampaign', () => {
   });
 });
 
+describe('partnerCampaignId: every integer the campaign API takes, up to 2^53 − 1', () => {
+  const READ = `query ($id: ID!) { campaign(id: $id) { id partnerCampaignId merchant { name } } }`;
+
+  it.each([3_000_000_000, Number.MAX_SAFE_INTEGER])('%d: created, read back and updated', async (partnerCampaignId) => {
+    const token = await newPartner(stack, 'store');
+    const id = await createCampaign(stack, promoInput(partnerCampaignId), token);
+    const read = await stack.gql(READ, { id }, token);
+    expect(read.body).toEqual({ data: { campaign: { id, partnerCampaignId, merchant: { name: 'Магазин' } } } });
+    const { body } = await stack.gql(UPDATE, { input: { id, merchantName: 'Большой номер' } }, token);
+    expect(body.errors).toBeUndefined();
+    expect(body.data.updateCampaign).toMatchObject({ campaign: { id, merchant: { name: 'Большой номер' } }, userErrors: [] });
+    // Created again with the same id: the same campaign, its data replaced.
+    expect(await createCampaign(stack, promoInput(partnerCampaignId, { merchantName: 'Снова' }), token)).toBe(id);
+    expect((await stack.gql(READ, { id }, token)).body.data.campaign).toEqual({ id, partnerCampaignId, merchant: { name: 'Снова' } });
+  });
+
+  it('2^53 is refused before anything is sent, naming the field', async () => {
+    const { status, body } = await stack.gql(CREATE, { input: promoInput(2 ** 53) });
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([
+      expect.objectContaining({
+        message: 'Variable "$input" got invalid value 9007199254740992 at "input.partnerCampaignId"; SafeInt cannot represent unsafe integer value: 9007199254740992',
+        extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }),
+      }),
+    ]);
+    const inline = await stack.gql(`mutation { createCampaign(input: { partnerCampaignId: 9007199254740992 }) { campaign { id } } }`);
+    expect(inline.status).toBe(400);
+    expect(inline.body.errors!.map((e: { message: string }) => e.message)).toContainEqual(expect.stringContaining('SafeInt cannot represent unsafe integer value: 9007199254740992'));
+    expect(await stack.calls()).toEqual({});
+  });
+});
+
 describe('startCampaign and stopCampaign', () => {
   it('start: STARTED on success', async () => {
     const { body } = await stack.gql(START, { id: '2' });

@@ -247,7 +247,8 @@ describe('fuzzing every mutation', () => {
       fc.asyncProperty(
         variants(validCreate.map((v) => ({ ...promoInput(0), ...v })), fc.constant(promoInput(0)), STRING_FIELDS),
         // Now and then a partnerCampaignId used before: a replacement, or REPEAT_CAMPAIGN_DATA.
-        fc.oneof({ weight: 1, arbitrary: fc.integer({ min: 1, max: 12 }) }, { weight: 4, arbitrary: fc.integer({ min: 13, max: 2 ** 31 - 1 }) }),
+        // Any integer the campaign API takes, up to 2^53 − 1 (SafeInt), not only 32-bit ones.
+        fc.oneof({ weight: 1, arbitrary: fc.integer({ min: 1, max: 12 }) }, { weight: 2, arbitrary: fc.integer({ min: 13, max: 2 ** 31 - 1 }) }, { weight: 2, arbitrary: fc.maxSafeNat().filter((n) => n > 12) }),
         fc.boolean(),
         async ({ label, input }, partnerCampaignId, pollute) => {
           const full = { ...input, partnerCampaignId: input.partnerCampaignId === 0 ? partnerCampaignId : (input.partnerCampaignId ?? partnerCampaignId) };

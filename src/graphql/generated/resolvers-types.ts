@@ -27,6 +27,13 @@ export type Scalars = {
   Decimal: { input: string; output: string; }
   /** A colour written as a CSS hex code: `#RGB` or `#RRGGBB`, such as `#1A1A2E`. */
   HexColorCode: { input: string; output: string; }
+  /**
+   * A whole number from −(2^53 − 1) to 2^53 − 1 (9,007,199,254,740,991): every integer a JSON
+   * number carries exactly, and every integer the campaign API takes for ids and counts. Used where
+   * a 32-bit `Int` would be too small, such as `partnerCampaignId` 3000000000. A value beyond it is
+   * refused (`BAD_USER_INPUT`), never rounded.
+   */
+  SafeInt: { input: number; output: number; }
   /** An absolute URL, such as `https://cdn.example.ru/logo.png`. */
   URL: { input: string; output: string | URL; }
 };
@@ -172,7 +179,7 @@ export type Campaign = {
    * The partner's own id of the campaign (`partnerCampaignId`), used by `updateCampaign`.
    * From the campaign's record; `null` when the campaign API does not return it.
    */
-  partnerCampaignId?: Maybe<Scalars['Int']['output']>;
+  partnerCampaignId?: Maybe<Scalars['SafeInt']['output']>;
   /**
    * How promo codes are handed out; `null` for campaigns without codes (`PROMO`, `BANNER`).
    * From the campaign's record.
@@ -298,7 +305,7 @@ export type CampaignConnection = {
   /** Where this page starts and ends. */
   pageInfo: PageInfo;
   /** How many campaigns there are in all (with the `status` filter: how many have that status). */
-  totalCount: Scalars['Int']['output'];
+  totalCount: Scalars['SafeInt']['output'];
 };
 
 /** What the user gets. */
@@ -396,7 +403,7 @@ export type CampaignStats = {
   /** Offers taken per show: (accepts + redeems) / shows, from 0 upwards; `null` before the first show. */
   acceptRate?: Maybe<Scalars['Float']['output']>;
   /** Offers users took (a code or a link) and have not used yet. */
-  accepts: Scalars['Int']['output'];
+  accepts: Scalars['SafeInt']['output'];
   /**
    * Approved leads per reported lead: approved / (used + approved + declined); `null` before the
    * first lead.
@@ -411,9 +418,9 @@ export type CampaignStats = {
   /** Leads per show: redeems / shows; `null` before the first show. */
   redeemRate?: Maybe<Scalars['Float']['output']>;
   /** Offers used: leads reported with `reportLead`. */
-  redeems: Scalars['Int']['output'];
+  redeems: Scalars['SafeInt']['output'];
   /** How many times users saw the offer. */
-  shows: Scalars['Int']['output'];
+  shows: Scalars['SafeInt']['output'];
 };
 
 /** Where a campaign is in its life cycle. */
@@ -535,7 +542,7 @@ export type CreateCampaignInput = {
   /** Another end of the offer period: an ISO 8601 timestamp with an offset. */
   offerEnd?: InputMaybe<Scalars['String']['input']>;
   /** The partner's own id of the campaign, a positive integer unique in the partner's system. Creating again with the same id replaces that campaign. */
-  partnerCampaignId: Scalars['Int']['input'];
+  partnerCampaignId: Scalars['SafeInt']['input'];
   /** How codes are shown; required for `CODE_ONLINE` and `CODE_OFFLINE`. */
   pinDisplayType?: InputMaybe<PinDisplayType>;
   /** How codes are handed out; required for `CODE_ONLINE` and `CODE_OFFLINE`. */
@@ -602,11 +609,11 @@ export type Lead = {
 export type LeadCounts = {
   __typename?: 'LeadCounts';
   /** Leads the partner will pay for. */
-  approved: Scalars['Int']['output'];
+  approved: Scalars['SafeInt']['output'];
   /** Leads the partner will not pay for (for example after a return). */
-  declined: Scalars['Int']['output'];
+  declined: Scalars['SafeInt']['output'];
   /** Leads reported as used and not yet approved or declined. */
-  used: Scalars['Int']['output'];
+  used: Scalars['SafeInt']['output'];
 };
 
 /** What the campaign API does with a reported lead. */
@@ -767,16 +774,16 @@ export type PinConnection = {
   /** Where this page starts and ends. */
   pageInfo: PageInfo;
   /** How many codes the campaign has in the asked status. */
-  totalCount: Scalars['Int']['output'];
+  totalCount: Scalars['SafeInt']['output'];
 };
 
 /** How many promo codes a campaign has. */
 export type PinCounts = {
   __typename?: 'PinCounts';
   /** All codes ever uploaded. */
-  total: Scalars['Int']['output'];
+  total: Scalars['SafeInt']['output'];
   /** Codes not yet handed out. */
-  unused: Scalars['Int']['output'];
+  unused: Scalars['SafeInt']['output'];
 };
 
 /** How a promo code is shown to the user. */
@@ -1261,6 +1268,7 @@ export type ResolversTypes = {
   RedeemStatus: RedeemStatus;
   ReportLeadInput: ReportLeadInput;
   ReportLeadPayload: ResolverTypeWrapper<Omit<ReportLeadPayload, 'lead' | 'userErrors'> & { lead?: Maybe<ResolversTypes['Lead']>, userErrors: Array<ResolversTypes['UserError']> }>;
+  SafeInt: ResolverTypeWrapper<Scalars['SafeInt']['output']>;
   StartCampaignPayload: ResolverTypeWrapper<Omit<StartCampaignPayload, 'campaign' | 'userErrors'> & { campaign?: Maybe<ResolversTypes['Campaign']>, userErrors: Array<ResolversTypes['UserError']> }>;
   StopCampaignPayload: ResolverTypeWrapper<Omit<StopCampaignPayload, 'campaign' | 'userErrors'> & { campaign?: Maybe<ResolversTypes['Campaign']>, userErrors: Array<ResolversTypes['UserError']> }>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
@@ -1308,6 +1316,7 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   ReportLeadInput: ReportLeadInput;
   ReportLeadPayload: Omit<ReportLeadPayload, 'lead' | 'userErrors'> & { lead?: Maybe<ResolversParentTypes['Lead']>, userErrors: Array<ResolversParentTypes['UserError']> };
+  SafeInt: Scalars['SafeInt']['output'];
   StartCampaignPayload: Omit<StartCampaignPayload, 'campaign' | 'userErrors'> & { campaign?: Maybe<ResolversParentTypes['Campaign']>, userErrors: Array<ResolversParentTypes['UserError']> };
   StopCampaignPayload: Omit<StopCampaignPayload, 'campaign' | 'userErrors'> & { campaign?: Maybe<ResolversParentTypes['Campaign']>, userErrors: Array<ResolversParentTypes['UserError']> };
   String: Scalars['String']['output'];
@@ -1359,7 +1368,7 @@ export type CampaignResolvers<ContextType = GraphQLContext, ParentType extends R
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   merchant?: Resolver<ResolversTypes['CampaignMerchant'], ParentType, ContextType>;
   offerDurationHours?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
-  partnerCampaignId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  partnerCampaignId?: Resolver<Maybe<ResolversTypes['SafeInt']>, ParentType, ContextType>;
   pinSettings?: Resolver<Maybe<ResolversTypes['CampaignPinSettings']>, ParentType, ContextType>;
   pins?: Resolver<Maybe<ResolversTypes['PinConnection']>, ParentType, ContextType, RequireFields<CampaignPinsArgs, 'first' | 'status'>>;
   rawStatus?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1400,7 +1409,7 @@ export type CampaignConnectionResolvers<ContextType = GraphQLContext, ParentType
   edges?: Resolver<Array<ResolversTypes['CampaignEdge']>, ParentType, ContextType>;
   nodes?: Resolver<Array<Maybe<ResolversTypes['Campaign']>>, ParentType, ContextType>;
   pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
-  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
 };
 
 export type CampaignDiscountResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CampaignDiscount'] = ResolversParentTypes['CampaignDiscount']> = {
@@ -1440,14 +1449,14 @@ export type CampaignPinSettingsResolvers<ContextType = GraphQLContext, ParentTyp
 
 export type CampaignStatsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CampaignStats'] = ResolversParentTypes['CampaignStats']> = {
   acceptRate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
-  accepts?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  accepts?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
   approvalRate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   conversionRate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   leads?: Resolver<ResolversTypes['LeadCounts'], ParentType, ContextType>;
   pins?: Resolver<ResolversTypes['PinCounts'], ParentType, ContextType>;
   redeemRate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
-  redeems?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  shows?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  redeems?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
+  shows?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
 };
 
 export type CampaignStatusResolvers = EnumResolverSignature<{ DECLINED?: any, FINISHED?: any, MODERATION?: any, PAUSED?: any, PIN_REQUIRED?: any, STARTED?: any, UNKNOWN?: any }, ResolversTypes['CampaignStatus']>;
@@ -1492,9 +1501,9 @@ export type LeadResolvers<ContextType = GraphQLContext, ParentType extends Resol
 };
 
 export type LeadCountsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['LeadCounts'] = ResolversParentTypes['LeadCounts']> = {
-  approved?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  declined?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  used?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  approved?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
+  declined?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
+  used?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
 };
 
 export type LeadStateResolvers = EnumResolverSignature<{ PROCESSING?: any, UNKNOWN?: any }, ResolversTypes['LeadState']>;
@@ -1524,12 +1533,12 @@ export type PinConnectionResolvers<ContextType = GraphQLContext, ParentType exte
   edges?: Resolver<Array<ResolversTypes['PinEdge']>, ParentType, ContextType>;
   nodes?: Resolver<Array<ResolversTypes['Pin']>, ParentType, ContextType>;
   pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
-  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
 };
 
 export type PinCountsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PinCounts'] = ResolversParentTypes['PinCounts']> = {
-  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  unused?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  total?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
+  unused?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
 };
 
 export type PinDisplayTypeResolvers = EnumResolverSignature<{ EAN_13?: any, TEXT?: any, UNKNOWN?: any }, ResolversTypes['PinDisplayType']>;
@@ -1559,6 +1568,10 @@ export type ReportLeadPayloadResolvers<ContextType = GraphQLContext, ParentType 
   lead?: Resolver<Maybe<ResolversTypes['Lead']>, ParentType, ContextType>;
   userErrors?: Resolver<Array<ResolversTypes['UserError']>, ParentType, ContextType>;
 };
+
+export interface SafeIntScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['SafeInt'], any> {
+  name: 'SafeInt';
+}
 
 export type StartCampaignPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StartCampaignPayload'] = ResolversParentTypes['StartCampaignPayload']> = {
   campaign?: Resolver<Maybe<ResolversTypes['Campaign']>, ParentType, ContextType>;
@@ -1628,6 +1641,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Query?: QueryResolvers<ContextType>;
   RedeemStatus?: RedeemStatusResolvers;
   ReportLeadPayload?: ReportLeadPayloadResolvers<ContextType>;
+  SafeInt?: GraphQLScalarType;
   StartCampaignPayload?: StartCampaignPayloadResolvers<ContextType>;
   StopCampaignPayload?: StopCampaignPayloadResolvers<ContextType>;
   URL?: GraphQLScalarType;
