@@ -425,6 +425,21 @@ describe('reportLead', () => {
     expect((await stack.gql(REPORT, { input: { ...input, redeemStatus: 'DECLINED' } })).body.data.reportLead.lead.redeemStatus).toBe('DECLINED');
   });
 
+  it('the same transactionId reported at once with two fees: exactly one report is taken, the other names campaignFee', async () => {
+    const redeems = async () => (await stack.gql(`{ campaign(id: "3") { stats { redeems } } }`)).body.data.campaign.stats.redeems;
+    const before = await redeems();
+    const { clickId } = await stack.admin('accept', { ymCampaignId: 3 });
+    const input = { campaignId: '3', transactionId: 'order-race-1', clickId };
+    const answers = await Promise.all(['100.00', '200.00'].map((campaignFee) => stack.gql(REPORT, { input: { ...input, campaignFee } })));
+    const payloads = answers.map(({ body }) => body.data.reportLead);
+    const taken = payloads.filter((p) => p.userErrors.length === 0);
+    const refused = payloads.filter((p) => p.userErrors.length > 0);
+    expect(taken).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toEqual({ lead: null, userErrors: [expect.objectContaining({ field: ['input', 'campaignFee'], code: 'INCORRECT_DATA' })] });
+    expect(await redeems()).toBe(before + 1);
+  });
+
   it('reports a lead with the clickId of a promo campaign', async () => {
     const { clickId, viewId } = await stack.admin('accept', { ymCampaignId: 3 });
     const { body } = await stack.gql(REPORT, {
