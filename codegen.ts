@@ -28,6 +28,7 @@ const config: CodegenConfig = {
           HexColorCode: 'string',
           URL: { input: 'string', output: 'string | URL' },
           Decimal: 'string',
+          SafeInt: 'number',
         },
         mappers: {
           Campaign: `${models}#CampaignRef`,

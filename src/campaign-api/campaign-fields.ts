@@ -254,11 +254,50 @@ export const campaignData = withCrossRules(z.object(optionalShape), true);
 /** Required-ness is checked by the rules, so every field but the id reads as optional here. */
 export type CampaignData = z.infer<typeof campaignData> & { partnerCampaignId: number };
 
-/** An update: partnerCampaignId plus only the fields to change. */
-export const campaignUpdate = withCrossRules(
-  z.object({ ...optionalShape, partnerCampaignId: campaignFieldShape.partnerCampaignId }),
-  false,
-);
+/** Fields every campaign has, so an update cannot clear them. */
+export const NOT_CLEARABLE: readonly CampaignFieldName[] = ALWAYS_REQUIRED_ON_CREATE.filter((f) => f !== 'partnerCampaignId');
+
+/**
+ * Stored fields that a sent field replaces as a whole form, so an update can switch forms: a fee
+ * replaces the min/max pair and the other way round, one-off pins drop the coupon code, and a kind
+ * without codes drops the pin settings. A field sent as null replaces nothing.
+ */
+export function fieldsReplacedBy(sent: Readonly<Record<string, unknown>>): CampaignFieldName[] {
+  const given = (f: CampaignFieldName) => sent[f] !== undefined && sent[f] !== null;
+  const replaced: CampaignFieldName[] = [];
+  if (given('campaignFee')) replaced.push('campaignFeeMin', 'campaignFeeMax');
+  if (given('campaignFeeMin') || given('campaignFeeMax')) replaced.push('campaignFee');
+  if (sent.pinType === 'one-off') replaced.push('couponCode');
+  if (given('campaignType') && !CODE_CAMPAIGN_TYPES.includes(String(sent.campaignType))) replaced.push('pinType', 'pinDisplayType', 'couponCode');
+  return replaced;
+}
+
+const clearableShape = Object.fromEntries(
+  Object.entries(campaignFieldShape).map(([k, v]) => [k, v.nullable().optional()]),
+) as { [K in CampaignFieldName]: z.ZodOptional<z.ZodNullable<(typeof campaignFieldShape)[K]>> };
+
+/**
+ * The rules of an update's fields: the cross-field rules among the fields sent, and null (which
+ * clears an optional field; the reference is silent on clearing) refused for a field every
+ * campaign has.
+ */
+function withUpdateRules<T extends z.ZodType>(schema: T) {
+  return withCrossRules(schema, false).superRefine(
+    (value, ctx) => {
+      if (typeof value !== 'object' || value === null) return;
+      for (const field of NOT_CLEARABLE) {
+        if ((value as Loose)[field] === null) ctx.addIssue({ code: 'custom', path: [field], message: 'is required and cannot be cleared: leave it out to keep the current value' });
+      }
+    },
+    { when: () => true } as never,
+  );
+}
+
+const changesObject = z.object(clearableShape);
+/** The fields of an update without its key, each a value or null; what the BFF checks before it reads the campaign. */
+export const campaignChanges = withUpdateRules(changesObject);
+/** An update: partnerCampaignId plus only the fields to change, each a value or null (cleared). */
+export const campaignUpdate = withUpdateRules(changesObject.extend({ partnerCampaignId: campaignFieldShape.partnerCampaignId }));
 export type CampaignUpdate = z.infer<typeof campaignUpdate>;
 
 /** A request path as written in JSON terms: `bonusDescription.category`, `pinList[3]`. */

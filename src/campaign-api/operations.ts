@@ -53,6 +53,7 @@ export const campaignDetails = z.object({
   discountCurrency: z.number().int().optional(),
   // Not listed by the reference's get table; a backend may add them, the emulator does.
   partnerCampaignId: z.number().int().optional(),
+  offerEnd: optionalDateTime,
   pinDisplayType: lenientEnum(PIN_DISPLAY_TYPES).optional(),
   acceptUrl: z.string().optional(),
   appearanceType: lenientEnum(APPEARANCE_TYPES).optional(),
@@ -137,12 +138,13 @@ export const operations = {
   }),
   update: op({
     path: 'campaigns/update',
-    summary: 'Change fields of a campaign, keyed by partnerCampaignId; it goes back to moderation.',
+    summary: 'Change fields of a campaign, keyed by partnerCampaignId (null clears an optional field); it goes back to moderation.',
     request: campaignUpdate,
     response: statusResult,
     wrapping: 'result',
     idempotent: false,
-    errors: ['incorrectData', 'campaignNotFound'],
+    // failFinished: a finished campaign updated without a campaignEnd in the future (an emulator decision).
+    errors: ['incorrectData', 'campaignNotFound', 'failFinished'],
   }),
   get: op({
     path: 'campaigns/get',

@@ -20,7 +20,7 @@ export interface Lead {
   readonly pinSlot: number | null;
   readonly clickId: string | null;
   status: RedeemStatus;
-  report: Record<string, unknown>;
+  readonly report: Record<string, unknown>;
 }
 
 export interface Click {

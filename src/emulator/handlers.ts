@@ -6,6 +6,8 @@ import {
   isMoney,
   operations,
   pinProblem,
+  fieldsReplacedBy,
+  redeemRequest,
   type CampaignData,
   type CampaignFieldName,
   type FieldIssue,
@@ -127,21 +129,9 @@ const create: Handler = (state, partner, body) => {
   return success(campaign.statusResult);
 };
 
-/** Stored values that a sent field replaces as a whole form, so an update can switch forms. */
-function withoutReplacedForms(stored: Record<string, unknown>, sent: Record<string, unknown>): Record<string, unknown> {
-  const out = { ...stored };
-  if (sent.campaignFee !== undefined) {
-    delete out.campaignFeeMin;
-    delete out.campaignFeeMax;
-  }
-  if (sent.campaignFeeMin !== undefined || sent.campaignFeeMax !== undefined) delete out.campaignFee;
-  if (sent.pinType === 'one-off') delete out.couponCode;
-  if (sent.campaignType !== undefined && !CODE_CAMPAIGN_TYPES.includes(String(sent.campaignType))) {
-    delete out.pinType;
-    delete out.pinDisplayType;
-    delete out.couponCode;
-  }
-  return out;
+/** Whether a campaignEnd is set and still ahead of `now`. */
+function endAhead(end: unknown, now: number): boolean {
+  return typeof end === 'string' && Date.parse(end) > now;
 }
 
 const update: Handler = (state, partner, body) => {
@@ -158,15 +148,29 @@ const update: Handler = (state, partner, body) => {
     throw new ApiFailure('campaignNotFound', `no campaign with partnerCampaignId ${String(key)} for this partner`);
   }
   const sent = body as Record<string, unknown>;
-  const merged = withoutReplacedForms(campaign.data, sent);
-  for (const field of WRITABLE_FIELDS) if (sent[field] !== undefined) merged[field] = sent[field];
-  // The merged record must be a whole valid campaign; issues of sent fields show up in both checks.
-  const issues = dedupe([
-    ...sentIssues,
-    ...issuesOf(campaignData, merged),
-    ...stateIssues(state, merged, now),
-    ...pinKindIssues(campaign, merged),
-  ]);
+  // Only the fields sent change (reference 4.2); null clears an optional one.
+  const merged: Record<string, unknown> = { ...campaign.data };
+  for (const field of fieldsReplacedBy(sent)) delete merged[field];
+  for (const field of WRITABLE_FIELDS) {
+    if (sent[field] === null) delete merged[field];
+    else if (sent[field] !== undefined) merged[field] = sent[field];
+  }
+  // A finished campaign comes back only with an end ahead; anything else is refused as finished,
+  // not as a bad campaignEnd that the caller may never have sent.
+  const badEnd = sentIssues.some((issue) => issue.field === 'campaignEnd');
+  if (campaign.status === 'finished' && !badEnd && !endAhead(merged.campaignEnd, now)) {
+    throw new ApiFailure(
+      'failFinished',
+      `campaign ${campaign.ymCampaignId} is finished (its campaignEnd has passed); an update revives it only together with a campaignEnd in the future`,
+      undefined,
+      campaign.statusResult,
+    );
+  }
+  // The merged record must be a whole valid campaign. A sent field with a problem of its own is
+  // reported once, by that problem (a cleared description is not also "required").
+  const sentFields = new Set(sentIssues.map((issue) => issue.field));
+  const mergedIssues = [...issuesOf(campaignData, merged), ...stateIssues(state, merged, now), ...pinKindIssues(campaign, merged)];
+  const issues = dedupe([...sentIssues, ...mergedIssues.filter((issue) => !sentFields.has(issue.field))]);
   if (issues.length) throw incorrectData(issues);
   campaign.setData(campaignData.parse(merged) as CampaignData);
   sendToModeration(campaign, state.policy, now);
@@ -184,7 +188,7 @@ function detailsOf(c: Campaign): Record<string, unknown> {
     campaignType: d.campaignType,
   };
   for (const field of WRITABLE_FIELDS) {
-    if (field === 'offerEnd' || field in out) continue;
+    if (field in out) continue;
     const value = d[field];
     if (value !== undefined) out[field] = value;
   }
@@ -271,6 +275,48 @@ const stop: Handler = (state, partner, body) => {
   return `{"status":"success","errors":{},"result":${JSON.stringify(c.statusResult)}}`;
 };
 
+/** What a repeated report is compared on: everything but the keys, the campaign's pin or click, and the status. */
+const COMPARED_REPORT_FIELDS = Object.keys(redeemRequest.shape).filter(
+  (f) => !['ymCampaignId', 'transactionId', 'pinContent', 'clickId', 'redeemStatus'].includes(f),
+);
+const MONEY_REPORT_FIELDS = new Set(['campaignFee', 'orderAmount', 'cashbackAmount']);
+/** Optional currencies mean roubles (reference 4.7), so leaving one out equals sending 643. */
+const CURRENCY_REPORT_FIELDS = new Set(['feeCurrency', 'orderCurrency']);
+
+function sameReportValue(field: string, a: unknown, b: unknown): boolean {
+  if (CURRENCY_REPORT_FIELDS.has(field)) return (a ?? 643) === (b ?? 643);
+  if (a === b) return true;
+  if (typeof a !== 'string' || typeof b !== 'string') return false;
+  // The same amount or instant written another way ("150" and "150.00") is the same report.
+  if (MONEY_REPORT_FIELDS.has(field)) return isMoney(a) && isMoney(b) && Number(a) === Number(b);
+  if (field === 'redeemTime') return Date.parse(a) === Date.parse(b);
+  return false;
+}
+
+/**
+ * Where a report repeated with a known transactionId differs from the first one. Only
+ * redeemStatus may change (design 4.11); anything else would be silently dropped otherwise.
+ */
+function reportDifferences(first: Record<string, unknown>, again: Record<string, unknown>, transactionId: string): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const rule = 'a report repeated with the same transactionId may change only redeemStatus';
+  const was = (value: unknown) => (value === undefined ? 'absent' : typeof value === 'string' ? JSON.stringify(value) : 'another value');
+  const compare = (field: string, a: unknown, b: unknown) => {
+    if (sameReportValue(field, a, b)) return;
+    const values = typeof a === 'string' || typeof b === 'string' ? ` (${was(a)} then, ${was(b)} now)` : '';
+    issues.push({ field, message: `differs from the first report of transactionId ${JSON.stringify(transactionId)}${values}; ${rule}` });
+  };
+  for (const field of COMPARED_REPORT_FIELDS) {
+    if (field === 'bonusDescription') {
+      const category = (report: Record<string, unknown>) => (report.bonusDescription as { category?: string } | undefined)?.category;
+      compare('bonusDescription.category', category(first), category(again));
+    } else {
+      compare(field, first[field], again[field]);
+    }
+  }
+  return issues;
+}
+
 /** Lead status moves allowed after the first report (design 4.11). */
 const LEAD_MOVES: Record<RedeemStatus, readonly RedeemStatus[]> = {
   used: ['approved', 'declined'],
@@ -305,6 +351,8 @@ const redeem: Handler = (state, partner, body) => {
     if (!samePin) {
       throw fieldFailure(keyField, `transactionId ${JSON.stringify(transactionId)} was reported for another ${byPin ? 'pin' : 'clickId'}; a transaction keeps the ${keyField} of its first report`);
     }
+    const differences = reportDifferences(known.report, report, transactionId);
+    if (differences.length) throw incorrectData(differences);
     if (known.status === status) return answer;
     if (!LEAD_MOVES[known.status].includes(status)) {
       throw fieldFailure(
@@ -315,7 +363,6 @@ const redeem: Handler = (state, partner, body) => {
     c.leadCounts[known.status]--;
     c.leadCounts[status]++;
     known.status = status;
-    known.report = report;
     state.changed(c);
     return answer;
   }

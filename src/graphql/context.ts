@@ -1,6 +1,7 @@
 import type { CampaignApi } from '../campaign-api/api.js';
 import type { Category, CategoryDirectory } from '../cache/category-directory.js';
 import { noTokenError, type TokenProblem } from './errors.js';
+import type { KeyedQueue } from './keyed-queue.js';
 import { createLoaders, type Loaders } from './loaders.js';
 import { bindPartnerApi, type PartnerApi } from './partner-api.js';
 
@@ -8,6 +9,12 @@ import { bindPartnerApi, type PartnerApi } from './partner-api.js';
 export interface BffDependencies {
   api: CampaignApi;
   categories: CategoryDirectory;
+  /**
+   * Uploads of pins, one campaign at a time across all requests of this process: the campaign API
+   * answers add-pins with totals only, so a chunk's added pins are its total minus the one before,
+   * which holds only while no other upload to that campaign runs in between.
+   */
+  pinUploads: KeyedQueue;
   limits: {
     /** Pins per add-pins call (the backend takes at most 10,000). */
     pinChunkSize: number;
@@ -34,6 +41,7 @@ export interface GraphQLContext {
   partner: PartnerApi;
   loaders: Loaders;
   categories: PartnerCategories;
+  pinUploads: KeyedQueue;
   limits: BffDependencies['limits'];
 }
 
@@ -61,6 +69,7 @@ export function createContext(deps: BffDependencies, request: RequestScope): Gra
       token === null
         ? { list: () => Promise.reject(noTokenError(tokenProblem)), get: () => Promise.reject(noTokenError(tokenProblem)) }
         : { list: () => directory.list(token), get: (id) => directory.get(token, id) },
+    pinUploads: deps.pinUploads,
     limits: deps.limits,
   };
 }

@@ -1,5 +1,5 @@
 import { Kind, type GraphQLScalarType, type GraphQLScalarTypeConfig } from 'graphql';
-import { GraphQLDateTime, GraphQLHexColorCode, GraphQLURL } from 'graphql-scalars';
+import { GraphQLDateTime, GraphQLHexColorCode, GraphQLSafeInt, GraphQLURL } from 'graphql-scalars';
 import { isMoney } from '../campaign-api/index.js';
 import { BadBackendValueError } from './errors.js';
 
@@ -48,9 +48,11 @@ const decimal = {
   },
 };
 
-export const scalarResolvers: Record<'DateTime' | 'HexColorCode' | 'URL' | 'Decimal', ScalarBehaviour> = {
+export const scalarResolvers: Record<'DateTime' | 'HexColorCode' | 'URL' | 'Decimal' | 'SafeInt', ScalarBehaviour> = {
   DateTime: fromBackend(GraphQLDateTime),
   HexColorCode: fromBackend(GraphQLHexColorCode),
   URL: fromBackend(GraphQLURL),
   Decimal: fromBackend(decimal as Pick<GraphQLScalarType, 'name' | 'serialize' | 'parseValue' | 'parseLiteral'>),
+  // Ids and counts of the campaign API go up to 2^53 − 1; a 32-bit Int failed on 3000000000.
+  SafeInt: fromBackend(GraphQLSafeInt),
 };

@@ -10,6 +10,7 @@ import { createCategoryDirectory } from '../cache/category-directory.js';
 import type { Config } from '../config.js';
 import { createContext, type GraphQLContext } from '../graphql/context.js';
 import { formatError } from '../graphql/errors.js';
+import { KeyedQueue } from '../graphql/keyed-queue.js';
 import { createCostLimit, limitValidationRules } from '../graphql/limits/index.js';
 import { createOperationCache } from '../graphql/operation-cache.js';
 import { knownOperationTypesRule } from '../graphql/operation-types.js';
@@ -83,6 +84,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   const deps = {
     api,
     categories,
+    pinUploads: new KeyedQueue(),
     limits: {
       pinChunkSize: config.limits.pinChunkSize,
       loaderConcurrency: config.limits.loaderConcurrency,

@@ -21,6 +21,8 @@ const cases: Record<OperationName, Record<string, Case>> = {
       return c.fail('update', { partnerCampaignId: body.partnerCampaignId, fontColor: '#232323' }, 'incorrectData', 400);
     },
     campaignNotFound: (c) => c.fail('update', { partnerCampaignId: 987_654, merchantName: 'Нет' }, 'campaignNotFound', 404),
+    // Fixture campaign 7 (partnerCampaignId 1007) is finished.
+    failFinished: (c) => c.fail('update', { partnerCampaignId: 1007, description: 'Снова в строю' }, 'failFinished', 409),
   },
   get: {
     incorrectData: (c) => c.fail('get', { ymCampaignId: 'one' }, 'incorrectData', 400),

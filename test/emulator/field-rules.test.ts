@@ -131,6 +131,26 @@ describe('field rules on update', () => {
     await env.client.ok('update', { ...key, campaignType: 'banner', appearanceType: 'ImageBanner', backgroundImage: 'https://a.ru/b.png' });
   });
 
+  it('null clears an optional field; a field every campaign has cannot be cleared', async () => {
+    const now = await env.client.now();
+    const { id, body } = await startedCampaign(env.client, 'promo', { campaignEnd: isoIn(now, 5 * DAY), offerEnd: isoIn(now, 9 * DAY), supportedPlatforms: 'mobile', cashbackType: 'bonus' });
+    const key = { partnerCampaignId: body.partnerCampaignId };
+    const before = await env.client.ok('get', { ymCampaignId: id });
+    expect([before.campaignEnd, before.offerEnd, before.supportedPlatforms, before.cashbackType]).toEqual([body.campaignEnd, body.offerEnd, 'mobile', 'bonus']);
+    const required = await env.client.fail('update', { ...key, merchantName: null, description: null, campaignEnd: null }, 'incorrectData', 400);
+    expect(required.errors.fields).toEqual([
+      { field: 'merchantName', message: 'is required and cannot be cleared: leave it out to keep the current value' },
+      { field: 'description', message: 'is required and cannot be cleared: leave it out to keep the current value' },
+    ]);
+    expect((await env.client.ok('get', { ymCampaignId: id })).campaignEnd).toBe(body.campaignEnd);
+    await env.client.ok('update', { ...key, campaignEnd: null, offerEnd: null, supportedPlatforms: null, cashbackType: null });
+    const after = await env.client.ok('get', { ymCampaignId: id });
+    expect([after.campaignEnd, after.offerEnd, after.supportedPlatforms, after.cashbackType, after.merchantName]).toEqual([undefined, undefined, undefined, undefined, body.merchantName]);
+    // A conditionally required field cleared: the merged campaign misses it.
+    const url = await env.client.fail('update', { ...key, acceptUrl: null }, 'incorrectData', 400);
+    expect(url.errors.fields).toEqual([{ field: 'acceptUrl', message: 'is required for a promo campaign' }]);
+  });
+
   it('a sent fee form replaces the stored one', async () => {
     const { id, body } = await startedCampaign(env.client, 'promo');
     await env.client.ok('update', { partnerCampaignId: body.partnerCampaignId, campaignFeeMin: '1', campaignFeeMax: '3' });

@@ -97,7 +97,18 @@ describe('campaign state machine', () => {
     const { id, body } = await startedCampaign(env.client, 'promo', { campaignEnd: isoIn(now, DAY) });
     await env.client.advance(DAY);
     expect(await env.client.status(id)).toBe('finished');
-    await env.client.fail('update', { partnerCampaignId: body.partnerCampaignId, description: 'Снова в строю' }, 'incorrectData', 400);
+    // Without an end in the future it stays finished, and the refusal says so rather than blaming
+    // a campaignEnd the caller did not send.
+    const key = { partnerCampaignId: body.partnerCampaignId };
+    const refused = await env.client.fail('update', { ...key, description: 'Снова в строю' }, 'failFinished', 409);
+    expect(refused.errors.message).toBe(`campaign ${id} is finished (its campaignEnd has passed); an update revives it only together with a campaignEnd in the future`);
+    expect(refused.errors.fields).toBeUndefined();
+    expect(refused.result).toEqual({ ymCampaignId: id, campaignStatus: 'finished' });
+    await env.client.fail('update', { ...key, campaignEnd: null }, 'failFinished', 409);
+    await env.client.fail('update', { ...key, campaignEnd: isoIn(now, DAY / 2) }, 'failFinished', 409);
+    const badEnd = await env.client.fail('update', { ...key, campaignEnd: 'soon' }, 'incorrectData', 400);
+    expect(badEnd.errors.fields!.map((f) => f.field)).toEqual(['campaignEnd']);
+    expect(await env.client.status(id)).toBe('finished');
     const later = isoIn(now, 10 * DAY);
     expect((await env.client.ok('update', { partnerCampaignId: body.partnerCampaignId, campaignEnd: later })).campaignStatus).toBe('moderation');
     await approve(env.client, id);

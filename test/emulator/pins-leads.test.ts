@@ -29,6 +29,21 @@ describe('pins (design 4.10)', () => {
     expect(counters).toEqual({ unusedPinCount: 2, acceptedPinCount: 0, redeemedPinCount: 1, totalPinCount: 3 });
   });
 
+  it('concurrent add-pins calls are each atomic: their answers read as one call after another', async () => {
+    const id = await create(env.client, campaignBody('codeOffline'));
+    // Overlapping sets, in other spellings, each with a pin of its own so every call raises the
+    // total: each call's total is then the size of the union of the calls up to it.
+    const sets = Array.from({ length: 6 }, (_, i) => [...pins(i % 2 ? 'c' : 'C', 9_999, i * 3000), `only-${i}`]);
+    const answers = await Promise.all(sets.map((pinList) => env.client.ok('addPins', { ymCampaignId: id, pinList })));
+    const order = answers.map((answer, i) => ({ total: answer.counters.totalPinCount as number, set: sets[i]! })).sort((a, b) => a.total - b.total);
+    const seen = new Set<string>();
+    for (const { total, set } of order) {
+      for (const pin of set) seen.add(pin.toLowerCase());
+      expect(total).toBe(seen.size);
+    }
+    expect((await env.client.info(id)).campaignPinsStats.total).toBe(24_999 + 6);
+  });
+
   it('at most 10,000 pins per call; exactly 10,000 is fine', async () => {
     const id = await create(env.client, campaignBody('codeOffline'));
     const error = await env.client.fail('addPins', { ymCampaignId: id, pinList: pins('X', 10_001) }, 'incorrectData', 400);
@@ -167,6 +182,30 @@ describe('leads (design 4.11)', () => {
     const e = await env.client.fail('redeem', lead(id, { transactionId: 'same', pinContent: b }), 'incorrectData', 400);
     expect(e.errors.fields![0]!.field).toBe('pinContent');
     await env.client.ok('redeem', lead(id, { transactionId: 'same', pinContent: a.toLowerCase(), redeemStatus: 'approved' }));
+  });
+
+  it('a repeat that differs in anything but an allowed redeemStatus move → incorrectData naming each field, nothing changed', async () => {
+    const { id } = await startedCampaign(env.client, 'promo');
+    const { clickId, viewId } = await env.client.adminOk('accept', { ymCampaignId: id });
+    const first = lead(id, { transactionId: 'fee', clickId, viewId, redeemTime: '2026-03-01T12:00:00+03:00', bonusDescription: { category: 'обувь' } });
+    await env.client.ok('redeem', first);
+    const fee = await env.client.fail('redeem', { ...first, campaignFee: '99.00' }, 'incorrectData', 400);
+    expect(fee.errors.fields).toEqual([
+      { field: 'campaignFee', message: 'differs from the first report of transactionId "fee" ("25.50" then, "99.00" now); a report repeated with the same transactionId may change only redeemStatus' },
+    ]);
+    // Also together with an allowed status move: the move does not happen either.
+    const several = await env.client.fail(
+      'redeem',
+      { ...first, redeemStatus: 'approved', orderAmount: undefined, feeCurrency: 840, sceneRedeem: 'app', bonusDescription: { category: 'сумки' } },
+      'incorrectData',
+      400,
+    );
+    expect(several.errors.fields!.map((f) => f.field).sort()).toEqual(['bonusDescription.category', 'feeCurrency', 'orderAmount', 'sceneRedeem']);
+    expect(several.errors.fields!.find((f) => f.field === 'orderAmount')!.message).toMatch(/^differs from the first report of transactionId "fee" \("1000.00" then, absent now\)/);
+    expect((await env.client.info(id)).campaignRedeemStats).toEqual({ usedCount: 1, approvedCount: 0, declinedCount: 0 });
+    // The same report written another way is the same report: amounts, instants, the default currency.
+    await env.client.ok('redeem', { ...first, campaignFee: '25.5', orderAmount: '1000', redeemTime: '2026-03-01T09:00:00Z', feeCurrency: 643, redeemStatus: 'approved' });
+    expect((await env.client.info(id)).campaignRedeemStats).toEqual({ usedCount: 0, approvedCount: 1, declinedCount: 0 });
   });
 
   it('field rules of a lead: transactionId ≤ 36, money with two decimals, currencies, datetime', async () => {

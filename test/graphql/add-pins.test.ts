@@ -89,12 +89,43 @@ describe('addPins', () => {
     expect(await stack.calls()).toEqual({});
   });
 
+  it('four concurrent addPins of the same 25,000 pins: the addedCounts sum to the pins actually added', async () => {
+    const { token, id } = await oneOffCampaign();
+    const pins = pinsFrom('SAME', 25_000);
+    const answers = await Promise.all(Array.from({ length: 4 }, () => stack.gql(ADD, { input: { campaignId: id, pins } }, token)));
+    const payloads = answers.map(({ body }) => {
+      expect(body.errors).toBeUndefined();
+      return body.data.addPins;
+    });
+    for (const payload of payloads) {
+      expect(payload).toMatchObject({ storedCount: 25_000, duplicateCount: 0, notStoredPins: [], firstNotStoredIndex: null, userErrors: [] });
+      expect(payload.addedCount + payload.alreadyPresentCount).toBe(25_000);
+    }
+    expect(payloads.map((p) => p.addedCount).reduce((a, b) => a + b)).toBe(25_000);
+    expect(await pinTotal(id, token)).toBe(25_000);
+  });
+
+  it('concurrent addPins of overlapping sets (in other spellings too): each count is exact, and they sum to the pins added', async () => {
+    const { token, id } = await oneOffCampaign();
+    // Call i sends pins i*5,000 .. i*5,000+14,999; odd calls in lower case. The union is 30,000 pins.
+    const sets = Array.from({ length: 4 }, (_, i) => pinsFrom(i % 2 ? 'over' : 'OVER', 15_000, i * 5000));
+    const answers = await Promise.all(sets.map((pins) => stack.gql(ADD, { input: { campaignId: id, pins } }, token)));
+    const payloads = answers.map(({ body }) => body.data.addPins);
+    for (const payload of payloads) {
+      expect(payload).toMatchObject({ storedCount: 15_000, userErrors: [] });
+      expect(payload.addedCount + payload.alreadyPresentCount).toBe(15_000);
+    }
+    expect(payloads.map((p) => p.addedCount).reduce((a, b) => a + b)).toBe(30_000);
+    expect(await pinTotal(id, token)).toBe(30_000);
+  });
+
   it('reports every pin that does not fit the display type by its index, and sends nothing', async () => {
     // Campaign 6 of the store fixtures: one-off, ean_13, pin-required.
     const pins = ['4600000009991', 'abc', '123', '4600000009992', '4600000009991', '46000000099930', ''];
     const { body } = await stack.gql(ADD, { input: { campaignId: '6', pins } });
     const payload = body.data.addPins;
-    expect(payload).toMatchObject({ addedCount: 0, storedCount: 0, duplicateCount: 1, firstNotStoredIndex: 0, notStoredPins: [] });
+    // The input was refused as a whole, so nothing was dropped as a duplicate either.
+    expect(payload).toMatchObject({ addedCount: 0, storedCount: 0, duplicateCount: 0, alreadyPresentCount: 0, firstNotStoredIndex: 0, notStoredPins: [] });
     expect(payload.userErrors.map((e: { field: string[] }) => e.field)).toEqual([
       ['input', 'pins', '1'],
       ['input', 'pins', '2'],

@@ -199,6 +199,51 @@ describe('values this API does not know', () => {
     expect(filtered.body.data.campaigns).toEqual({ totalCount: 2, nodes: [{ id: '2', rawStatus: 'archived' }, { id: '8', rawStatus: 'archived' }] });
   });
 
+  it('updateCampaign on a record without partnerCampaignId (the reference\'s get lists none) is BACKEND_BAD_RESPONSE, and writes nothing', async () => {
+    proxy.rewrite.clear();
+    proxy.rewrite.set('campaigns/get', (b) => b.replace(/"partnerCampaignId":\d+,/, ''));
+    await viaProxy.resetCalls();
+    const { body } = await viaProxy.gql(`mutation { updateCampaign(input: { id: "3", merchantName: "Другое имя" }) { campaign { id } userErrors { field message code } } }`);
+    proxy.rewrite.clear();
+    expect(body.data).toBeNull();
+    expect(body.errors).toEqual([
+      expect.objectContaining({
+        path: ['updateCampaign'],
+        message: 'The campaign API did not say which partnerCampaignId campaign 3 has, and needs it to change the campaign; nothing was changed.',
+        extensions: { code: 'BACKEND_BAD_RESPONSE', reason: 'contract' },
+      }),
+    ]);
+    expect(await viaProxy.calls()).toEqual({ 'campaigns/get': 1 });
+  });
+
+  it('updateCampaign leaves out a value it cannot write back (the samples\' kind code), and the campaign API keeps it', async () => {
+    proxy.rewrite.clear();
+    proxy.rewrite.set('campaigns/get', (b) => b.replace('"campaignType":"codeOffline"', '"campaignType":"code"'));
+    const { body } = await viaProxy.gql(`mutation { updateCampaign(input: { id: "2", merchantName: "Техно Мир Плюс" }) { campaign { id status rawType merchant { name } } userErrors { field message code } } }`);
+    proxy.rewrite.clear();
+    expect(body.errors).toBeUndefined();
+    expect(body.data.updateCampaign).toEqual({ campaign: { id: '2', status: 'MODERATION', rawType: 'code', merchant: { name: 'Техно Мир Плюс' } }, userErrors: [] });
+    const stored = await viaProxy.gql(`{ campaign(id: "2") { rawType merchant { name } } }`);
+    expect(stored.body.data.campaign).toEqual({ rawType: 'codeOffline', merchant: { name: 'Техно Мир Плюс' } });
+  });
+
+  it('counts beyond 32 bits come through as they are; beyond 2^53 − 1 the answer is BACKEND_BAD_RESPONSE', async () => {
+    proxy.rewrite.clear();
+    const big = 3_000_000_000;
+    proxy.rewrite.set('campaigns/info', (b) =>
+      b.replace(/"campaignShows":\d+/, `"campaignShows":${big}`).replace(/"total":\d+/, `"total":${big + 1}`).replace(/"approvedCount":\d+/, `"approvedCount":${Number.MAX_SAFE_INTEGER}`),
+    );
+    proxy.rewrite.set('campaigns/get-all-campaigns', (b) => b.replace(/"total":\d+/, `"total":${big + 2}`));
+    const { body } = await viaProxy.gql(`{ campaign(id: "1") { stats { shows pins { total } leads { approved } } } campaigns(first: 1) { totalCount } }`);
+    expect(body).toEqual({ data: { campaign: { stats: { shows: big, pins: { total: big + 1 }, leads: { approved: Number.MAX_SAFE_INTEGER } } }, campaigns: { totalCount: big + 2 } } });
+
+    proxy.rewrite.set('campaigns/info', (b) => b.replace(/"campaignShows":\d+/, '"campaignShows":9007199254740993'));
+    const unsafe = await viaProxy.gql(`{ campaign(id: "1") { id stats { shows } } }`);
+    proxy.rewrite.clear();
+    expect(unsafe.body.data).toEqual({ campaign: { id: '1', stats: null } });
+    expect(unsafe.body.errors).toEqual([expect.objectContaining({ path: ['campaign', 'stats'], extensions: expect.objectContaining({ code: 'BACKEND_BAD_RESPONSE' }) })]);
+  });
+
   it('a value an output type cannot represent is BACKEND_BAD_RESPONSE at its field, up to the nearest nullable parent', async () => {
     proxy.rewrite.set('campaigns/get', (b) => b.replaceAll('"#1A237E"', '"navy"'));
     const { body } = await viaProxy.gql(`{ bad: campaign(id: "1") { id card { backgroundColor } } good: campaign(id: "3") { id card { backgroundColor } } }`);

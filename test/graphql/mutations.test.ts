@@ -129,26 +129,196 @@ describe('createCampaign', () => {
 });
 
 describe('updateCampaign', () => {
-  it('changes the given fields and sends the campaign to moderation again', async () => {
-    const token = await newPartner(stack, 'aggregator');
-    const id = await createCampaign(stack, promoInput(7101), token);
-    const { body } = await stack.gql(UPDATE, { input: { partnerCampaignId: 7101, merchantName: 'Новое имя', description: null } }, token);
+  const DETAIL = `query ($id: ID!) { campaign(id: $id) {
+    id status description endsAt supportedPlatforms merchant { name } appearance { backgroundColor fontColor }
+    discount { type amount currency } fee { amount min max } } }`;
+  const read = async (id: string, token?: string) => (await stack.gql(DETAIL, { id }, token)).body.data.campaign;
+  const future = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+
+  /** A store's started promo campaign of a fresh partner, with an end and platforms set. */
+  async function started(partnerCampaignId: number, overrides: Record<string, unknown> = {}): Promise<{ token: string; id: string }> {
+    const token = await newPartner(stack, 'store');
+    const id = await createCampaign(stack, promoInput(partnerCampaignId, { campaignEnd: future(30), supportedPlatforms: ['MOBILE'], ...overrides }), token);
+    await stack.admin('moderate', { ymCampaignId: Number(id), decision: 'approve' });
+    await stack.resetCalls();
+    return { token, id };
+  }
+
+  it('changes only the fields given, keyed by id, and sends the campaign to moderation again', async () => {
+    const { token, id } = await started(7101);
+    const before = await read(id, token);
+    expect(before.status).toBe('STARTED');
+    await stack.resetCalls();
+    const { body } = await stack.gql(UPDATE, { input: { id, merchantName: 'Новое имя' } }, token);
     expect(body.errors).toBeUndefined();
     expect(body.data.updateCampaign).toEqual({ campaign: { id, status: 'MODERATION', type: 'PROMO', merchant: { name: 'Новое имя' } }, userErrors: [] });
+    // One read of the campaign, the write, and a fresh read for the payload's fields.
+    expect(await stack.calls()).toEqual({ 'campaigns/get': 2, 'campaigns/update': 1 });
+    // Every field not given kept its value, optional ones included.
+    expect(await read(id, token)).toEqual({ ...before, status: 'MODERATION', merchant: { name: 'Новое имя' } });
   });
 
-  it('checks the given fields alone before calling', async () => {
-    const { body } = await stack.gql(UPDATE, { input: { partnerCampaignId: 1001, fontColor: '#1A237F', campaignFee: 'free', categoryId: '999' } });
-    expect(fields(body.data.updateCampaign.userErrors)).toEqual(['input.campaignFee', 'input.categoryId']);
+  it('null clears an optional field; a field every campaign has cannot be null', async () => {
+    const { token, id } = await started(7102);
+    const { body } = await stack.gql(UPDATE, { input: { id, campaignEnd: null, supportedPlatforms: null } }, token);
+    expect(body.data.updateCampaign.userErrors).toEqual([]);
+    expect(await read(id, token)).toMatchObject({ endsAt: null, supportedPlatforms: null, merchant: { name: 'Магазин' } });
+
+    await stack.resetCalls();
+    const required = await stack.gql(UPDATE, { input: { id, description: null, merchantName: null, feeType: null } }, token);
+    expect(required.body.data.updateCampaign.campaign).toBeNull();
+    const byField = (errors: { field: string[] }[]) => [...errors].sort((a, b) => a.field[1]!.localeCompare(b.field[1]!));
+    expect(byField(required.body.data.updateCampaign.userErrors)).toEqual(
+      ['description', 'feeType', 'merchantName'].map((f) => ({ field: ['input', f], code: 'INCORRECT_DATA', message: 'is required and cannot be cleared: leave it out to keep the current value' })),
+    );
     expect(await stack.calls()).toEqual({});
   });
 
-  it('answers CAMPAIGN_NOT_FOUND on partnerCampaignId for a campaign the partner does not have', async () => {
-    const { body } = await stack.gql(UPDATE, { input: { partnerCampaignId: 987654, merchantName: 'X' } });
+  it('an update that changes nothing is refused, with no backend write, and a STARTED campaign stays STARTED', async () => {
+    const { token, id } = await started(7103, { campaignStart: '2026-01-01T09:00:00+03:00', supportedPlatforms: ['MOBILE', 'DESKTOP'] });
+    const nothing = await stack.gql(UPDATE, { input: { id } }, token);
+    expect(nothing.body.data.updateCampaign).toEqual({
+      campaign: null,
+      userErrors: [{ field: ['input'], code: 'INCORRECT_DATA', message: 'nothing would change: give at least one field to change besides id (null clears an optional field)' }],
+    });
+    expect(await stack.calls()).toEqual({});
+
+    // Every value equal to the current one, written another way where a value allows it.
+    const same = {
+      id,
+      merchantName: 'Магазин',
+      discountAmount: '15.00',
+      campaignFee: '5.0',
+      campaignStart: '2026-01-01T06:00:00Z',
+      supportedPlatforms: ['DESKTOP', 'MOBILE'],
+      discountCurrency: 'RUB',
+      backgroundImage: null,
+      cashbackType: null,
+    };
+    const equal = await stack.gql(UPDATE, { input: same }, token);
+    expect(equal.body.data.updateCampaign).toEqual({
+      campaign: null,
+      userErrors: [{ field: ['input'], code: 'INCORRECT_DATA', message: `nothing would change: campaign ${id} already has every value given (null for a field it does not have)` }],
+    });
+    expect(await stack.calls()).toEqual({ 'campaigns/get': 1 });
+    expect((await read(id, token)).status).toBe('STARTED');
+  });
+
+  it('a fee form replaces the other; a new kind\'s requirements name their field before any write', async () => {
+    const { token, id } = await started(7104);
+    const range = await stack.gql(UPDATE, { input: { id, campaignFeeMin: '1', campaignFeeMax: '3' } }, token);
+    expect(range.body.data.updateCampaign.userErrors).toEqual([]);
+    expect((await read(id, token)).fee).toEqual({ amount: null, min: '1', max: '3' });
+
+    await stack.resetCalls();
+    const banner = await stack.gql(UPDATE, { input: { id, campaignType: 'BANNER' } }, token);
+    expect(banner.body.data.updateCampaign.userErrors).toEqual([{ field: ['input', 'appearanceType'], code: 'INCORRECT_DATA', message: 'is required for a banner campaign' }]);
+    expect(await stack.calls()).toEqual({ 'campaigns/get': 1 });
+  });
+
+  it('a current value the campaign API refuses because of the change is named as current, not as sent', async () => {
+    const { token, id } = await started(7105);
+    // Dark enough for a background, too light for the white text the campaign already has.
+    const { body } = await stack.gql(UPDATE, { input: { id, backgroundColor: '#888888' } }, token);
     expect(body.data.updateCampaign.campaign).toBeNull();
     expect(body.data.updateCampaign.userErrors).toEqual([
-      expect.objectContaining({ code: 'CAMPAIGN_NOT_FOUND', field: ['input', 'partnerCampaignId'] }),
+      {
+        field: ['input', 'fontColor'],
+        code: 'INCORRECT_DATA',
+        message: expect.stringMatching(/^the campaign's current fontColor \(not part of this update\) is refused: contrast with backgroundColor #888888 is 3\.\d+:1/),
+      },
     ]);
+    expect((await read(id, token)).appearance.backgroundColor).toBe('#1A237E');
+  });
+
+  it('a FINISHED campaign: FAIL_FINISHED on id, never blaming a campaignEnd that was not sent; an end in the future revives it', async () => {
+    // Fixture campaign 7 of the demo store is finished.
+    const { body } = await stack.gql(UPDATE, { input: { id: '7', description: 'Снова в продаже' } });
+    expect(body.data.updateCampaign).toEqual({
+      campaign: null,
+      userErrors: [
+        {
+          field: ['input', 'id'],
+          code: 'FAIL_FINISHED',
+          message: 'campaign 7 is FINISHED (its end has passed): updateCampaign changes it only together with a campaignEnd in the future, which sends it to moderation again',
+        },
+      ],
+    });
+    // An end that has passed too (the fixture ran from 60 to 30 days ago).
+    const past = await stack.gql(UPDATE, { input: { id: '7', campaignEnd: future(-1) } });
+    expect(past.body.data.updateCampaign.userErrors).toEqual([expect.objectContaining({ field: ['input', 'campaignEnd'], code: 'FAIL_FINISHED' })]);
+    const revived = await stack.gql(UPDATE, { input: { id: '7', description: 'Снова в продаже', campaignEnd: future(10) } });
+    expect(revived.body.data.updateCampaign).toMatchObject({ campaign: { id: '7', status: 'MODERATION' }, userErrors: [] });
+  });
+
+  it('checks the given fields alone before any call', async () => {
+    const { body } = await stack.gql(UPDATE, { input: { id: '1', fontColor: '#1A237F', campaignFee: 'free', categoryId: '999', supportedPlatforms: [] } });
+    expect(fields(body.data.updateCampaign.userErrors)).toEqual(['input.campaignFee', 'input.categoryId', 'input.supportedPlatforms']);
+    expect(body.data.updateCampaign.userErrors.find((e: { field: string[] }) => e.field[1] === 'supportedPlatforms').message).toBe(
+      'must list at least one platform; send null to show the offer on every device',
+    );
+    expect(await stack.calls()).toEqual({});
+  });
+
+  it('answers CAMPAIGN_NOT_FOUND on id for an unknown id, another partner\'s campaign and a malformed id', async () => {
+    for (const id of ['987654', '9', 'abc']) {
+      const { body } = await stack.gql(UPDATE, { input: { id, merchantName: 'X' } });
+      expect(body.data.updateCampaign).toEqual({ campaign: null, userErrors: [expect.objectContaining({ code: 'CAMPAIGN_NOT_FOUND', field: ['input', 'id'] })] });
+    }
+    expect((await stack.calls())['campaigns/update']).toBeUndefined();
+  });
+
+  it('two concurrent updates of different fields: the one written last wins on the whole record, as the schema says', async () => {
+    const { token, id } = await started(7106);
+    // Writes wait a second, so both updates read the campaign before either writes.
+    await stack.admin('faults', { mode: 'latency', operation: 'campaigns/update', latencyMs: 1000 });
+    const [name, description] = await Promise.all([
+      stack.gql(UPDATE, { input: { id, merchantName: 'Первое имя' } }, token),
+      stack.gql(UPDATE, { input: { id, description: 'Второе описание' } }, token),
+    ]);
+    expect(name.body.data.updateCampaign.userErrors).toEqual([]);
+    expect(description.body.data.updateCampaign.userErrors).toEqual([]);
+    expect(await stack.calls()).toMatchObject({ 'campaigns/update': 2 });
+    await stack.admin('faults', undefined, 'DELETE');
+    // Each sent the record as it read it plus its own change: exactly one change survives.
+    const after = await read(id, token);
+    const outcomes = [
+      { name: 'Первое имя', description: 'Скидка на всё' },
+      { name: 'Магазин', description: 'Второе описание' },
+    ];
+    expect(outcomes).toContainEqual({ name: after.merchant.name, description: after.description });
+  });
+});
+
+describe('partnerCampaignId: every integer the campaign API takes, up to 2^53 − 1', () => {
+  const READ = `query ($id: ID!) { campaign(id: $id) { id partnerCampaignId merchant { name } } }`;
+
+  it.each([3_000_000_000, Number.MAX_SAFE_INTEGER])('%d: created, read back and updated', async (partnerCampaignId) => {
+    const token = await newPartner(stack, 'store');
+    const id = await createCampaign(stack, promoInput(partnerCampaignId), token);
+    const read = await stack.gql(READ, { id }, token);
+    expect(read.body).toEqual({ data: { campaign: { id, partnerCampaignId, merchant: { name: 'Магазин' } } } });
+    const { body } = await stack.gql(UPDATE, { input: { id, merchantName: 'Большой номер' } }, token);
+    expect(body.errors).toBeUndefined();
+    expect(body.data.updateCampaign).toMatchObject({ campaign: { id, merchant: { name: 'Большой номер' } }, userErrors: [] });
+    // Created again with the same id: the same campaign, its data replaced.
+    expect(await createCampaign(stack, promoInput(partnerCampaignId, { merchantName: 'Снова' }), token)).toBe(id);
+    expect((await stack.gql(READ, { id }, token)).body.data.campaign).toEqual({ id, partnerCampaignId, merchant: { name: 'Снова' } });
+  });
+
+  it('2^53 is refused before anything is sent, naming the field', async () => {
+    const { status, body } = await stack.gql(CREATE, { input: promoInput(2 ** 53) });
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([
+      expect.objectContaining({
+        message: 'Variable "$input" got invalid value 9007199254740992 at "input.partnerCampaignId"; SafeInt cannot represent unsafe integer value: 9007199254740992',
+        extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }),
+      }),
+    ]);
+    const inline = await stack.gql(`mutation { createCampaign(input: { partnerCampaignId: 9007199254740992 }) { campaign { id } } }`);
+    expect(inline.status).toBe(400);
+    expect(inline.body.errors!.map((e: { message: string }) => e.message)).toContainEqual(expect.stringContaining('SafeInt cannot represent unsafe integer value: 9007199254740992'));
+    expect(await stack.calls()).toEqual({});
   });
 });
 
@@ -227,6 +397,47 @@ describe('reportLead', () => {
     expect(approved.body.data.reportLead.lead.redeemStatus).toBe('APPROVED');
     const stats = await stack.gql(`{ campaign(id: "1") { stats { leads { used approved } } } }`);
     expect(stats.body.data.campaign.stats.leads).toEqual({ used: 1, approved: 2 });
+  });
+
+  it('the same transactionId with another campaignFee is INCORRECT_DATA naming campaignFee, and changes nothing', async () => {
+    await stack.admin('show', { ymCampaignId: 1 });
+    const { pin } = await stack.admin('accept', { ymCampaignId: 1 });
+    const input = { campaignId: '1', transactionId: 'order-fee-1', pinContent: pin, campaignFee: '150.00' };
+    expect((await stack.gql(REPORT, { input })).body.data.reportLead.userErrors).toEqual([]);
+    for (const again of [{ ...input, campaignFee: '10.00' }, { ...input, campaignFee: '10.00', redeemStatus: 'APPROVED' }]) {
+      const { body } = await stack.gql(REPORT, { input: again });
+      expect(body.errors).toBeUndefined();
+      expect(body.data.reportLead).toEqual({
+        lead: null,
+        userErrors: [
+          {
+            field: ['input', 'campaignFee'],
+            code: 'INCORRECT_DATA',
+            message: 'differs from the first report of transactionId "order-fee-1" ("150.00" then, "10.00" now); a report repeated with the same transactionId may change only redeemStatus',
+          },
+        ],
+      });
+    }
+    const stats = await stack.gql(`{ campaign(id: "1") { stats { leads { used approved } } } }`);
+    expect(stats.body.data.campaign.stats.leads).toEqual({ used: 2, approved: 1 });
+    // The same report again, and an allowed move, still succeed.
+    expect((await stack.gql(REPORT, { input })).body.data.reportLead.userErrors).toEqual([]);
+    expect((await stack.gql(REPORT, { input: { ...input, redeemStatus: 'DECLINED' } })).body.data.reportLead.lead.redeemStatus).toBe('DECLINED');
+  });
+
+  it('the same transactionId reported at once with two fees: exactly one report is taken, the other names campaignFee', async () => {
+    const redeems = async () => (await stack.gql(`{ campaign(id: "3") { stats { redeems } } }`)).body.data.campaign.stats.redeems;
+    const before = await redeems();
+    const { clickId } = await stack.admin('accept', { ymCampaignId: 3 });
+    const input = { campaignId: '3', transactionId: 'order-race-1', clickId };
+    const answers = await Promise.all(['100.00', '200.00'].map((campaignFee) => stack.gql(REPORT, { input: { ...input, campaignFee } })));
+    const payloads = answers.map(({ body }) => body.data.reportLead);
+    const taken = payloads.filter((p) => p.userErrors.length === 0);
+    const refused = payloads.filter((p) => p.userErrors.length > 0);
+    expect(taken).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toEqual({ lead: null, userErrors: [expect.objectContaining({ field: ['input', 'campaignFee'], code: 'INCORRECT_DATA' })] });
+    expect(await redeems()).toBe(before + 1);
   });
 
   it('reports a lead with the clickId of a promo campaign', async () => {

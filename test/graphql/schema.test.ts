@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { GraphQLInputObjectType, GraphQLObjectType, GraphQLScalarType } from 'graphql';
 import { createSchema } from '../../src/graphql/schema.js';
 
 /**
@@ -70,6 +71,9 @@ describe('schema', () => {
     expect(fields('CreateCampaignInput')).toEqual(
       expect.arrayContaining(['partnerCampaignId', 'categoryId', 'campaignType', 'merchantName', 'backgroundColor', 'discountAmount', 'campaignFee']),
     );
+    // updateCampaign is keyed by id like every other mutation (design section 7).
+    expect(fields('UpdateCampaignInput')[0]).toBe('id');
+    expect(fields('UpdateCampaignInput')).not.toContain('partnerCampaignId');
     expect(fields('AddPinsInput')).toEqual(['campaignId', 'pins']);
     expect(fields('ReportLeadInput')).toEqual(expect.arrayContaining(['campaignId', 'transactionId', 'pinContent', 'clickId', 'campaignFee', 'redeemStatus']));
 
@@ -101,5 +105,16 @@ describe('schema', () => {
   it('keeps the descriptions of schema/scalars.graphql on the custom scalars', () => {
     expect(schema.getType('DateTime')!.description).toContain('this API always');
     expect(schema.getType('Decimal')!.description).toContain('precision');
+  });
+
+  it('integers the campaign API takes beyond 32 bits are SafeInt, specified as ECMAScript safe integers', () => {
+    const safeInt = schema.getType('SafeInt') as GraphQLScalarType;
+    expect(safeInt.specifiedByURL).toBe('https://tc39.es/ecma262/#sec-number.issafeinteger');
+    const typeOf = (type: string, field: string) => String((schema.getType(type) as GraphQLObjectType | GraphQLInputObjectType).getFields()[field]!.type);
+    expect(typeOf('CreateCampaignInput', 'partnerCampaignId')).toBe('SafeInt!');
+    expect(typeOf('Campaign', 'partnerCampaignId')).toBe('SafeInt');
+    for (const [type, field] of [['CampaignStats', 'shows'], ['CampaignStats', 'accepts'], ['CampaignStats', 'redeems'], ['PinCounts', 'total'], ['PinCounts', 'unused'], ['LeadCounts', 'used'], ['LeadCounts', 'approved'], ['LeadCounts', 'declined'], ['CampaignConnection', 'totalCount'], ['PinConnection', 'totalCount']]) {
+      expect(typeOf(type!, field!), `${type}.${field}`).toBe('SafeInt!');
+    }
   });
 });

@@ -142,12 +142,24 @@ const TARGETS: Target[] = [
     calls: 1,
     send: (s) =>
       s.gql(MUTATION('updateCampaign', 'UpdateCampaignInput!', 'campaign { id status } userErrors { field message code }'), {
-        input: { partnerCampaignId: 1002, description: 'Новое описание акции' },
+        input: { id: '2', description: 'Новое описание акции' },
       }),
     check(response, outcome) {
       if (outcome.kind !== 'refused') return expectTopLevel(response, 'updateCampaign', outcome);
       expect(expectUserError(response, 'updateCampaign').campaign).toBeNull();
     },
+  },
+  {
+    // The read of the campaign before the write: retried like any read; no write without it.
+    name: 'updateCampaign (its read)',
+    operation: 'campaigns/get',
+    idempotent: true,
+    calls: 1,
+    send: (s) =>
+      s.gql(MUTATION('updateCampaign', 'UpdateCampaignInput!', 'campaign { id status } userErrors { field message code }'), {
+        input: { id: '2', description: 'Новое описание акции' },
+      }),
+    check: (response, outcome) => expectTopLevel(response, 'updateCampaign', outcome),
   },
   {
     name: 'startCampaign',

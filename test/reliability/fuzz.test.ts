@@ -247,7 +247,8 @@ describe('fuzzing every mutation', () => {
       fc.asyncProperty(
         variants(validCreate.map((v) => ({ ...promoInput(0), ...v })), fc.constant(promoInput(0)), STRING_FIELDS),
         // Now and then a partnerCampaignId used before: a replacement, or REPEAT_CAMPAIGN_DATA.
-        fc.oneof({ weight: 1, arbitrary: fc.integer({ min: 1, max: 12 }) }, { weight: 4, arbitrary: fc.integer({ min: 13, max: 2 ** 31 - 1 }) }),
+        // Any integer the campaign API takes, up to 2^53 − 1 (SafeInt), not only 32-bit ones.
+        fc.oneof({ weight: 1, arbitrary: fc.integer({ min: 1, max: 12 }) }, { weight: 2, arbitrary: fc.integer({ min: 13, max: 2 ** 31 - 1 }) }, { weight: 2, arbitrary: fc.maxSafeNat().filter((n) => n > 12) }),
         fc.boolean(),
         async ({ label, input }, partnerCampaignId, pollute) => {
           const full = { ...input, partnerCampaignId: input.partnerCampaignId === 0 ? partnerCampaignId : (input.partnerCampaignId ?? partnerCampaignId) };
@@ -286,15 +287,15 @@ describe('fuzzing every mutation', () => {
 
   it('updateCampaign: the backend holds what the successful updates set, and nothing of the refused ones', async () => {
     const token = await newPartner(stack, 'store');
-    // Two campaigns the updates work on (created straight at the emulator), and one id it never had.
-    const model = new Map<number, Record<string, unknown>>();
+    // Two campaigns the updates work on, by id; ids it never had and malformed ones are refused.
+    const model = new Map<string, Record<string, unknown>>();
     for (const partnerCampaignId of [501, 502]) {
       const input = promoInput(partnerCampaignId);
       const answer = await send(CREATE, { input }, token);
       expect(answer.body.data.createCampaign.userErrors).toEqual([]);
-      model.set(partnerCampaignId, { ...input });
+      model.set(answer.body.data.createCampaign.campaign.id, { ...input });
     }
-    const FIELDS = ['merchantName', 'description', 'conditions', 'merchantDomain', 'backgroundColor', 'fontColor', 'discountAmount', 'campaignFee'];
+    const FIELDS = ['merchantName', 'description', 'conditions', 'merchantDomain', 'backgroundColor', 'fontColor', 'discountAmount', 'campaignFee', 'campaignFeeMin', 'campaignFeeMax'];
     const validUpdate = fc.record(
       {
         merchantName: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 60 }).filter((s) => s.trim().length > 0),
@@ -308,26 +309,33 @@ describe('fuzzing every mutation', () => {
     );
     let succeeded = 0;
     await fc.assert(
-      fc.asyncProperty(variants(validUpdate, fc.constant({}), FIELDS), fc.constantFrom(501, 502, 503, 0, -1, 2 ** 31 - 1), async ({ label, input }, partnerCampaignId) => {
-        const full: Record<string, unknown> = { ...input, partnerCampaignId: typeof input.partnerCampaignId === 'number' ? input.partnerCampaignId : partnerCampaignId };
+      fc.asyncProperty(variants(validUpdate, fc.constant({}), FIELDS.slice(0, 8)), fc.constantFrom(...model.keys(), '987654', '9', '0', '-1', 'abc'), async ({ label, input }, id) => {
+        const full: Record<string, unknown> = { ...input, id };
         const answer = await send(UPDATE, { input: full }, token);
         const payload = payloadOf(answer, 'updateCampaign', token);
         if (label === 'wrong type') expect(payload).toBeNull();
         if (payload === null || payload.userErrors.length) return;
-        const record = model.get(full.partnerCampaignId as number);
-        expect(record, `update of unknown partnerCampaignId ${full.partnerCampaignId} succeeded`).toBeDefined();
-        for (const field of FIELDS) if (full[field] !== undefined && full[field] !== null) record![field] = full[field];
+        const record = model.get(id);
+        expect(record, `update of campaign ${id}, which this partner does not have, succeeded`).toBeDefined();
+        // What the schema promises: only the fields given change, null clears, a fee form replaces the other.
+        const given = (f: string) => input[f] !== undefined && input[f] !== null;
+        if (given('campaignFee')) for (const f of ['campaignFeeMin', 'campaignFeeMax']) delete record![f];
+        if (given('campaignFeeMin') || given('campaignFeeMax')) delete record!.campaignFee;
+        for (const [field, value] of Object.entries(input)) {
+          if (value === null) delete record![field];
+          else if (value !== undefined) record![field] = value;
+        }
         succeeded++;
       }),
       { numRuns: 80, seed: SEED + 1 },
     );
     expect(succeeded).toBeGreaterThan(5);
     const ids = await restCampaignIds(stack, token);
-    expect(ids).toHaveLength(2);
+    expect(ids.map(String).sort()).toEqual([...model.keys()].sort());
     for (const id of ids) {
       const { result } = await rest(stack, 'campaigns/get', token, { ymCampaignId: id });
-      const expected = model.get(result.partnerCampaignId)!;
-      for (const field of FIELDS) expect(result[field], `${field} of ${result.partnerCampaignId}`).toBe(expected[field]);
+      const expected = model.get(String(id))!;
+      for (const field of FIELDS) expect(result[field], `${field} of ${id}`).toBe(expected[field]);
     }
   });
 
@@ -386,7 +394,7 @@ describe('fuzzing every mutation', () => {
           used.push(...pins);
           succeeded++;
         } else {
-          expect(payload).toMatchObject({ storedCount: 0, addedCount: 0 });
+          expect(payload).toMatchObject({ storedCount: 0, addedCount: 0, alreadyPresentCount: 0, duplicateCount: 0 });
         }
         const backend = await restPins(stack, token, Number(campaignId));
         expect(backend.length, 'no pin twice').toBe(new Set(backend.map((p) => p.toLowerCase())).size);

@@ -21,8 +21,6 @@ interface Partner {
   campaigns: Map<number, string>;
   /** Strings only this partner's data contains (domains, pin prefixes). */
   sentinels: string[];
-  /** partnerCampaignIds the partner uses (update by a foreign one must find nothing). */
-  partnerCampaignIds: number[];
   /** Pins of the partner's one-off campaigns, lower-cased. */
   pins: Set<string>;
   domain: string;
@@ -59,8 +57,8 @@ function restCampaign(partnerCampaignId: number, domain: string, oneOff: boolean
 async function preparePartners(stack: Stack): Promise<Partner[]> {
   await stack.admin('moderation', { mode: 'manual' });
   const partners: Partner[] = [
-    { name: 'demo store', token: DEMO_TOKENS.store, domain: 'techno-mir.example.ru', sentinels: ['techno-mir', 'svezhie-produkty', 'knizhnaya-polka', 'TECHNO-', '46000000060'], partnerCampaignIds: [1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008], campaigns: new Map(), pins: new Set() },
-    { name: 'demo aggregator', token: DEMO_TOKENS.aggregator, domain: 'sport-market.example.ru', sentinels: ['sport-market', 'puteshestviya', 'zoo-lavka', 'SPORT-', 'ZOO-'], partnerCampaignIds: [2001, 2002, 2003, 2004, 2005, 2006, 2007], campaigns: new Map(), pins: new Set() },
+    { name: 'demo store', token: DEMO_TOKENS.store, domain: 'techno-mir.example.ru', sentinels: ['techno-mir', 'svezhie-produkty', 'knizhnaya-polka', 'TECHNO-', '46000000060'], campaigns: new Map(), pins: new Set() },
+    { name: 'demo aggregator', token: DEMO_TOKENS.aggregator, domain: 'sport-market.example.ru', sentinels: ['sport-market', 'puteshestviya', 'zoo-lavka', 'SPORT-', 'ZOO-'], campaigns: new Map(), pins: new Set() },
   ];
   for (const r of REGISTERED) {
     const token = `isolation-${r.kind}-${process.pid}-${Date.now()}`;
@@ -73,7 +71,7 @@ async function preparePartners(stack: Stack): Promise<Partner[]> {
         await rest(stack, 'campaigns/add-pins', token, { ymCampaignId: result.ymCampaignId, pinList });
       }
     }
-    partners.push({ name: r.name, token, domain: r.domain, sentinels: [r.domain, r.pinPrefix], partnerCampaignIds: [r.base, r.base + 1, r.base + 2], campaigns: new Map(), pins: new Set() });
+    partners.push({ name: r.name, token, domain: r.domain, sentinels: [r.domain, r.pinPrefix], campaigns: new Map(), pins: new Set() });
   }
   for (const p of partners) {
     for (const id of await restCampaignIds(stack, p.token)) {
@@ -230,14 +228,14 @@ function probe(stack: Stack, p: Partner, partners: Partner[], kind: number, rand
       };
     case 9:
       return {
-        label: 'updateCampaign by a foreign partnerCampaignId',
+        label: 'updateCampaign on a foreign id',
         run: () =>
           gql('mutation ($input: UpdateCampaignInput!) { updateCampaign(input: $input) { campaign { id } userErrors { code message field } } }', {
-            input: { partnerCampaignId: pick(foreign.partnerCampaignIds), merchantName: 'Чужой магазин' },
+            input: { id: String(foreignId), merchantName: 'Чужой магазин' },
           }),
         check: (body, problem) => {
           const payload = body.data.updateCampaign;
-          if (payload.campaign !== null || payload.userErrors.map((e: { code: string }) => e.code).join() !== 'CAMPAIGN_NOT_FOUND') problem(`update by a foreign partnerCampaignId: ${JSON.stringify(payload)}`);
+          if (payload.campaign !== null || payload.userErrors.map((e: { code: string }) => e.code).join() !== 'CAMPAIGN_NOT_FOUND') problem(`update of a foreign id: ${JSON.stringify(payload)}`);
         },
       };
     default: {

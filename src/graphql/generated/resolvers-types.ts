@@ -27,6 +27,13 @@ export type Scalars = {
   Decimal: { input: string; output: string; }
   /** A colour written as a CSS hex code: `#RGB` or `#RRGGBB`, such as `#1A1A2E`. */
   HexColorCode: { input: string; output: string; }
+  /**
+   * A whole number from −(2^53 − 1) to 2^53 − 1 (9,007,199,254,740,991): every integer a JSON
+   * number carries exactly, and every integer the campaign API takes for ids and counts. Used where
+   * a 32-bit `Int` would be too small, such as `partnerCampaignId` 3000000000. A value beyond it is
+   * refused (`BAD_USER_INPUT`), never rounded.
+   */
+  SafeInt: { input: number; output: number; }
   /** An absolute URL, such as `https://cdn.example.ru/logo.png`. */
   URL: { input: string; output: string | URL; }
 };
@@ -52,19 +59,34 @@ export type AddPinsInput = {
  * The result of `addPins`. It always says exactly what was stored: the codes are sent to the
  * campaign API in chunks, one after another, and when a chunk fails the codes from it on are listed
  * in `notStoredPins` (re-sending them is safe: codes the campaign already has are ignored).
+ *
+ * Concurrent `addPins` to one campaign are uploaded one after another by this server, so each
+ * call's counts are exact and the `addedCount`s of all of them add up to the codes the campaign
+ * gained. Codes that reach the campaign at the same moment another way (a direct campaign API
+ * call, another server of this API) may be counted by the upload running then, as added rather
+ * than already present; never more than the codes it sent.
  */
 export type AddPinsPayload = {
   __typename?: 'AddPinsPayload';
-  /** Codes that are new in the campaign after this call. */
+  /**
+   * Codes this call added to the campaign: new in the campaign (in any case) and confirmed stored.
+   * 0 when the input was refused as a whole.
+   */
   addedCount: Scalars['Int']['output'];
-  /** Codes sent that the campaign already had (in any case), so were not added again. */
+  /**
+   * Codes sent that the campaign already had (in any case), so were not added again:
+   * `storedCount` − `addedCount`.
+   */
   alreadyPresentCount: Scalars['Int']['output'];
   /**
    * The campaign with its status after the upload (a `PIN_REQUIRED` campaign starts again).
    * `null` when the campaign was not found.
    */
   campaign?: Maybe<Campaign>;
-  /** Codes of the input dropped because they repeat an earlier code of the input (case-insensitively). */
+  /**
+   * Codes of the input dropped because they repeat an earlier code of the input (case-insensitively).
+   * 0 when the input was refused as a whole: nothing of it was taken, duplicates included.
+   */
   duplicateCount: Scalars['Int']['output'];
   /**
    * The index in the input of the first code not confirmed stored: every code before it is stored
@@ -157,7 +179,7 @@ export type Campaign = {
    * The partner's own id of the campaign (`partnerCampaignId`), used by `updateCampaign`.
    * From the campaign's record; `null` when the campaign API does not return it.
    */
-  partnerCampaignId?: Maybe<Scalars['Int']['output']>;
+  partnerCampaignId?: Maybe<Scalars['SafeInt']['output']>;
   /**
    * How promo codes are handed out; `null` for campaigns without codes (`PROMO`, `BANNER`).
    * From the campaign's record.
@@ -283,7 +305,7 @@ export type CampaignConnection = {
   /** Where this page starts and ends. */
   pageInfo: PageInfo;
   /** How many campaigns there are in all (with the `status` filter: how many have that status). */
-  totalCount: Scalars['Int']['output'];
+  totalCount: Scalars['SafeInt']['output'];
 };
 
 /** What the user gets. */
@@ -381,7 +403,7 @@ export type CampaignStats = {
   /** Offers taken per show: (accepts + redeems) / shows, from 0 upwards; `null` before the first show. */
   acceptRate?: Maybe<Scalars['Float']['output']>;
   /** Offers users took (a code or a link) and have not used yet. */
-  accepts: Scalars['Int']['output'];
+  accepts: Scalars['SafeInt']['output'];
   /**
    * Approved leads per reported lead: approved / (used + approved + declined); `null` before the
    * first lead.
@@ -396,9 +418,9 @@ export type CampaignStats = {
   /** Leads per show: redeems / shows; `null` before the first show. */
   redeemRate?: Maybe<Scalars['Float']['output']>;
   /** Offers used: leads reported with `reportLead`. */
-  redeems: Scalars['Int']['output'];
+  redeems: Scalars['SafeInt']['output'];
   /** How many times users saw the offer. */
-  shows: Scalars['Int']['output'];
+  shows: Scalars['SafeInt']['output'];
 };
 
 /** Where a campaign is in its life cycle. */
@@ -520,7 +542,7 @@ export type CreateCampaignInput = {
   /** Another end of the offer period: an ISO 8601 timestamp with an offset. */
   offerEnd?: InputMaybe<Scalars['String']['input']>;
   /** The partner's own id of the campaign, a positive integer unique in the partner's system. Creating again with the same id replaces that campaign. */
-  partnerCampaignId: Scalars['Int']['input'];
+  partnerCampaignId: Scalars['SafeInt']['input'];
   /** How codes are shown; required for `CODE_ONLINE` and `CODE_OFFLINE`. */
   pinDisplayType?: InputMaybe<PinDisplayType>;
   /** How codes are handed out; required for `CODE_ONLINE` and `CODE_OFFLINE`. */
@@ -576,7 +598,10 @@ export type Lead = {
   redeemStatus: RedeemStatus;
   /** What the campaign API does with the report. */
   state: LeadState;
-  /** The store's order id; reporting the same id again updates this lead instead of adding one. */
+  /**
+   * The store's order id; reporting the same id again moves this lead's status on instead of
+   * adding a lead.
+   */
   transactionId: Scalars['String']['output'];
 };
 
@@ -584,11 +609,11 @@ export type Lead = {
 export type LeadCounts = {
   __typename?: 'LeadCounts';
   /** Leads the partner will pay for. */
-  approved: Scalars['Int']['output'];
+  approved: Scalars['SafeInt']['output'];
   /** Leads the partner will not pay for (for example after a return). */
-  declined: Scalars['Int']['output'];
+  declined: Scalars['SafeInt']['output'];
   /** Leads reported as used and not yet approved or declined. */
-  used: Scalars['Int']['output'];
+  used: Scalars['SafeInt']['output'];
 };
 
 /** What the campaign API does with a reported lead. */
@@ -608,7 +633,8 @@ export type Mutation = {
   /**
    * Uploads promo codes to a one-off code campaign, up to 100,000 per call. Invalid codes are all
    * reported and then nothing is uploaded; valid codes are sent in chunks and the payload says
-   * exactly how many were added and which were not stored.
+   * exactly how many were added and which were not stored. Several calls for one campaign at once
+   * are uploaded one after another, so their counts add up (see `AddPinsPayload`).
    */
   addPins: AddPinsPayload;
   /**
@@ -619,7 +645,8 @@ export type Mutation = {
   createCampaign: CreateCampaignPayload;
   /**
    * Reports a lead (a user used an offer). Idempotent on (campaign, `transactionId`): the same
-   * report twice changes nothing, a later report may move its `redeemStatus` on.
+   * report twice changes nothing, a later report may move its `redeemStatus` on; a later report
+   * that differs in anything else is refused (`INCORRECT_DATA`, naming the field).
    */
   reportLead: ReportLeadPayload;
   /**
@@ -633,8 +660,18 @@ export type Mutation = {
    */
   stopCampaign: StopCampaignPayload;
   /**
-   * Changes some fields of a campaign, found by its `partnerCampaignId`; the campaign goes back
-   * to moderation.
+   * Changes some fields of a campaign, found by its `id`; the campaign goes back to moderation.
+   * Only the fields given change, and `null` clears an optional one (see `UpdateCampaignInput`).
+   * An update that would change nothing (no field but `id`, or every value the campaign already
+   * has) is refused with `INCORRECT_DATA` and changes nothing, so it never sends a running
+   * campaign back to moderation.
+   *
+   * Concurrency: this mutation reads the campaign, applies the fields given and sends the whole
+   * record to the campaign API, which stores what it is sent. Two updates of one campaign at the
+   * same time therefore do not merge: each sends the campaign as it read it plus its own changes,
+   * and the one the campaign API takes last wins on every field, so the other's changes are lost
+   * although both answered success. Send the changes of one campaign one after another (or in one
+   * update), and read the campaign back when in doubt.
    */
   updateCampaign: UpdateCampaignPayload;
 };
@@ -737,16 +774,16 @@ export type PinConnection = {
   /** Where this page starts and ends. */
   pageInfo: PageInfo;
   /** How many codes the campaign has in the asked status. */
-  totalCount: Scalars['Int']['output'];
+  totalCount: Scalars['SafeInt']['output'];
 };
 
 /** How many promo codes a campaign has. */
 export type PinCounts = {
   __typename?: 'PinCounts';
   /** All codes ever uploaded. */
-  total: Scalars['Int']['output'];
+  total: Scalars['SafeInt']['output'];
   /** Codes not yet handed out. */
-  unused: Scalars['Int']['output'];
+  unused: Scalars['SafeInt']['output'];
 };
 
 /** How a promo code is shown to the user. */
@@ -903,7 +940,10 @@ export type ReportLeadInput = {
   /**
    * The store's order id, 1 to 36 characters, unique within the campaign. Reporting it again
    * with another `redeemStatus` moves the lead on (`USED` → `APPROVED` or `DECLINED`,
-   * `APPROVED` → `DECLINED`); the same report twice changes nothing.
+   * `APPROVED` → `DECLINED`); the same report twice changes nothing. A repeated report must
+   * otherwise be the same as the first (the same code or click, fee, amounts, currencies, time,
+   * scene, view and bonus description; an amount or time written another way counts as the same):
+   * any other difference is refused with `INCORRECT_DATA` naming each differing field.
    */
   transactionId: Scalars['String']['input'];
   /** The view id the campaign API appended to `acceptUrl`. */
@@ -917,7 +957,8 @@ export type ReportLeadPayload = {
   lead?: Maybe<Lead>;
   /**
    * Why the report was refused: invalid values, a missing `pinContent` or `clickId` for the
-   * campaign's kind, an unknown code or click, or an unknown campaign.
+   * campaign's kind, an unknown code or click, a `transactionId` reported before with other values
+   * or a status it cannot move to, or an unknown campaign.
    */
   userErrors: Array<UserError>;
 };
@@ -951,81 +992,96 @@ export type StopCampaignPayload = {
 };
 
 /**
- * Changes to a campaign, found by its `partnerCampaignId`. Only the fields given change; an omitted
- * or `null` field keeps its value. The campaign as a whole must still satisfy the rules of
- * `CreateCampaignInput`, which the campaign API checks.
+ * Changes to a campaign, found by its `id`. Only the fields given change: a field left out keeps
+ * its value, and `null` clears an optional field (what a cleared field means is said at each one).
+ * Fields every campaign has (`categoryId`, `campaignType`, `merchantDomain`, both logos,
+ * `merchantName`, `backgroundColor`, `fontColor`, `description`, `conditions`, `discountType`,
+ * `discountAmount`, `feeType`) cannot be `null`. Giving one fee form replaces the other
+ * (`campaignFee`, or `campaignFeeMin` with `campaignFeeMax`); `pinType` `ONE_OFF` drops
+ * `couponCode`; a `campaignType` without codes (`PROMO`, `BANNER`) drops the pin settings. The
+ * campaign as it is after the change must satisfy the rules of `CreateCampaignInput`; a problem with
+ * a field not given (such as `acceptUrl` when the type becomes `PROMO`) is reported on that field.
  */
 export type UpdateCampaignInput = {
   /** The tracked link a user follows to get the bonus, an absolute http(s) URL; required for `PROMO`, `BANNER` and `CODE_ONLINE`. */
   acceptUrl?: InputMaybe<Scalars['String']['input']>;
   /** How a banner is displayed; required for `BANNER`. */
   appearanceType?: InputMaybe<AppearanceType>;
-  /** The card's background colour, `#RGB` or `#RRGGBB`; not light (relative luminance at most 0.5). */
+  /** The card's background colour, `#RGB` or `#RRGGBB`; not light (relative luminance at most 0.5). Cannot be `null`. */
   backgroundColor?: InputMaybe<Scalars['String']['input']>;
-  /** Link to a 500×500 px JPG or PNG of at most 300 KB; required for a `BANNER` with `IMAGE_BANNER`. */
+  /** Link to a 500×500 px JPG or PNG of at most 300 KB; required for a `BANNER` with `IMAGE_BANNER`. `null`: an image of the offer's category is shown. */
   backgroundImage?: InputMaybe<Scalars['String']['input']>;
-  /** When the campaign stops being shown and becomes `FINISHED`: an ISO 8601 timestamp with an offset, after `campaignStart`. */
+  /** When the campaign stops being shown and becomes `FINISHED`: an ISO 8601 timestamp with an offset, after `campaignStart` and in the future. `null`: it runs until stopped. A `FINISHED` campaign can be changed only together with a `campaignEnd` in the future (`FAIL_FINISHED` otherwise). */
   campaignEnd?: InputMaybe<Scalars['String']['input']>;
-  /** The fee per lead, a decimal string with at most two decimals. Give either this or both `campaignFeeMin` and `campaignFeeMax`. */
+  /** The fee per lead, a decimal string with at most two decimals; replaces `campaignFeeMin` and `campaignFeeMax`. The campaign must keep one fee form. */
   campaignFee?: InputMaybe<Scalars['String']['input']>;
-  /** The highest fee per lead, with `campaignFeeMin`, a decimal string. */
+  /** The highest fee per lead, with `campaignFeeMin`, a decimal string. The pair replaces `campaignFee`. */
   campaignFeeMax?: InputMaybe<Scalars['String']['input']>;
-  /** The lowest fee per lead, with `campaignFeeMax`, a decimal string; at most `campaignFeeMax`. */
+  /** The lowest fee per lead, with `campaignFeeMax`, a decimal string; at most `campaignFeeMax`. The pair replaces `campaignFee`. */
   campaignFeeMin?: InputMaybe<Scalars['String']['input']>;
-  /** When the campaign starts by schedule, once approved: an ISO 8601 timestamp with an offset, such as `2026-03-01T09:00:00+03:00`. Without it, an aggregator's campaign starts at once and a store's campaign on approval. */
+  /** When the campaign starts by schedule, once approved: an ISO 8601 timestamp with an offset, such as `2026-03-01T09:00:00+03:00`. `null`: no schedule (an aggregator's campaign starts at once, a store's campaign on approval). */
   campaignStart?: InputMaybe<Scalars['String']['input']>;
-  /** The kind of offer. `CODE` and `UNKNOWN` are read-only and refused. */
+  /** The kind of offer. `CODE` and `UNKNOWN` are read-only and refused. Cannot be `null`. */
   campaignType?: InputMaybe<CampaignType>;
-  /** For cashback offers: days (0 to 3650) within which a lead must be confirmed with `reportLead`. */
+  /** For cashback offers: days (0 to 3650) within which a lead must be confirmed with `reportLead`. `null`: none set. */
   cashbackConfirmTime?: InputMaybe<Scalars['Int']['input']>;
-  /** For cashback offers: cashback as bonus points or as money. */
+  /** For cashback offers: cashback as bonus points or as money. `null`: not a cashback offer. */
   cashbackType?: InputMaybe<CashbackType>;
-  /** The category (`Category.id`) from the `categories` directory. */
+  /** The category (`Category.id`) from the `categories` directory. Cannot be `null`. */
   categoryId?: InputMaybe<Scalars['ID']['input']>;
-  /** The conditions for getting the bonus, in Russian, 1 to 512 characters. */
+  /** The conditions for getting the bonus, in Russian, 1 to 512 characters. Cannot be `null`. */
   conditions?: InputMaybe<Scalars['String']['input']>;
   /** The code every user gets; required when `pinType` is `REUSABLE`, refused for `ONE_OFF`. Must fit `pinDisplayType`. */
   couponCode?: InputMaybe<Scalars['String']['input']>;
-  /** The offer in one line, in Russian, 1 to 90 characters. */
+  /** The offer in one line, in Russian, 1 to 90 characters. Cannot be `null`. */
   description?: InputMaybe<Scalars['String']['input']>;
-  /** The discount: a percentage above 0 and at most 100 for `PERCENT` (`"15"`), a decimal amount for `FIX` (`"500"`, `"9.99"`), or a Russian text for `TEXT`; at most 30 characters. */
+  /** The discount: a percentage above 0 and at most 100 for `PERCENT` (`"15"`), a decimal amount for `FIX` (`"500"`, `"9.99"`), or a Russian text for `TEXT`; at most 30 characters. Cannot be `null`. */
   discountAmount?: InputMaybe<Scalars['String']['input']>;
-  /** The currency of a `FIX` discount; `USD` only with `FIX`. Roubles when omitted. */
+  /** The currency of a `FIX` discount; `USD` only with `FIX`. `null`: roubles. */
   discountCurrency?: InputMaybe<CurrencyCode>;
-  /** How the discount is expressed. */
+  /** How the discount is expressed. Cannot be `null`. */
   discountType?: InputMaybe<DiscountType>;
-  /** The fee's currency; roubles when omitted. */
+  /** The fee's currency. `null`: roubles. */
   feeCurrency?: InputMaybe<CurrencyCode>;
-  /** Whether the fee is a share of the order or a fixed amount. */
+  /** Whether the fee is a share of the order or a fixed amount. Cannot be `null`. */
   feeType?: InputMaybe<FeeType>;
-  /** The text colour, `#RGB` or `#RRGGBB`, with a WCAG contrast ratio of at least 4.5:1 against `backgroundColor`. */
+  /** The text colour, `#RGB` or `#RRGGBB`, with a WCAG contrast ratio of at least 4.5:1 against `backgroundColor`. Cannot be `null`. */
   fontColor?: InputMaybe<Scalars['String']['input']>;
-  /** The store's site as a bare host name, such as `shop.example.ru`: no `https://`, no `www.`, no trailing slash. */
+  /** The campaign to change (`Campaign.id`). */
+  id: Scalars['ID']['input'];
+  /** The store's site as a bare host name, such as `shop.example.ru`: no `https://`, no `www.`, no trailing slash. Cannot be `null`. */
   merchantDomain?: InputMaybe<Scalars['String']['input']>;
-  /** Link to a round PNG logo with a transparent background, 240×240 px, at most 100 KB; an absolute http(s) URL of at most 300 characters. */
+  /** Link to a round PNG logo with a transparent background, 240×240 px, at most 100 KB; an absolute http(s) URL of at most 300 characters. Cannot be `null`. */
   merchantLogoPng?: InputMaybe<Scalars['String']['input']>;
-  /** Link to a round SVG logo, 80×80 px with a viewBox, at most 100 KB; an absolute http(s) URL of at most 300 characters. */
+  /** Link to a round SVG logo, 80×80 px with a viewBox, at most 100 KB; an absolute http(s) URL of at most 300 characters. Cannot be `null`. */
   merchantLogoSvg?: InputMaybe<Scalars['String']['input']>;
-  /** The store's name as users see it, 1 to 300 characters. */
+  /** The store's name as users see it, 1 to 300 characters. Cannot be `null`. */
   merchantName?: InputMaybe<Scalars['String']['input']>;
-  /** Hours a user can use an offer they saved, 1 to 100000. */
+  /** Hours a user can use an offer they saved, 1 to 100000. `null`: the campaign API's default. */
   offerDuration?: InputMaybe<Scalars['Int']['input']>;
-  /** Another end of the offer period: an ISO 8601 timestamp with an offset. */
+  /** Another end of the offer period: an ISO 8601 timestamp with an offset. `null`: the default period. */
   offerEnd?: InputMaybe<Scalars['String']['input']>;
-  /** The partner's id of the campaign to change (what it was created with). */
-  partnerCampaignId: Scalars['Int']['input'];
-  /** How codes are shown; required for `CODE_ONLINE` and `CODE_OFFLINE`. */
+  /**
+   * How codes are shown; required for `CODE_ONLINE` and `CODE_OFFLINE`. Cannot change (nor be
+   * `null`) while the campaign holds one-off codes.
+   */
   pinDisplayType?: InputMaybe<PinDisplayType>;
-  /** How codes are handed out; required for `CODE_ONLINE` and `CODE_OFFLINE`. */
+  /**
+   * How codes are handed out; required for `CODE_ONLINE` and `CODE_OFFLINE`. Cannot change (nor be
+   * `null`) while the campaign holds one-off codes.
+   */
   pinType?: InputMaybe<PinType>;
-  /** The devices to show the offer on; all when omitted. */
+  /** The devices to show the offer on. `null`: all devices. */
   supportedPlatforms?: InputMaybe<Array<Platform>>;
 };
 
 /** The result of `updateCampaign`. */
 export type UpdateCampaignPayload = {
   __typename?: 'UpdateCampaignPayload';
-  /** The changed campaign, back in `MODERATION`; `null` when the change was refused. */
+  /**
+   * The changed campaign, back in `MODERATION`, read after the change; `null` when the change was
+   * refused (nothing was changed then).
+   */
   campaign?: Maybe<Campaign>;
   /** Every problem with the input, each naming its field; empty on success. */
   userErrors: Array<UserError>;
@@ -1064,7 +1120,10 @@ export type UserErrorCode =
   | 'backendUnavailable'
   /** No campaign with this id belongs to the calling partner. */
   | 'campaignNotFound'
-  /** The campaign is finished (archived); it cannot be started or stopped any more. */
+  /**
+   * The campaign is finished (archived); it cannot be started or stopped any more, and
+   * `updateCampaign` changes it only together with a `campaignEnd` in the future.
+   */
   | 'failFinished'
   /** Only the partner that created the campaign may stop it. */
   | 'failMerchant'
@@ -1209,6 +1268,7 @@ export type ResolversTypes = {
   RedeemStatus: RedeemStatus;
   ReportLeadInput: ReportLeadInput;
   ReportLeadPayload: ResolverTypeWrapper<Omit<ReportLeadPayload, 'lead' | 'userErrors'> & { lead?: Maybe<ResolversTypes['Lead']>, userErrors: Array<ResolversTypes['UserError']> }>;
+  SafeInt: ResolverTypeWrapper<Scalars['SafeInt']['output']>;
   StartCampaignPayload: ResolverTypeWrapper<Omit<StartCampaignPayload, 'campaign' | 'userErrors'> & { campaign?: Maybe<ResolversTypes['Campaign']>, userErrors: Array<ResolversTypes['UserError']> }>;
   StopCampaignPayload: ResolverTypeWrapper<Omit<StopCampaignPayload, 'campaign' | 'userErrors'> & { campaign?: Maybe<ResolversTypes['Campaign']>, userErrors: Array<ResolversTypes['UserError']> }>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
@@ -1256,6 +1316,7 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   ReportLeadInput: ReportLeadInput;
   ReportLeadPayload: Omit<ReportLeadPayload, 'lead' | 'userErrors'> & { lead?: Maybe<ResolversParentTypes['Lead']>, userErrors: Array<ResolversParentTypes['UserError']> };
+  SafeInt: Scalars['SafeInt']['output'];
   StartCampaignPayload: Omit<StartCampaignPayload, 'campaign' | 'userErrors'> & { campaign?: Maybe<ResolversParentTypes['Campaign']>, userErrors: Array<ResolversParentTypes['UserError']> };
   StopCampaignPayload: Omit<StopCampaignPayload, 'campaign' | 'userErrors'> & { campaign?: Maybe<ResolversParentTypes['Campaign']>, userErrors: Array<ResolversParentTypes['UserError']> };
   String: Scalars['String']['output'];
@@ -1307,7 +1368,7 @@ export type CampaignResolvers<ContextType = GraphQLContext, ParentType extends R
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   merchant?: Resolver<ResolversTypes['CampaignMerchant'], ParentType, ContextType>;
   offerDurationHours?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
-  partnerCampaignId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  partnerCampaignId?: Resolver<Maybe<ResolversTypes['SafeInt']>, ParentType, ContextType>;
   pinSettings?: Resolver<Maybe<ResolversTypes['CampaignPinSettings']>, ParentType, ContextType>;
   pins?: Resolver<Maybe<ResolversTypes['PinConnection']>, ParentType, ContextType, RequireFields<CampaignPinsArgs, 'first' | 'status'>>;
   rawStatus?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1348,7 +1409,7 @@ export type CampaignConnectionResolvers<ContextType = GraphQLContext, ParentType
   edges?: Resolver<Array<ResolversTypes['CampaignEdge']>, ParentType, ContextType>;
   nodes?: Resolver<Array<Maybe<ResolversTypes['Campaign']>>, ParentType, ContextType>;
   pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
-  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
 };
 
 export type CampaignDiscountResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CampaignDiscount'] = ResolversParentTypes['CampaignDiscount']> = {
@@ -1388,14 +1449,14 @@ export type CampaignPinSettingsResolvers<ContextType = GraphQLContext, ParentTyp
 
 export type CampaignStatsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CampaignStats'] = ResolversParentTypes['CampaignStats']> = {
   acceptRate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
-  accepts?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  accepts?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
   approvalRate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   conversionRate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   leads?: Resolver<ResolversTypes['LeadCounts'], ParentType, ContextType>;
   pins?: Resolver<ResolversTypes['PinCounts'], ParentType, ContextType>;
   redeemRate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
-  redeems?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  shows?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  redeems?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
+  shows?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
 };
 
 export type CampaignStatusResolvers = EnumResolverSignature<{ DECLINED?: any, FINISHED?: any, MODERATION?: any, PAUSED?: any, PIN_REQUIRED?: any, STARTED?: any, UNKNOWN?: any }, ResolversTypes['CampaignStatus']>;
@@ -1440,9 +1501,9 @@ export type LeadResolvers<ContextType = GraphQLContext, ParentType extends Resol
 };
 
 export type LeadCountsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['LeadCounts'] = ResolversParentTypes['LeadCounts']> = {
-  approved?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  declined?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  used?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  approved?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
+  declined?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
+  used?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
 };
 
 export type LeadStateResolvers = EnumResolverSignature<{ PROCESSING?: any, UNKNOWN?: any }, ResolversTypes['LeadState']>;
@@ -1472,12 +1533,12 @@ export type PinConnectionResolvers<ContextType = GraphQLContext, ParentType exte
   edges?: Resolver<Array<ResolversTypes['PinEdge']>, ParentType, ContextType>;
   nodes?: Resolver<Array<ResolversTypes['Pin']>, ParentType, ContextType>;
   pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
-  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
 };
 
 export type PinCountsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PinCounts'] = ResolversParentTypes['PinCounts']> = {
-  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  unused?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  total?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
+  unused?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
 };
 
 export type PinDisplayTypeResolvers = EnumResolverSignature<{ EAN_13?: any, TEXT?: any, UNKNOWN?: any }, ResolversTypes['PinDisplayType']>;
@@ -1507,6 +1568,10 @@ export type ReportLeadPayloadResolvers<ContextType = GraphQLContext, ParentType 
   lead?: Resolver<Maybe<ResolversTypes['Lead']>, ParentType, ContextType>;
   userErrors?: Resolver<Array<ResolversTypes['UserError']>, ParentType, ContextType>;
 };
+
+export interface SafeIntScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['SafeInt'], any> {
+  name: 'SafeInt';
+}
 
 export type StartCampaignPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StartCampaignPayload'] = ResolversParentTypes['StartCampaignPayload']> = {
   campaign?: Resolver<Maybe<ResolversTypes['Campaign']>, ParentType, ContextType>;
@@ -1576,6 +1641,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Query?: QueryResolvers<ContextType>;
   RedeemStatus?: RedeemStatusResolvers;
   ReportLeadPayload?: ReportLeadPayloadResolvers<ContextType>;
+  SafeInt?: GraphQLScalarType;
   StartCampaignPayload?: StartCampaignPayloadResolvers<ContextType>;
   StopCampaignPayload?: StopCampaignPayloadResolvers<ContextType>;
   URL?: GraphQLScalarType;

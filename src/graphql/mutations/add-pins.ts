@@ -35,9 +35,9 @@ interface UniquePin {
 
 const PINS = ['input', 'pins'];
 
-/** Nothing was sent: the input as a whole was refused. */
-function refused(userErrors: UserErrorModel[], duplicateCount = 0, campaign: CampaignRef | null = null): AddPinsPayloadModel {
-  return { campaign, addedCount: 0, duplicateCount, alreadyPresentCount: 0, storedCount: 0, notStoredPins: [], firstNotStoredIndex: 0, userErrors };
+/** Nothing was sent: the input as a whole was refused, so no count applies to it, not even duplicates. */
+function refused(userErrors: UserErrorModel[], campaign: CampaignRef | null = null): AddPinsPayloadModel {
+  return { campaign, addedCount: 0, duplicateCount: 0, alreadyPresentCount: 0, storedCount: 0, notStoredPins: [], firstNotStoredIndex: 0, userErrors };
 }
 
 function graphqlTypeName(value: string): string {
@@ -64,7 +64,7 @@ export function dedupePins(pins: readonly string[]): { unique: UniquePin[]; dupl
  * it on, so nothing is lost silently.
  */
 export async function addPins(ctx: GraphQLContext, input: { campaignId: string; pins: string[] }): Promise<AddPinsPayloadModel> {
-  const { maxPinsPerMutation, pinChunkSize } = ctx.limits;
+  const { maxPinsPerMutation } = ctx.limits;
   const { pins } = input;
   if (pins.length === 0) return refused([incorrect(PINS, 'must contain at least one pin')]);
   if (pins.length > maxPinsPerMutation) {
@@ -82,7 +82,7 @@ export async function addPins(ctx: GraphQLContext, input: { campaignId: string; 
   const takesPins = (t: typeof type) => !isUnknownEnumValue(t) && CODE_CAMPAIGN_TYPES.includes(t);
   if (!isUnknownEnumValue(type) && (!takesPins(type) || details.pinType === 'reusable')) {
     const kind = takesPins(type) ? `a ${graphqlTypeName(type)} campaign with pinType REUSABLE (its one code is couponCode)` : `a ${graphqlTypeName(type)} campaign`;
-    return refused([incorrect(['input', 'campaignId'], `pins can be added only to CODE_ONLINE or CODE_OFFLINE campaigns with pinType ONE_OFF; campaign ${ymCampaignId} is ${kind}`)], 0, campaign);
+    return refused([incorrect(['input', 'campaignId'], `pins can be added only to CODE_ONLINE or CODE_OFFLINE campaigns with pinType ONE_OFF; campaign ${ymCampaignId} is ${kind}`)], campaign);
   }
 
   const { unique, duplicateCount } = dedupePins(pins);
@@ -94,14 +94,24 @@ export async function addPins(ctx: GraphQLContext, input: { campaignId: string; 
       const problem = pinProblem(pin, displayType ?? 'text');
       if (problem) problems.push(incorrect([...PINS, String(index)], problem));
     }
-    if (problems.length) return refused(problems, duplicateCount, campaign);
+    if (problems.length) return refused(problems, campaign);
   }
 
-  // Counters before the upload, so `addedCount` counts what is new, not what was sent.
+  // add-pins answers the campaign's totals, not what the call added (reference 4.8), so a chunk's
+  // added pins are its total minus the total before it. That holds only while nothing else adds to
+  // the campaign in between: uploads to one campaign through this process wait for each other.
+  return ctx.pinUploads.run(String(ymCampaignId), () => upload(ctx, campaign, unique, duplicateCount));
+}
+
+/** Sends the checked pins in chunks, one after another, counting what each chunk added. */
+async function upload(ctx: GraphQLContext, campaign: CampaignRef, unique: UniquePin[], duplicateCount: number): Promise<AddPinsPayloadModel> {
+  const { pinChunkSize } = ctx.limits;
+  const ymCampaignId = campaign.id;
   const before = await ctx.partner.info({ ymCampaignId });
   let total = before.campaignPinsStats.total;
   let status: CampaignStatus | UnknownEnumValue = before.campaignStatus;
   let stored = 0;
+  let added = 0;
   const userErrors: UserErrorModel[] = [];
   let failedAt: number | null = null;
 
@@ -110,6 +120,8 @@ export async function addPins(ctx: GraphQLContext, input: { campaignId: string; 
     try {
       const result = await ctx.partner.addPins({ ymCampaignId, pinList: chunk.map((p) => p.pin) });
       stored += chunk.length;
+      // Bounded by the chunk, so pins another server adds meanwhile can never make it exceed what was sent.
+      added += Math.min(Math.max(result.counters.totalPinCount - total, 0), chunk.length);
       total = result.counters.totalPinCount;
       status = result.campaignStatus;
     } catch (error) {
@@ -140,7 +152,6 @@ export async function addPins(ctx: GraphQLContext, input: { campaignId: string; 
     }
   }
 
-  const added = Math.min(Math.max(total - before.campaignPinsStats.total, 0), stored);
   const notStored = failedAt === null ? [] : unique.slice(failedAt);
   return {
     campaign: { ...campaign, status },

@@ -1,4 +1,4 @@
-import { operations } from '../../campaign-api/index.js';
+import { campaignChanges, operations } from '../../campaign-api/index.js';
 import type { GraphQLContext } from '../context.js';
 import { ENUM_VALUES, UNKNOWN_CURRENCY, UNKNOWN_VALUE } from '../enum-values.js';
 import type { CreateCampaignInput, UpdateCampaignInput } from '../generated/resolvers-types.js';
@@ -37,16 +37,23 @@ function writableNames(enumType: keyof typeof ENUM_VALUES): string {
 
 const ROOT = ['input'];
 
+/** What `null` means in an input: "not given" (create), or "clear this field" (update). */
+type NullMeans = 'absent' | 'clear';
+
 /**
  * The input in the REST API's shape (the field names are the same; ids become numbers, platform
- * lists a comma-separated string, `null` means "not given"), with the problems that the shape
- * alone shows.
+ * lists a comma-separated string; `null` left out, or kept to clear the field), with the problems
+ * that the shape alone shows.
  */
-function toRestShape(input: Record<string, unknown>): { request: Record<string, unknown>; errors: UserErrorModel[] } {
+function toRestShape(input: Record<string, unknown>, nullMeans: NullMeans): { request: Record<string, unknown>; errors: UserErrorModel[] } {
   const request: Record<string, unknown> = {};
   const errors: UserErrorModel[] = [];
   for (const [key, value] of Object.entries(input)) {
-    if (value === null || value === undefined) continue;
+    if (value === undefined) continue;
+    if (value === null) {
+      if (nullMeans === 'clear') request[key] = null;
+      continue;
+    }
     if (key in ENUM_FIELDS) {
       const enumType = ENUM_FIELDS[key as keyof typeof ENUM_FIELDS];
       const values = Array.isArray(value) ? (value as (string | number)[]) : [value as string | number];
@@ -57,7 +64,8 @@ function toRestShape(input: Record<string, unknown>): { request: Record<string, 
       }
       if (Array.isArray(value)) {
         if (value.length === 0) {
-          errors.push(incorrect([...ROOT, key], 'must list at least one platform; omit the field to show the offer on every device'));
+          const instead = nullMeans === 'clear' ? 'send null' : 'omit the field';
+          errors.push(incorrect([...ROOT, key], `must list at least one platform; ${instead} to show the offer on every device`));
           continue;
         }
         request[key] = [...new Set(value)].join(',');
@@ -98,8 +106,9 @@ async function check<T>(
   ctx: GraphQLContext,
   input: Record<string, unknown>,
   schema: { safeParse(data: unknown): { success: true; data: T } | { success: false; error: import('zod').ZodError } },
+  nullMeans: NullMeans,
 ): Promise<CheckedInput<T>> {
-  const { request, errors } = toRestShape(input);
+  const { request, errors } = toRestShape(input, nullMeans);
   const reported = new Set(errors.map((e) => e.field?.[1]));
   const parsed = schema.safeParse(request);
   const issues = parsed.success ? [] : userErrorsFromIssues(parsed.error, ROOT).filter((e) => !reported.has(e.field?.[1]));
@@ -110,10 +119,14 @@ async function check<T>(
 
 /** Every problem of a create input at once, or the REST request to send. No backend call but the (cached) category directory. */
 export function checkCreateInput(ctx: GraphQLContext, input: CreateCampaignInput) {
-  return check(ctx, input as unknown as Record<string, unknown>, operations.create.request);
+  return check(ctx, input as unknown as Record<string, unknown>, operations.create.request, 'absent');
 }
 
-/** Every problem of an update input that the given fields alone show; the backend checks the merged campaign. */
-export function checkUpdateInput(ctx: GraphQLContext, input: UpdateCampaignInput) {
-  return check(ctx, input as unknown as Record<string, unknown>, operations.update.request);
+/**
+ * Every problem that the fields of an update show by themselves (values, null for a field every
+ * campaign has, rules among the fields sent), or the changes in the REST shape, null for a field
+ * to clear. The merged campaign is checked once the current one is read.
+ */
+export function checkUpdateChanges(ctx: GraphQLContext, fields: Omit<UpdateCampaignInput, 'id'>) {
+  return check(ctx, fields as unknown as Record<string, unknown>, campaignChanges, 'clear');
 }

@@ -2,9 +2,10 @@ import type { GraphQLContext } from '../context.js';
 import { noTokenError } from '../errors.js';
 import type { MutationResolvers } from '../generated/resolvers-types.js';
 import { addPins } from '../mutations/add-pins.js';
-import { createCampaign, updateCampaign } from '../mutations/create-update.js';
+import { createCampaign } from '../mutations/create-campaign.js';
 import { reportLead } from '../mutations/report-lead.js';
 import { changeStatus } from '../mutations/start-stop.js';
+import { updateCampaign } from '../mutations/update-campaign.js';
 
 /** Without a token there is nothing to check an input for: fail before any work. */
 function authenticated(ctx: GraphQLContext): GraphQLContext {

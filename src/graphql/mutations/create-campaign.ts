@@ -1,8 +1,8 @@
 import { BusinessError, type RequestOf } from '../../campaign-api/index.js';
 import type { GraphQLContext } from '../context.js';
-import type { CreateCampaignInput, UpdateCampaignInput } from '../generated/resolvers-types.js';
+import type { CreateCampaignInput } from '../generated/resolvers-types.js';
 import type { CampaignRef, UserErrorModel } from '../models.js';
-import { checkCreateInput, checkUpdateInput } from './campaign-input.js';
+import { checkCreateInput } from './campaign-input.js';
 import { userErrorsFromBusiness } from './user-errors.js';
 
 export interface CampaignPayload {
@@ -21,19 +21,6 @@ export async function createCampaign(ctx: GraphQLContext, input: CreateCampaignI
   } catch (error) {
     if (!(error instanceof BusinessError)) throw error;
     const fallback = error.code === 'repeatCampaignData' ? ['input', 'discountAmount'] : null;
-    return { campaign: null, userErrors: userErrorsFromBusiness(error, toInput, fallback) };
-  }
-}
-
-export async function updateCampaign(ctx: GraphQLContext, input: UpdateCampaignInput): Promise<CampaignPayload> {
-  const { request, userErrors } = await checkUpdateInput(ctx, input);
-  if (!request) return { campaign: null, userErrors };
-  try {
-    const result = await ctx.partner.update(request as RequestOf<'update'>);
-    return { campaign: { id: result.ymCampaignId, status: result.campaignStatus }, userErrors: [] };
-  } catch (error) {
-    if (!(error instanceof BusinessError)) throw error;
-    const fallback = error.code === 'campaignNotFound' ? ['input', 'partnerCampaignId'] : null;
     return { campaign: null, userErrors: userErrorsFromBusiness(error, toInput, fallback) };
   }
 }
