@@ -70,6 +70,7 @@ export const envSchema = z.object({
   GRAPHQL_JIT: bool.default(true),
   SHUTDOWN_GRACE_MS: int(0, 600_000, 10_000),
   READY_BACKEND_WINDOW_MS: int(1000, 3_600_000, 30_000),
+  CURSOR_SECRET: z.string().min(32, { error: 'must be at least 32 characters (the same on every instance)' }).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -110,6 +111,8 @@ export interface Config {
   categoryTtlMs: number;
   shutdownGraceMs: number;
   readyBackendWindowMs: number;
+  /** Keys the HMAC of pagination cursors; the same on every instance of a fleet. */
+  cursorSecret: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -189,5 +192,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     categoryTtlMs: e.CATEGORY_TTL_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     readyBackendWindowMs: e.READY_BACKEND_WINDOW_MS,
+    cursorSecret: e.CURSOR_SECRET,
   };
 }

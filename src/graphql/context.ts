@@ -2,6 +2,7 @@ import type { CampaignApi } from '../campaign-api/api.js';
 import type { Category, CategoryDirectory } from '../cache/category-directory.js';
 import { missingTokenError } from './errors.js';
 import { createLoaders, type Loaders } from './loaders.js';
+import { createCursors, type Cursors } from './pagination.js';
 import { bindPartnerApi, type PartnerApi } from './partner-api.js';
 
 /** What the GraphQL layer needs from the process: built once, shared by every request. */
@@ -18,6 +19,8 @@ export interface BffDependencies {
     /** Campaigns the `status` filter of `campaigns` may read (list calls of 100 each). */
     maxStatusScan: number;
   };
+  /** Keys the HMAC of pagination cursors (`CURSOR_SECRET`); unset, a fixed key (see pagination.ts). */
+  cursorSecret?: string;
 }
 
 /** The category directory as one request's partner reads it. */
@@ -33,6 +36,8 @@ export interface GraphQLContext {
   loaders: Loaders;
   categories: PartnerCategories;
   limits: BffDependencies['limits'];
+  /** Pagination cursors, bound to this partner. */
+  cursors: Cursors;
 }
 
 export interface RequestScope {
@@ -56,5 +61,6 @@ export function createContext(deps: BffDependencies, request: RequestScope): Gra
         ? { list: () => Promise.reject(missingTokenError()), get: () => Promise.reject(missingTokenError()) }
         : { list: () => directory.list(token), get: (id) => directory.get(token, id) },
     limits: deps.limits,
+    cursors: createCursors(token, deps.cursorSecret),
   };
 }
