@@ -60,10 +60,11 @@ describe('browser example', () => {
     const cards = page.locator('[data-testid=feed] a.card');
     await cards.first().waitFor({ timeout: 15_000 });
     // The demo store's running campaigns: 1 and 3.
-    expect(await cards.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.id))).toEqual(['1', '3']);
+    expect(await cards.evaluateAll((els) => els.map((e: any) => e.dataset.id))).toEqual(['1', '3']);
     const first = cards.first();
-    const drawn = await first.evaluate((card) => {
-      const style = getComputedStyle(card);
+    // (In the page: this project's types have no DOM, so the page's globals are reached untyped.)
+    const drawn = await first.evaluate((card: any) => {
+      const style = (globalThis as any).getComputedStyle(card);
       return {
         background: style.backgroundColor,
         color: style.color,
@@ -93,8 +94,10 @@ describe('browser example', () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'browser-example.png'), fullPage: true });
 
     // Back to the feed (a hash change, no reload): the stopped campaign has left it.
-    await page.evaluate(() => { location.hash = '#/'; });
-    await expect.poll(() => cards.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.id)), { timeout: 10_000 }).toEqual(['3']);
+    await page.evaluate(() => {
+      (globalThis as any).location.hash = '#/';
+    });
+    await expect.poll(() => cards.evaluateAll((els) => els.map((e: any) => e.dataset.id)), { timeout: 10_000 }).toEqual(['3']);
     expect(navigations.filter((url) => !url.includes('#'))).toEqual([]);
 
     // The server agrees.
