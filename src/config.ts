@@ -75,6 +75,9 @@ export const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+/** Variables whose values are never echoed in configuration errors. */
+const SECRETS = new Set(['CURSOR_SECRET']);
+
 export interface Config {
   mode: 'development' | 'production';
   nodeEnv: Env['NODE_ENV'];
@@ -133,7 +136,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
         const name = String(issue.path[0]);
-        return `${name}=${JSON.stringify(env[name])}: ${issue.message}`;
+        // A secret is never printed, not even a wrong one: start-up errors end up in logs.
+        const shown = SECRETS.has(name) ? `(hidden, ${env[name]?.length ?? 0} characters)` : JSON.stringify(env[name]);
+        return `${name}=${shown}: ${issue.message}`;
       }),
     );
   }

@@ -163,6 +163,24 @@ describe('cursors are bound to the partner, the connection and the filter', () =
     }
   });
 
+  it('an instance with another CURSOR_SECRET refuses them (a fleet shares one secret)', async () => {
+    const keyed: RunningBff = await startBff({ ...stack.config, cursorSecret: 'k'.repeat(32) }, { campaignApiUrl: stack.emulatorUrl, fallbackToken: null });
+    try {
+      const ask = (after?: string) =>
+        fetch(keyed.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${DEMO_TOKENS.store}` },
+          body: JSON.stringify({ query: PAGE, variables: { first: 1, ...(after ? { after } : {}) } }),
+        }).then((r) => r.json() as Promise<any>);
+      const foreign = await ask((await page(DEMO_TOKENS.store, { first: 1 })).pageInfo.endCursor);
+      expect(foreign.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', argument: 'after' } });
+      const own = await ask((await ask()).data.campaigns.pageInfo.endCursor);
+      expect(own.data.campaigns.nodes).toEqual([{ id: '2', status: 'PAUSED' }]);
+    } finally {
+      await keyed.close();
+    }
+  });
+
   it('a malformed cursor is refused with the value, cut at 40 characters', async () => {
     const { body } = await stack.gql(PAGE, { first: 1, after: 'x'.repeat(50) });
     expect(body.errors![0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', argument: 'after' } });
