@@ -70,9 +70,13 @@ export const envSchema = z.object({
   GRAPHQL_JIT: bool.default(true),
   SHUTDOWN_GRACE_MS: int(0, 600_000, 10_000),
   READY_BACKEND_WINDOW_MS: int(1000, 3_600_000, 30_000),
+  CURSOR_SECRET: z.string().min(32, { error: 'must be at least 32 characters (the same on every instance)' }).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
+
+/** Variables whose values are never echoed in configuration errors. */
+const SECRETS = new Set(['CURSOR_SECRET']);
 
 export interface Config {
   mode: 'development' | 'production';
@@ -110,6 +114,8 @@ export interface Config {
   categoryTtlMs: number;
   shutdownGraceMs: number;
   readyBackendWindowMs: number;
+  /** Keys the HMAC of pagination cursors; the same on every instance of a fleet. */
+  cursorSecret: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -130,7 +136,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
         const name = String(issue.path[0]);
-        return `${name}=${JSON.stringify(env[name])}: ${issue.message}`;
+        // A secret is never printed, not even a wrong one: start-up errors end up in logs.
+        const shown = SECRETS.has(name) ? `(hidden, ${env[name]?.length ?? 0} characters)` : JSON.stringify(env[name]);
+        return `${name}=${shown}: ${issue.message}`;
       }),
     );
   }
@@ -189,5 +197,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     categoryTtlMs: e.CATEGORY_TTL_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     readyBackendWindowMs: e.READY_BACKEND_WINDOW_MS,
+    cursorSecret: e.CURSOR_SECRET,
   };
 }

@@ -3,6 +3,7 @@ import type { Category, CategoryDirectory } from '../cache/category-directory.js
 import { noTokenError, type TokenProblem } from './errors.js';
 import type { KeyedQueue } from './keyed-queue.js';
 import { createLoaders, type Loaders } from './loaders.js';
+import { createCursors, type Cursors } from './pagination.js';
 import { bindPartnerApi, type PartnerApi } from './partner-api.js';
 
 /** What the GraphQL layer needs from the process: built once, shared by every request. */
@@ -25,6 +26,8 @@ export interface BffDependencies {
     /** Campaigns the `status` filter of `campaigns` may read (list calls of 100 each). */
     maxStatusScan: number;
   };
+  /** Keys the HMAC of pagination cursors (`CURSOR_SECRET`); unset, a fixed key (see pagination.ts). */
+  cursorSecret?: string;
 }
 
 /** The category directory as one request's partner reads it. */
@@ -43,6 +46,8 @@ export interface GraphQLContext {
   categories: PartnerCategories;
   pinUploads: KeyedQueue;
   limits: BffDependencies['limits'];
+  /** Pagination cursors, bound to this partner. */
+  cursors: Cursors;
 }
 
 export interface RequestScope {
@@ -71,5 +76,6 @@ export function createContext(deps: BffDependencies, request: RequestScope): Gra
         : { list: () => directory.list(token), get: (id) => directory.get(token, id) },
     pinUploads: deps.pinUploads,
     limits: deps.limits,
+    cursors: createCursors(token, deps.cursorSecret),
   };
 }

@@ -1,5 +1,6 @@
 import { isMoney, isPercent, type CampaignDetails } from '../campaign-api/index.js';
 import { badArgument } from './errors.js';
+import { quote } from './pagination.js';
 
 // Intl objects are costly to make and a card list formats dozens of labels a request: reuse them.
 // Both caches are bounded, as locales come from clients.
@@ -21,17 +22,24 @@ function numberFormat(tag: string, options: Intl.NumberFormatOptions): Intl.Numb
   return remember(formatters, `${tag}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(tag, options));
 }
 
-/** The locale tag, canonicalised, or a BAD_USER_INPUT error naming the argument. */
+/**
+ * The locale tag, canonicalised, or a BAD_USER_INPUT error naming the argument. A well-formed tag
+ * is not enough: "not-a-locale" is well-formed BCP 47 (language "not", extension "a-locale"), and
+ * Intl silently formats an unsupported language with its default locale. So the tag's language
+ * must be one Intl can format numbers for.
+ */
 export function checkedLocale(locale: string): string {
   const known = canonicalLocales.get(locale);
   if (known) return known;
   try {
     const [canonical] = Intl.getCanonicalLocales(locale);
-    if (canonical) return remember(canonicalLocales, locale, () => canonical);
+    if (canonical && Intl.NumberFormat.supportedLocalesOf(canonical, { localeMatcher: 'lookup' }).length > 0) {
+      return remember(canonicalLocales, locale, () => canonical);
+    }
   } catch {
     // reported below
   }
-  throw badArgument('locale', `must be a BCP 47 language tag such as "ru-RU" or "en-US", got ${JSON.stringify(locale.slice(0, 40))}`);
+  throw badArgument('locale', `must be a BCP 47 language tag Intl supports, such as "ru-RU" or "en-US", got ${quote(locale)}`);
 }
 
 /**

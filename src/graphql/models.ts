@@ -23,11 +23,13 @@ export interface CampaignRef {
   details?: CampaignDetails;
 }
 
-/** A slice of a longer list: `items` start at index `start` of `totalCount`. */
+/** One page of a longer list, with the cursor of each item (made only when asked for). */
 export interface Page<T> {
   items: T[];
-  start: number;
   totalCount: number;
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  cursor(index: number): string;
 }
 
 export type CampaignPage = Page<CampaignRef | null>;

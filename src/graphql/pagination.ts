@@ -1,26 +1,117 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Page } from './models.js';
 import { badArgument } from './errors.js';
 
 /**
- * Relay-style pagination over offsets. A cursor is an opaque token for "the item at index n";
- * `after: cursor` starts at n + 1.
+ * Relay-style cursors, opaque and bound to the list they came from.
+ *
+ * A cursor is `v1:<position>:<tag>` in base64url. The position says where the page ends (for
+ * campaigns the last id seen, so a list that changes between pages never skips or repeats an
+ * item). The tag is an HMAC over the position, the connection, the arguments that decide its
+ * items (the `status` filter, the campaign and pin status) and a SHA-256 of the partner token:
+ * a cursor used with another partner, another filter or another connection does not verify and
+ * is refused as BAD_USER_INPUT. The token itself is never in a cursor.
+ *
+ * The encoding is deterministic, so every instance of a fleet reads every other's cursors. Only
+ * the holder of the token can compute its hash, so nobody else can forge a cursor for it; the
+ * optional `CURSOR_SECRET` keys the HMAC so that a leaked cursor cannot be used to test guesses
+ * of a weak token offline either.
  */
-const PREFIX = 'offset:';
+const VERSION = 'v1';
+const DEFAULT_KEY = 'campaign-bff cursor v1';
+const TAG_BYTES = 16;
 
-export function encodeCursor(index: number): string {
-  return Buffer.from(`${PREFIX}${index}`, 'utf8').toString('base64url');
+/** The list a cursor belongs to: the connection and every argument but `first` and `after`. */
+export interface CursorScope {
+  connection: 'campaigns' | 'pins';
+  filter: string;
 }
 
-/** The index the page after `after` starts at (0 without a cursor). */
-export function startAfter(after: string | null | undefined): number {
-  if (after === null || after === undefined) return 0;
-  const decoded = Buffer.from(after, 'base64url').toString('utf8');
-  const digits = decoded.startsWith(PREFIX) ? decoded.slice(PREFIX.length) : '';
-  if (!/^(0|[1-9]\d{0,14})$/.test(digits) || encodeCursor(Number(digits)) !== after) {
-    throw badArgument('after', `must be a cursor this API returned (pageInfo.endCursor or an edge's cursor), got ${JSON.stringify(after.slice(0, 60))}`);
-  }
-  return Number(digits) + 1;
+/** Signs and opens one partner's cursors (one per request). */
+export interface Cursors {
+  encode(scope: CursorScope, position: string): string;
+  /** The position `after` carries, or BAD_USER_INPUT naming the argument. */
+  decode(scope: CursorScope, after: string): string;
 }
+
+export function createCursors(token: string | null, secret: string | undefined): Cursors {
+  let partner: Buffer | undefined;
+  const tag = (scope: CursorScope, position: string): Buffer => {
+    partner ??= createHash('sha256').update(token ?? '').digest();
+    return createHmac('sha256', secret ?? DEFAULT_KEY)
+      .update(partner)
+      .update(`\n${scope.connection}\n${scope.filter}\n${position}`)
+      .digest()
+      .subarray(0, TAG_BYTES);
+  };
+  return {
+    encode: (scope, position) =>
+      Buffer.from(`${VERSION}:${position}:${tag(scope, position).toString('base64url')}`, 'utf8').toString('base64url'),
+    decode(scope, after) {
+      const text = Buffer.from(after, 'base64url').toString('utf8');
+      const match = /^v1:([^:]{1,80}):([A-Za-z0-9_-]{22})$/.exec(text);
+      if (!match || Buffer.from(text, 'utf8').toString('base64url') !== after) {
+        throw badArgument('after', `must be a cursor this API returned (pageInfo.endCursor or an edge's cursor), got ${quote(after)}`);
+      }
+      const [, position, given] = match as unknown as [string, string, string];
+      if (!timingSafeEqual(Buffer.from(given, 'base64url'), tag(scope, position))) {
+        throw badArgument(
+          'after',
+          `is a cursor of another list: a cursor works only with the partner, the connection and the filter (${describe(scope)}) it came from; start again without "after"`,
+        );
+      }
+      return position;
+    },
+  };
+}
+
+function describe(scope: CursorScope): string {
+  return scope.connection === 'campaigns' ? 'the `status` argument' : 'the campaign and the `status` argument';
+}
+
+/** A client value in a message: at most 40 characters, with an ellipsis when cut. */
+export function quote(value: string, max = 40): string {
+  return JSON.stringify(value.length > max ? `${value.slice(0, max)}…` : value);
+}
+
+const INDEX = '(0|[1-9]\\d{0,14})';
+
+/** A position in the campaign list: the last id seen, and its index (a hint: where to look first). */
+export interface CampaignPosition {
+  lastId: number;
+  index: number;
+}
+
+export const campaignPosition = {
+  encode: (p: CampaignPosition) => `${p.lastId}@${p.index}`,
+  decode(position: string): CampaignPosition {
+    const match = new RegExp(`^([1-9]\\d{0,15})@${INDEX}$`).exec(position);
+    const lastId = Number(match?.[1]);
+    if (!match || !Number.isSafeInteger(lastId)) throw badArgument('after', 'is not a campaign cursor');
+    return { lastId, index: Number(match[2]) };
+  },
+};
+
+/**
+ * A position in a campaign's pins of one status: the index of the last code seen and a short
+ * hash of it (codes are listed in upload order, not sorted, so the code finds its place again
+ * when codes before it left the status; the code itself stays out of the cursor).
+ */
+export interface PinPosition {
+  index: number;
+  code: string;
+}
+
+export const pinCodeHash = (code: string) => createHash('sha256').update(code).digest('base64url').slice(0, 11);
+
+export const pinPosition = {
+  encode: (p: PinPosition) => `${p.index}@${pinCodeHash(p.code)}`,
+  decode(position: string): { index: number; hash: string } {
+    const match = new RegExp(`^${INDEX}@([A-Za-z0-9_-]{11})$`).exec(position);
+    if (!match) throw badArgument('after', 'is not a pin cursor');
+    return { index: Number(match[1]), hash: match[2]! };
+  },
+};
 
 /** `first` within [0, max]; the message names the argument and its bounds. */
 export function pageSize(first: number | null | undefined, fallback: number, max: number, argument = 'first'): number {
@@ -31,22 +122,18 @@ export function pageSize(first: number | null | undefined, fallback: number, max
   return size;
 }
 
-export function pageOf<T>(all: readonly T[], start: number, size: number): Page<T> {
-  return { items: all.slice(start, start + size), start, totalCount: all.length };
-}
-
 /** The connection fields shared by every `...Connection` type. */
 export const connectionResolvers = {
   totalCount: (page: Page<unknown>) => page.totalCount,
   nodes: <T>(page: Page<T>) => page.items,
-  edges: <T>(page: Page<T>) => page.items.map((node, i) => ({ cursor: encodeCursor(page.start + i), node })),
+  edges: <T>(page: Page<T>) => page.items.map((node, i) => ({ cursor: page.cursor(i), node })),
   pageInfo: (page: Page<unknown>) => {
     const count = page.items.length;
     return {
-      hasNextPage: page.start + count < page.totalCount,
-      hasPreviousPage: page.start > 0,
-      startCursor: count ? encodeCursor(page.start) : null,
-      endCursor: count ? encodeCursor(page.start + count - 1) : null,
+      hasNextPage: page.hasNextPage,
+      hasPreviousPage: page.hasPreviousPage,
+      startCursor: count ? page.cursor(0) : null,
+      endCursor: count ? page.cursor(count - 1) : null,
     };
   },
 };

@@ -91,6 +91,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
       maxPinsPerMutation: config.limits.maxPinsPerMutation,
       maxStatusScan: config.limits.maxStatusScan,
     },
+    cursorSecret: config.cursorSecret,
   };
 
   const onLimit = (limit: string) => metrics.limitRejections.inc({ limit });

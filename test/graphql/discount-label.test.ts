@@ -42,6 +42,15 @@ describe('discountLabel', () => {
     }
     expect(error).toBeInstanceOf(GraphQLError);
     expect((error as GraphQLError).extensions).toEqual({ code: 'BAD_USER_INPUT', argument: 'locale' });
-    expect((error as GraphQLError).message).toBe('Argument "locale" must be a BCP 47 language tag such as "ru-RU" or "en-US", got "ru_RU!"');
+    expect((error as GraphQLError).message).toBe('Argument "locale" must be a BCP 47 language tag Intl supports, such as "ru-RU" or "en-US", got "ru_RU!"');
+  });
+
+  it('refuses a well-formed tag Intl cannot format for, instead of formatting with a default', () => {
+    // "not-a-locale" is well-formed BCP 47 (language "not" plus an extension); Intl would fall back.
+    expect(() => label('percent', '15', undefined, 'not-a-locale')).toThrow(
+      'Argument "locale" must be a BCP 47 language tag Intl supports, such as "ru-RU" or "en-US", got "not-a-locale"',
+    );
+    expect(() => label('percent', '15', undefined, `x${'y'.repeat(60)}`)).toThrow(`got "x${'y'.repeat(39)}…"`);
+    expect(label('percent', '15', undefined, 'de-CH')).toBe('15%');
   });
 });

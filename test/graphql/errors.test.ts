@@ -35,7 +35,7 @@ describe('UNAUTHENTICATED', () => {
       expect.objectContaining({ path: ['campaign'], extensions: { code: 'UNAUTHENTICATED' }, message: expect.stringContaining('Bearer <token>') }),
     ]);
     const categories = await stack.gql(`{ categories { id } }`, {}, null);
-    expect(categories.body.data).toBeNull(); // categories is non-null: its error nulls the answer
+    expect(categories.body.data).toEqual({ categories: null });
     expect(categories.body.errors![0].extensions.code).toBe('UNAUTHENTICATED');
     const mutation = await stack.gql(CREATE, { input: promoInput(1) }, null);
     expect(mutation.body.errors![0].extensions.code).toBe('UNAUTHENTICATED');
@@ -45,7 +45,7 @@ describe('UNAUTHENTICATED', () => {
   it('with a token the backend does not know, without echoing it', async () => {
     const token = 'not-a-real-partner-token';
     const { body } = await stack.gql(`{ campaigns { totalCount } }`, {}, token);
-    expect(body.data).toBeNull();
+    expect(body.data).toEqual({ campaigns: null });
     expect(body.errors![0].extensions.code).toBe('UNAUTHENTICATED');
     expectNoLeak(body.errors, token);
   });
@@ -112,12 +112,31 @@ describe('BACKEND_UNAVAILABLE', () => {
   });
 });
 
+describe('a failing root field', () => {
+  it('is null with its error; the other root fields of the query still answer', async () => {
+    await stack.admin('faults', { mode: 'http500', operation: 'campaigns/get-all-campaigns' });
+    const { body } = await stack.gql(`{ categories { id } campaigns { totalCount } campaignsByIds(ids: ["1"]) { id } }`);
+    expect(body.data.campaigns).toBeNull();
+    expect(body.data.categories.length).toBeGreaterThan(0);
+    expect(body.data.campaignsByIds).toEqual([{ id: '1' }]);
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors![0]).toMatchObject({ path: ['campaigns'], extensions: { code: 'BACKEND_UNAVAILABLE' } });
+  });
+
+  it('an argument refused on one root field leaves the others', async () => {
+    const { body } = await stack.gql(`{ campaigns(first: 500) { totalCount } categories { id } }`);
+    expect(body.data.campaigns).toBeNull();
+    expect(body.data.categories.length).toBeGreaterThan(0);
+    expect(body.errors![0]).toMatchObject({ path: ['campaigns'], extensions: { code: 'BAD_USER_INPUT', argument: 'first' } });
+  });
+});
+
 describe('BACKEND_BAD_RESPONSE', () => {
   for (const mode of ['malformed', 'contract'] as const) {
     it(`${mode}: the field fails with the code`, async () => {
       await stack.admin('faults', { mode, operation: 'campaigns/get-all-campaigns' });
       const { body } = await stack.gql(`{ campaigns { totalCount } }`);
-      expect(body.data).toBeNull();
+      expect(body.data).toEqual({ campaigns: null });
       expect(body.errors![0]).toMatchObject({ path: ['campaigns'], extensions: { code: 'BACKEND_BAD_RESPONSE', operation: 'getAllCampaigns' } });
       expectNoLeak(body.errors);
     });

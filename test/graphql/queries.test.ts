@@ -123,6 +123,19 @@ describe('CampaignCard', () => {
     expect(body.errors![0].message).toContain('"locale"');
     expect(body.errors![0].path).toEqual(['campaign', 'card', 'discountLabel']);
   });
+
+  it('refuses a well-formed tag Intl does not support, naming the argument and the value', async () => {
+    const { body } = await stack.gql(`{
+      a: campaign(id: "1") { id card { discountLabel(locale: "not-a-locale") } }
+      b: campaign(id: "2") { id discount { label(locale: "not-a-locale") } } }`);
+    expect(body.errors).toHaveLength(2);
+    for (const error of body.errors!) {
+      expect(error.extensions).toEqual({ code: 'BAD_USER_INPUT', argument: 'locale' });
+      expect(error.message).toContain('got "not-a-locale"');
+    }
+    // The label is non-null, and so are `card` and `discount`: the campaign is null.
+    expect(body.data).toEqual({ a: null, b: null });
+  });
 });
 
 describe('Campaign.stats', () => {
@@ -220,7 +233,7 @@ describe('campaigns(first, after, status)', () => {
     const none = await stack.gql(PAGE, { first: 0 });
     expect(none.body.data.campaigns).toMatchObject({ totalCount: 8, nodes: [], edges: [], pageInfo: { hasNextPage: true, startCursor: null, endCursor: null } });
     const tooMany = await stack.gql(PAGE, { first: 101 });
-    expect(tooMany.body.data).toBeNull();
+    expect(tooMany.body.data).toEqual({ campaigns: null });
     expect(tooMany.body.errors![0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', argument: 'first' } });
     expect(tooMany.body.errors![0].message).toBe('Argument "first" must be from 0 to 100, got 101; read further pages with "after"');
     const negative = await stack.gql(PAGE, { first: -1 });

@@ -33,6 +33,19 @@ describe('schema', () => {
     expect(undocumented).toEqual([]);
   });
 
+  it('names the specification of every custom scalar (@specifiedBy)', () => {
+    const scalars = ownTypes.filter((t) => !('getFields' in t) && !('getValues' in t) && !('getTypes' in t)) as unknown as { name: string; specifiedByURL?: string | null }[];
+    expect(scalars.map((s) => s.name).sort()).toEqual(['DateTime', 'Decimal', 'HexColorCode', 'URL']);
+    for (const scalar of scalars) expect(scalar.specifiedByURL, scalar.name).toMatch(/^https:\/\//);
+  });
+
+  it('keeps root reads nullable, so one failing field does not take the others with it', () => {
+    const query = (schema.getQueryType() as unknown as { getFields(): Record<string, { type: { toString(): string } }> }).getFields();
+    for (const name of ['campaign', 'campaigns', 'campaignsByIds', 'categories', 'category']) {
+      expect(query[name]!.type.toString(), name).not.toMatch(/!$/);
+    }
+  });
+
   it('has the names other code relies on (design section 5)', () => {
     const fields = (name: string) => Object.keys((schema.getType(name) as unknown as { getFields(): object }).getFields());
     const values = (name: string) => (schema.getType(name) as unknown as { getValues(): { name: string }[] }).getValues().map((v) => v.name);

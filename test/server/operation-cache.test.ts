@@ -20,7 +20,12 @@ beforeAll(async () => {
       done();
     },
   });
-  stack = await startStack({ emulator: { moderation: { mode: 'manual' } }, logger: createLogger('info', sink) });
+  stack = await startStack({
+    emulator: { moderation: { mode: 'manual' } },
+    logger: createLogger('info', sink),
+    // A backend fault must fail both paths alike: the breaker stays closed through the fault test.
+    client: { backoff: { initialMs: 1, maxMs: 5 }, breaker: { consecutiveFailures: 1000, halfOpenAfterMs: 1000 } },
+  });
 });
 afterAll(() => stack.close());
 
@@ -59,6 +64,21 @@ describe('compiled operations', () => {
     expect(second.status).toBe(first.status);
     expect(second.type).toBe(first.type);
     expect(second.text).toBe(first.text);
+  });
+
+  it('answers a failing root field beside good ones as Apollo does (the field is null, the rest stays)', async () => {
+    await stack.admin('faults', { mode: 'http500', operation: 'campaigns/get-all-campaigns' });
+    try {
+      const { first, second } = await twice({ query: '{ categories { id name } campaigns(first: 2) { totalCount nodes { id } } }' });
+      expect([first.path, second.path]).toEqual(['apollo', 'compiled']);
+      expect(second.status).toBe(first.status);
+      expect(second.text).toBe(first.text);
+      const body = JSON.parse(second.text);
+      expect(body.data.campaigns).toBeNull();
+      expect(body.data.categories.length).toBeGreaterThan(0);
+    } finally {
+      await stack.admin('faults', undefined, 'DELETE');
+    }
   });
 
   // Every example query of the docs: the whole read side of the schema (groups, cards, stats, pins,

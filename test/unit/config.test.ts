@@ -29,6 +29,19 @@ describe('configuration', () => {
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL="loud": must be one of/);
   });
 
+  it('takes a cursor secret of at least 32 characters, and never prints it', () => {
+    expect(loadConfig({ CURSOR_SECRET: 's'.repeat(32) }).cursorSecret).toBe('s'.repeat(32));
+    expect(loadConfig({}).cursorSecret).toBeUndefined();
+    let message = '';
+    try {
+      loadConfig({ CURSOR_SECRET: 'short-secret' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/CURSOR_SECRET=\(hidden, 12 characters\): must be at least 32 characters/);
+    expect(message).not.toContain('short-secret');
+  });
+
   it('reports every bad variable at once', () => {
     try {
       loadConfig({ PORT: '-1', MAX_DEPTH: '0', CAMPAIGN_API_URL: 'ftp://x' });

@@ -22,7 +22,9 @@ export type Scalars = {
   DateTime: { input: string; output: string | Date; }
   /**
    * A non-negative decimal number with at most two decimals, written as a string so that no
-   * precision is lost: `"15"`, `"0.5"`, `"10.00"`. Used for money and percentages.
+   * precision is lost: `"15"`, `"0.5"`, `"10.00"`. Used for money and percentages. The lexical form
+   * of XML Schema's `decimal` restricted to digits, an optional point and one or two decimals (no
+   * sign, no exponent); docs/scalars.md in this API's repository states the full rules.
    */
   Decimal: { input: string; output: string; }
   /** A colour written as a CSS hex code: `#RGB` or `#RRGGBB`, such as `#1A1A2E`. */
@@ -341,7 +343,10 @@ export type CampaignDiscountLabelArgs = {
 /** A campaign in a page, with its cursor. */
 export type CampaignEdge = {
   __typename?: 'CampaignEdge';
-  /** An opaque cursor; pass it as `after` to read the campaigns after this one. */
+  /**
+   * An opaque cursor; pass it as `after` to read the campaigns after this one (same partner and
+   * `status` filter only).
+   */
   cursor: Scalars['String']['output'];
   /** The campaign; `null` only when reading its record failed. */
   node?: Maybe<Campaign>;
@@ -798,7 +803,10 @@ export type PinDisplayType =
 /** A promo code in a page, with its cursor. */
 export type PinEdge = {
   __typename?: 'PinEdge';
-  /** An opaque cursor; pass it as `after` to read the codes after this one. */
+  /**
+   * An opaque cursor; pass it as `after` to read the codes after this one (same campaign and
+   * `status` only).
+   */
   cursor: Scalars['String']['output'];
   /** The code. */
   node: Pin;
@@ -833,24 +841,32 @@ export type Platform =
 
 /**
  * The root of every read. Every field needs the partner token (`Authorization: Bearer <token>`):
- * a partner sees only its own campaigns.
+ * a partner sees only its own campaigns. Every field that reads the campaign API is nullable: when
+ * one read fails, that field is `null` with its error in `errors`, and the other fields of the same
+ * query still answer.
  */
 export type Query = {
   __typename?: 'Query';
   /** One campaign of the calling partner, or `null` when the partner has no campaign with this id. */
   campaign?: Maybe<Campaign>;
-  /** The calling partner's campaigns, oldest first (by id), a page at a time. */
-  campaigns: CampaignConnection;
+  /**
+   * The calling partner's campaigns, oldest first (by id), a page at a time. Pages follow ids, so
+   * campaigns created, started or stopped between pages are neither skipped nor repeated. `null`
+   * (with the error in `errors`) when the campaign API cannot be read or an argument is refused.
+   */
+  campaigns?: Maybe<CampaignConnection>;
   /**
    * Several campaigns by id, in the order asked. An id the partner has no campaign with gives
-   * `null` at its place; an id asked twice is read once. At most 100 ids.
+   * `null` at its place; an id asked twice is read once. At most 100 ids. The whole list is `null`
+   * (with the error in `errors`) only when the argument is refused.
    */
-  campaignsByIds: Array<Maybe<Campaign>>;
+  campaignsByIds?: Maybe<Array<Maybe<Campaign>>>;
   /**
    * The whole category directory, ordered by id. Cached and shared by all partners, so it is cheap
-   * to ask for on every screen.
+   * to ask for on every screen. `null` (with the error in `errors`) when the directory is not
+   * cached and the campaign API cannot be read.
    */
-  categories: Array<Category>;
+  categories?: Maybe<Array<Category>>;
   /** One category of the directory, or `null` when there is no category with this id. */
   category?: Maybe<Category>;
 };
@@ -858,7 +874,9 @@ export type Query = {
 
 /**
  * The root of every read. Every field needs the partner token (`Authorization: Bearer <token>`):
- * a partner sees only its own campaigns.
+ * a partner sees only its own campaigns. Every field that reads the campaign API is nullable: when
+ * one read fails, that field is `null` with its error in `errors`, and the other fields of the same
+ * query still answer.
  */
 export type QueryCampaignArgs = {
   id: Scalars['ID']['input'];
@@ -867,7 +885,9 @@ export type QueryCampaignArgs = {
 
 /**
  * The root of every read. Every field needs the partner token (`Authorization: Bearer <token>`):
- * a partner sees only its own campaigns.
+ * a partner sees only its own campaigns. Every field that reads the campaign API is nullable: when
+ * one read fails, that field is `null` with its error in `errors`, and the other fields of the same
+ * query still answer.
  */
 export type QueryCampaignsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
@@ -878,7 +898,9 @@ export type QueryCampaignsArgs = {
 
 /**
  * The root of every read. Every field needs the partner token (`Authorization: Bearer <token>`):
- * a partner sees only its own campaigns.
+ * a partner sees only its own campaigns. Every field that reads the campaign API is nullable: when
+ * one read fails, that field is `null` with its error in `errors`, and the other fields of the same
+ * query still answer.
  */
 export type QueryCampaignsByIdsArgs = {
   ids: Array<Scalars['ID']['input']>;
@@ -887,7 +909,9 @@ export type QueryCampaignsByIdsArgs = {
 
 /**
  * The root of every read. Every field needs the partner token (`Authorization: Bearer <token>`):
- * a partner sees only its own campaigns.
+ * a partner sees only its own campaigns. Every field that reads the campaign API is nullable: when
+ * one read fails, that field is `null` with its error in `errors`, and the other fields of the same
+ * query still answer.
  */
 export type QueryCategoryArgs = {
   id: Scalars['ID']['input'];
@@ -1556,9 +1580,9 @@ export type PlatformResolvers = EnumResolverSignature<{ DESKTOP?: any, MOBILE?: 
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   campaign?: Resolver<Maybe<ResolversTypes['Campaign']>, ParentType, ContextType, RequireFields<QueryCampaignArgs, 'id'>>;
-  campaigns?: Resolver<ResolversTypes['CampaignConnection'], ParentType, ContextType, RequireFields<QueryCampaignsArgs, 'first'>>;
-  campaignsByIds?: Resolver<Array<Maybe<ResolversTypes['Campaign']>>, ParentType, ContextType, RequireFields<QueryCampaignsByIdsArgs, 'ids'>>;
-  categories?: Resolver<Array<ResolversTypes['Category']>, ParentType, ContextType>;
+  campaigns?: Resolver<Maybe<ResolversTypes['CampaignConnection']>, ParentType, ContextType, RequireFields<QueryCampaignsArgs, 'first'>>;
+  campaignsByIds?: Resolver<Maybe<Array<Maybe<ResolversTypes['Campaign']>>>, ParentType, ContextType, RequireFields<QueryCampaignsByIdsArgs, 'ids'>>;
+  categories?: Resolver<Maybe<Array<ResolversTypes['Category']>>, ParentType, ContextType>;
   category?: Resolver<Maybe<ResolversTypes['Category']>, ParentType, ContextType, RequireFields<QueryCategoryArgs, 'id'>>;
 };
 

@@ -2,8 +2,8 @@ import { CODE_CAMPAIGN_TYPES, PLATFORMS, isUnknownEnumValue } from '../../campai
 import { fromRecord, known, raw, recordOf } from '../backend-values.js';
 import { UNKNOWN_VALUE } from '../enum-values.js';
 import type { CampaignResolvers } from '../generated/resolvers-types.js';
-import type { CampaignRef, PinModel } from '../models.js';
-import { pageOf, pageSize, startAfter } from '../pagination.js';
+import type { CampaignRef, PinModel, PinPage } from '../models.js';
+import { pageSize, pinCodeHash, pinPosition, type CursorScope } from '../pagination.js';
 import type { GraphQLContext } from '../context.js';
 
 const DEFAULT_PINS_PAGE = 100;
@@ -73,11 +73,30 @@ export const Campaign: CampaignResolvers = {
   stats: (ref, _args, ctx) => ctx.loaders.stats.load(ref.id),
   pins: (ref, { status, first, after }, ctx) => {
     const size = pageSize(first, DEFAULT_PINS_PAGE, MAX_PINS_PAGE);
-    const start = startAfter(after);
-    return ctx.loaders.pins.load({ id: ref.id, status }).then((codes) => {
+    const scope: CursorScope = { connection: 'pins', filter: `campaign=${ref.id};status=${status}` };
+    const from = after == null ? null : pinPosition.decode(ctx.cursors.decode(scope, after));
+    return ctx.loaders.pins.load({ id: ref.id, status }).then((codes): PinPage | null => {
       if (codes === null) return null;
-      const page = pageOf(codes, start, size);
-      return { ...page, items: page.items.map((code): PinModel => ({ code, status })) };
+      const start = from === null ? 0 : resumeAt(codes, from);
+      const items = codes.slice(start, start + size).map((code): PinModel => ({ code, status }));
+      return {
+        items,
+        totalCount: codes.length,
+        hasNextPage: start + items.length < codes.length,
+        hasPreviousPage: start > 0,
+        cursor: (i) => ctx.cursors.encode(scope, pinPosition.encode({ index: start + i, code: items[i]!.code })),
+      };
     });
   },
 };
+
+/**
+ * Where the next page of pins starts: after the last code seen, found where it was or, when codes
+ * before it left this status, where it moved to. When that code itself left the status, the code
+ * that took its place comes next.
+ */
+function resumeAt(codes: readonly string[], from: { index: number; hash: string }): number {
+  if (from.index < codes.length && pinCodeHash(codes[from.index]!) === from.hash) return from.index + 1;
+  const moved = codes.findIndex((code) => pinCodeHash(code) === from.hash);
+  return moved === -1 ? Math.min(from.index, codes.length) : moved + 1;
+}

@@ -2,7 +2,7 @@ import { campaignPage, campaignPageInStatus } from '../campaign-list.js';
 import { badArgument } from '../errors.js';
 import type { QueryResolvers } from '../generated/resolvers-types.js';
 import type { CampaignRef } from '../models.js';
-import { pageSize, parsePositiveId, startAfter } from '../pagination.js';
+import { campaignPosition, pageSize, parsePositiveId, type CursorScope } from '../pagination.js';
 import type { GraphQLContext } from '../context.js';
 
 export const MAX_IDS = 100;
@@ -22,8 +22,9 @@ export const Query: QueryResolvers = {
 
   campaigns: (_root, { first, after, status }, ctx) => {
     const size = pageSize(first, DEFAULT_PAGE, MAX_PAGE);
-    const start = startAfter(after);
-    return status ? campaignPageInStatus(ctx, status, start, size) : campaignPage(ctx, start, size);
+    const scope: CursorScope = { connection: 'campaigns', filter: status ? `status=${status}` : 'all' };
+    const from = after == null ? null : campaignPosition.decode(ctx.cursors.decode(scope, after));
+    return status ? campaignPageInStatus(ctx, scope, status, from, size) : campaignPage(ctx, scope, from, size);
   },
 
   campaignsByIds: (_root, { ids }, ctx) => {

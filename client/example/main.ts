@@ -1,0 +1,138 @@
+import { ApolloClient, HttpLink } from '@apollo/client';
+import { CampaignDetail, OfferCards, StartCampaign, StopCampaign } from '../src/documents.js';
+import type { CardFieldsFragment, OfferCardsQuery } from '../src/gql/graphql.js';
+import { createCache } from '../src/type-policies.js';
+
+/**
+ * The kit in a browser: the card feed (what a mobile app draws) and a campaign page with start
+ * and stop. Every screen renders from a watched query, so a mutation's answer, merged into the
+ * normalized cache, redraws every screen that shows the campaign: no reload, no refetch.
+ */
+declare global {
+  interface Window {
+    EXAMPLE_CONFIG: { bffUrl: string };
+  }
+}
+
+const token = new URLSearchParams(location.search).get('token') ?? 'demo-store-token';
+const client = new ApolloClient({
+  link: new HttpLink({ uri: window.EXAMPLE_CONFIG.bffUrl, headers: { authorization: `Bearer ${token}` } }),
+  cache: createCache(),
+});
+
+const app = document.getElementById('app')!;
+document.getElementById('partner')!.textContent = token;
+let current: { unsubscribe(): void } | undefined;
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> & { dataset?: Record<string, string> } = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  const { dataset, ...rest } = props;
+  Object.assign(node, rest);
+  if (dataset) Object.assign(node.dataset, dataset);
+  node.append(...children);
+  return node;
+}
+
+/** A logo, or the store's initial when the image cannot load (the demo's logos are not real). */
+function logo(card: CardFieldsFragment): HTMLElement {
+  const fallback = el('span', { className: 'logo', textContent: card.title.slice(0, 1) });
+  const img = el('img', { className: 'logo', src: card.logoPngUrl, alt: '' });
+  img.addEventListener('error', () => img.replaceWith(fallback));
+  return img;
+}
+
+function cardView(id: string, status: string, card: CardFieldsFragment): HTMLElement {
+  const view = el(
+    'a',
+    { className: 'card', href: `#/campaign/${id}`, dataset: { id, status } },
+    el('div', { className: 'top' }, logo(card), el('h2', { className: 'title', textContent: card.title })),
+    el('span', { className: 'discount', textContent: card.discountLabel }),
+    el('p', { className: 'description', textContent: card.description }),
+  );
+  view.style.backgroundColor = card.backgroundColor;
+  view.style.color = card.fontColor;
+  if (card.backgroundImageUrl) view.style.backgroundImage = `url("${card.backgroundImageUrl}")`;
+  return view;
+}
+
+function errorsView(errors: readonly { message: string }[]): HTMLElement {
+  return el('ul', { className: 'errors' }, ...errors.map((e) => el('li', { textContent: e.message })));
+}
+
+function showFeed(): void {
+  // errorPolicy 'all': a failing root field is null with its error; keep the rest of the answer.
+  const query = client.watchQuery({ query: OfferCards, variables: { first: 12 }, errorPolicy: 'all' });
+  current = query.subscribe(({ data, error }) => {
+    // The feed is of running campaigns: one stopped since it was read leaves the screen at once.
+    const feed = (data as OfferCardsQuery | undefined)?.feed;
+    const cards = (feed?.nodes ?? []).flatMap((n) => (n && n.status === 'STARTED' ? [cardView(n.id, n.status, n.card)] : []));
+    const more = feed?.pageInfo.hasNextPage
+      ? [el('button', { className: 'more', textContent: 'More', onclick: () => void query.fetchMore({ variables: { after: feed.pageInfo.endCursor } }) })]
+      : [];
+    app.replaceChildren(
+      el('section', { className: 'feed', dataset: { testid: 'feed' } }, ...cards),
+      ...more,
+      ...(error ? [errorsView([error])] : []),
+    );
+  });
+}
+
+function showCampaign(id: string): void {
+  const query = client.watchQuery({ query: CampaignDetail, variables: { id }, errorPolicy: 'all' });
+  let problems: { message: string }[] = [];
+  let busy = false;
+  const act = async (action: 'start' | 'stop') => {
+    busy = true;
+    // The payload's campaign { id status } lands in the cache, which redraws this page and the feed.
+    const { data, error } =
+      action === 'start'
+        ? await client.mutate({ mutation: StartCampaign, variables: { id }, errorPolicy: 'all' }).then((r) => ({ data: r.data?.startCampaign, error: r.error }))
+        : await client.mutate({ mutation: StopCampaign, variables: { id }, errorPolicy: 'all' }).then((r) => ({ data: r.data?.stopCampaign, error: r.error }));
+    problems = [...(data?.userErrors ?? []), ...(error ? [error] : [])];
+    busy = false;
+    render(query.getCurrentResult().data);
+  };
+  const render = (data: unknown) => {
+    const campaign = (data as { campaign?: any } | undefined)?.campaign;
+    if (!campaign) {
+      app.replaceChildren(el('p', { textContent: data ? 'No such campaign.' : 'Loading…' }));
+      return;
+    }
+    app.replaceChildren(
+      el(
+        'section',
+        { className: 'detail' },
+        cardView(campaign.id, campaign.status, campaign.card),
+        el(
+          'div',
+          { className: 'panel' },
+          el('p', {}, 'Status: ', el('span', { className: 'status', textContent: campaign.status, dataset: { testid: 'status' } })),
+          el('button', { textContent: 'Start', disabled: busy || campaign.status === 'STARTED', dataset: { action: 'start' }, onclick: () => void act('start') }),
+          el('button', { textContent: 'Stop', disabled: busy || campaign.status !== 'STARTED', dataset: { action: 'stop' }, onclick: () => void act('stop') }),
+          errorsView(problems),
+          el(
+            'dl',
+            {},
+            el('dt', { textContent: 'Store' }), el('dd', { textContent: `${campaign.merchant.name} (${campaign.merchant.domain})` }),
+            el('dt', { textContent: 'Kind' }), el('dd', { textContent: campaign.type }),
+            el('dt', { textContent: 'Discount' }), el('dd', { textContent: campaign.discount.label }),
+            el('dt', { textContent: 'Category' }), el('dd', { textContent: campaign.category?.name ?? '—' }),
+            el('dt', { textContent: 'Conditions' }), el('dd', { textContent: campaign.conditions }),
+            el('dt', { textContent: 'Ends' }), el('dd', { textContent: campaign.endsAt ? new Date(campaign.endsAt).toLocaleString() : '—' }),
+          ),
+        ),
+      ),
+    );
+  };
+  current = query.subscribe(({ data }) => render(data));
+}
+
+function route(): void {
+  current?.unsubscribe();
+  const match = /^#\/campaign\/([^/]+)$/.exec(location.hash);
+  if (match) showCampaign(decodeURIComponent(match[1]!));
+  else showFeed();
+}
+
+window.addEventListener('hashchange', route);
+route();

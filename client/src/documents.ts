@@ -1,0 +1,171 @@
+import { graphql } from './gql/index.js';
+
+/**
+ * The kit's documents. Each is what one screen asks for; the client preset types them and lists
+ * them in the trusted-documents manifest.
+ */
+
+/** What a card draws. Shared by the feed and the campaign page, so both read one cached card. */
+export const CardFields = graphql(`
+  fragment CardFields on CampaignCard {
+    title
+    description
+    discountLabel
+    logoPngUrl
+    logoSvgUrl
+    backgroundColor
+    fontColor
+    backgroundImageUrl
+    actionUrl
+  }
+`);
+
+/**
+ * The card feed, read through the alias `feed` so the screen does not care which field serves
+ * it. Until `offerFeed` lands it is the partner's running campaigns; switching is this document
+ * alone: `feed: offerFeed(first: $first, after: $after) { nodes { id card { ...CardFields } } ... }`.
+ */
+export const OfferCards = graphql(`
+  query OfferCards($first: Int, $after: String) {
+    feed: campaigns(first: $first, after: $after, status: STARTED) {
+      totalCount
+      nodes {
+        id
+        status
+        card {
+          ...CardFields
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`);
+
+/** A dashboard list: every campaign, a page at a time, with edges (cursor per row). */
+export const CampaignList = graphql(`
+  query CampaignList($first: Int, $after: String, $status: CampaignStatus) {
+    campaigns(first: $first, after: $after, status: $status) {
+      totalCount
+      edges {
+        cursor
+        node {
+          id
+          status
+          merchant {
+            name
+          }
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`);
+
+/** One campaign in full, for its page. */
+export const CampaignDetail = graphql(`
+  query CampaignDetail($id: ID!) {
+    campaign(id: $id) {
+      id
+      partnerCampaignId
+      status
+      rawStatus
+      type
+      description
+      conditions
+      startsAt
+      endsAt
+      merchant {
+        name
+        domain
+        logoPngUrl
+      }
+      discount {
+        type
+        amount
+        value
+        currency
+        label
+      }
+      fee {
+        type
+        amount
+        min
+        max
+      }
+      category {
+        id
+        name
+      }
+      card {
+        ...CardFields
+      }
+    }
+  }
+`);
+
+/** The promo codes of one status, a page at a time. */
+export const CampaignPins = graphql(`
+  query CampaignPins($id: ID!, $status: PinStatus!, $first: Int, $after: String) {
+    campaign(id: $id) {
+      id
+      pins(status: $status, first: $first, after: $after) {
+        totalCount
+        nodes {
+          code
+          status
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }
+  }
+`);
+
+export const Categories = graphql(`
+  query Categories {
+    categories {
+      id
+      name
+    }
+  }
+`);
+
+export const StartCampaign = graphql(`
+  mutation StartCampaign($id: ID!) {
+    startCampaign(id: $id) {
+      campaign {
+        id
+        status
+      }
+      userErrors {
+        field
+        message
+        code
+      }
+    }
+  }
+`);
+
+export const StopCampaign = graphql(`
+  mutation StopCampaign($id: ID!) {
+    stopCampaign(id: $id) {
+      campaign {
+        id
+        status
+      }
+      userErrors {
+        field
+        message
+        code
+      }
+    }
+  }
+`);

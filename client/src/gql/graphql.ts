@@ -1,0 +1,183 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** Where a campaign is in its life cycle. */
+export type CampaignStatus =
+  /** Rejected by the moderator; update it to send it to moderation again. */
+  | 'DECLINED'
+  /** Archived after its end date; it cannot run again. */
+  | 'FINISHED'
+  /** Being checked by a moderator. */
+  | 'MODERATION'
+  /** Not shown: approved and waiting to be started, or stopped with `stopCampaign`. */
+  | 'PAUSED'
+  /** Running out of promo codes stopped it: upload codes with `addPins` and it starts again. */
+  | 'PIN_REQUIRED'
+  /** Running: users see the offer. */
+  | 'STARTED'
+  /** A status this API does not know yet; see `Campaign.rawStatus`. */
+  | 'UNKNOWN';
+
+/** The kind of offer: how a user gets the bonus. */
+export type CampaignType =
+  /** An image banner that links to `acceptUrl`. */
+  | 'BANNER'
+  /**
+   * A code campaign of an older kind that the campaign API may still return. Read-only: create
+   * `CODE_ONLINE` or `CODE_OFFLINE` campaigns instead.
+   */
+  | 'CODE'
+  /** A promo code shown in a physical store (text or barcode). */
+  | 'CODE_OFFLINE'
+  /** A promo code for an online store; the user also follows `acceptUrl`. */
+  | 'CODE_ONLINE'
+  /** A promotion without a code: the user follows `acceptUrl`. */
+  | 'PROMO'
+  /** A kind this API does not know yet; see `Campaign.rawType`. Never accepted as input. */
+  | 'UNKNOWN';
+
+/** An ISO 4217 currency. */
+export type CurrencyCode =
+  /** Russian rouble (ISO 4217 numeric code 643). The default wherever a currency is optional. */
+  | 'RUB'
+  /** A currency code this API does not know yet. Never accepted as input. */
+  | 'UNKNOWN'
+  /** US dollar (ISO 4217 numeric code 840). */
+  | 'USD';
+
+/** How the discount is expressed. */
+export type DiscountType =
+  /** A fixed amount off, in the discount's currency. */
+  | 'FIX'
+  /** A percentage off, above 0 and at most 100. */
+  | 'PERCENT'
+  /** A bonus, gift or special offer described in Russian text. */
+  | 'TEXT'
+  /** A value this API does not know yet. Never accepted as input. */
+  | 'UNKNOWN';
+
+/** How the partner's fee per lead is computed. */
+export type FeeType =
+  /** A fixed amount per lead. */
+  | 'FIX'
+  /** A share of the paid order, in percent. */
+  | 'PERCENT'
+  /** A value this API does not know yet. Never accepted as input. */
+  | 'UNKNOWN';
+
+/** Where a promo code is in its life. */
+export type PinStatus =
+  /** Handed out to a user who has not used it yet. */
+  | 'ACCEPTED_BY_USER'
+  /** Uploaded and not yet handed out. */
+  | 'NEW_UNUSED'
+  /** Used: a lead with this code was reported. */
+  | 'REDEEM_RECEIVED';
+
+/** Why a mutation could not do (all of) what was asked. */
+export type UserErrorCode =
+  /**
+   * The campaign API answered in the middle of a multi-step mutation with something this API cannot
+   * read. What was done before is reported in the payload.
+   */
+  | 'BACKEND_BAD_RESPONSE'
+  /**
+   * The campaign API could not be reached in the middle of a multi-step mutation (see `addPins`).
+   * What was done before is reported in the payload; retry the rest.
+   */
+  | 'BACKEND_UNAVAILABLE'
+  /** No campaign with this id belongs to the calling partner. */
+  | 'CAMPAIGN_NOT_FOUND'
+  /**
+   * The campaign is finished (archived); it cannot be started or stopped any more, and
+   * `updateCampaign` changes it only together with a `campaignEnd` in the future.
+   */
+  | 'FAIL_FINISHED'
+  /** Only the partner that created the campaign may stop it. */
+  | 'FAIL_MERCHANT'
+  /** The campaign awaits moderation, or was declined and must be updated first. */
+  | 'FAIL_MODERATOR'
+  /**
+   * The campaign hands out one-off promo codes and has none left unused; upload some with `addPins`
+   * before starting it.
+   */
+  | 'FAIL_PIN'
+  /**
+   * A value breaks a rule of the campaign API (checked by this API before it calls the backend,
+   * and by the backend itself). `field` names the value.
+   */
+  | 'INCORRECT_DATA'
+  /**
+   * A campaign with this `partnerCampaignId` already exists with another `discountAmount`.
+   * Create it with a new `partnerCampaignId`, or keep the discount amount.
+   */
+  | 'REPEAT_CAMPAIGN_DATA'
+  /** The campaign API refused with a code this API does not know yet; `message` carries its text. */
+  | 'UNKNOWN';
+
+export type CardFieldsFragment = { __typename: 'CampaignCard', title: string, description: string, discountLabel: string, logoPngUrl: string, logoSvgUrl: string, backgroundColor: string, fontColor: string, backgroundImageUrl: string | null, actionUrl: string | null };
+
+export type OfferCardsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type OfferCardsQuery = { __typename: 'Query', feed: { __typename: 'CampaignConnection', totalCount: number, nodes: Array<{ __typename: 'Campaign', id: string, status: CampaignStatus, card: { __typename: 'CampaignCard', title: string, description: string, discountLabel: string, logoPngUrl: string, logoSvgUrl: string, backgroundColor: string, fontColor: string, backgroundImageUrl: string | null, actionUrl: string | null } } | null>, pageInfo: { __typename: 'PageInfo', hasNextPage: boolean, endCursor: string | null } } | null };
+
+export type CampaignListQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  status?: CampaignStatus | null | undefined;
+}>;
+
+
+export type CampaignListQuery = { __typename: 'Query', campaigns: { __typename: 'CampaignConnection', totalCount: number, edges: Array<{ __typename: 'CampaignEdge', cursor: string, node: { __typename: 'Campaign', id: string, status: CampaignStatus, merchant: { __typename: 'CampaignMerchant', name: string } } | null }>, pageInfo: { __typename: 'PageInfo', hasNextPage: boolean, endCursor: string | null } } | null };
+
+export type CampaignDetailQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type CampaignDetailQuery = { __typename: 'Query', campaign: { __typename: 'Campaign', id: string, partnerCampaignId: number | null, status: CampaignStatus, rawStatus: string, type: CampaignType, description: string, conditions: string, startsAt: string | null, endsAt: string | null, merchant: { __typename: 'CampaignMerchant', name: string, domain: string, logoPngUrl: string }, discount: { __typename: 'CampaignDiscount', type: DiscountType, amount: string, value: string | null, currency: CurrencyCode | null, label: string }, fee: { __typename: 'CampaignFee', type: FeeType | null, amount: string | null, min: string | null, max: string | null }, category: { __typename: 'Category', id: string, name: string } | null, card: { __typename: 'CampaignCard', title: string, description: string, discountLabel: string, logoPngUrl: string, logoSvgUrl: string, backgroundColor: string, fontColor: string, backgroundImageUrl: string | null, actionUrl: string | null } } | null };
+
+export type CampaignPinsQueryVariables = Exact<{
+  id: string | number;
+  status: PinStatus;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type CampaignPinsQuery = { __typename: 'Query', campaign: { __typename: 'Campaign', id: string, pins: { __typename: 'PinConnection', totalCount: number, nodes: Array<{ __typename: 'Pin', code: string, status: PinStatus }>, pageInfo: { __typename: 'PageInfo', hasNextPage: boolean, endCursor: string | null } } | null } | null };
+
+export type CategoriesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type CategoriesQuery = { __typename: 'Query', categories: Array<{ __typename: 'Category', id: string, name: string }> | null };
+
+export type StartCampaignMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type StartCampaignMutation = { __typename: 'Mutation', startCampaign: { __typename: 'StartCampaignPayload', campaign: { __typename: 'Campaign', id: string, status: CampaignStatus } | null, userErrors: Array<{ __typename: 'UserError', field: Array<string> | null, message: string, code: UserErrorCode }> } };
+
+export type StopCampaignMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type StopCampaignMutation = { __typename: 'Mutation', stopCampaign: { __typename: 'StopCampaignPayload', campaign: { __typename: 'Campaign', id: string, status: CampaignStatus } | null, userErrors: Array<{ __typename: 'UserError', field: Array<string> | null, message: string, code: UserErrorCode }> } };
+
+export const CardFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CardFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CampaignCard"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"discountLabel"}},{"kind":"Field","name":{"kind":"Name","value":"logoPngUrl"}},{"kind":"Field","name":{"kind":"Name","value":"logoSvgUrl"}},{"kind":"Field","name":{"kind":"Name","value":"backgroundColor"}},{"kind":"Field","name":{"kind":"Name","value":"fontColor"}},{"kind":"Field","name":{"kind":"Name","value":"backgroundImageUrl"}},{"kind":"Field","name":{"kind":"Name","value":"actionUrl"}}]}}]} as unknown as DocumentNode<CardFieldsFragment, unknown>;
+export const OfferCardsDocument = {"__meta__":{"hash":"sha256:d25f8b700985dc07ad12835b3dd6cd00046d48488bfa8e1df8dbcaf397fb7d6a"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"OfferCards"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","alias":{"kind":"Name","value":"feed"},"name":{"kind":"Name","value":"campaigns"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"status"},"value":{"kind":"EnumValue","value":"STARTED"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"card"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"FragmentSpread","name":{"kind":"Name","value":"CardFields"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CardFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CampaignCard"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"discountLabel"}},{"kind":"Field","name":{"kind":"Name","value":"logoPngUrl"}},{"kind":"Field","name":{"kind":"Name","value":"logoSvgUrl"}},{"kind":"Field","name":{"kind":"Name","value":"backgroundColor"}},{"kind":"Field","name":{"kind":"Name","value":"fontColor"}},{"kind":"Field","name":{"kind":"Name","value":"backgroundImageUrl"}},{"kind":"Field","name":{"kind":"Name","value":"actionUrl"}}]}}]} as unknown as DocumentNode<OfferCardsQuery, OfferCardsQueryVariables>;
+export const CampaignListDocument = {"__meta__":{"hash":"sha256:843f7e5663fef2e27fa77baa290f0ace2eb39911fe7b8dd6694a65c0bcc222e1"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"CampaignList"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"status"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"CampaignStatus"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"campaigns"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"status"},"value":{"kind":"Variable","name":{"kind":"Name","value":"status"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"merchant"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]} as unknown as DocumentNode<CampaignListQuery, CampaignListQueryVariables>;
+export const CampaignDetailDocument = {"__meta__":{"hash":"sha256:8c352070169d7c26ce29fb6701984e4179d51ed34f59b7b817381c62ad16e35e"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"CampaignDetail"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"campaign"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"partnerCampaignId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"rawStatus"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"conditions"}},{"kind":"Field","name":{"kind":"Name","value":"startsAt"}},{"kind":"Field","name":{"kind":"Name","value":"endsAt"}},{"kind":"Field","name":{"kind":"Name","value":"merchant"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"domain"}},{"kind":"Field","name":{"kind":"Name","value":"logoPngUrl"}}]}},{"kind":"Field","name":{"kind":"Name","value":"discount"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"value"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}},{"kind":"Field","name":{"kind":"Name","value":"label"}}]}},{"kind":"Field","name":{"kind":"Name","value":"fee"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"min"}},{"kind":"Field","name":{"kind":"Name","value":"max"}}]}},{"kind":"Field","name":{"kind":"Name","value":"category"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"card"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"FragmentSpread","name":{"kind":"Name","value":"CardFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CardFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CampaignCard"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"discountLabel"}},{"kind":"Field","name":{"kind":"Name","value":"logoPngUrl"}},{"kind":"Field","name":{"kind":"Name","value":"logoSvgUrl"}},{"kind":"Field","name":{"kind":"Name","value":"backgroundColor"}},{"kind":"Field","name":{"kind":"Name","value":"fontColor"}},{"kind":"Field","name":{"kind":"Name","value":"backgroundImageUrl"}},{"kind":"Field","name":{"kind":"Name","value":"actionUrl"}}]}}]} as unknown as DocumentNode<CampaignDetailQuery, CampaignDetailQueryVariables>;
+export const CampaignPinsDocument = {"__meta__":{"hash":"sha256:448af4bef7a4a83f94e99c8118e2769bc265f398bf399df9564778a535709712"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"CampaignPins"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"status"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"PinStatus"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"campaign"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"pins"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"status"},"value":{"kind":"Variable","name":{"kind":"Name","value":"status"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]}}]} as unknown as DocumentNode<CampaignPinsQuery, CampaignPinsQueryVariables>;
+export const CategoriesDocument = {"__meta__":{"hash":"sha256:3b2455c282aa18220286da77cac892befdc2ee0a7b0c1adc91d8b3bebc2a72d2"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Categories"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"categories"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]} as unknown as DocumentNode<CategoriesQuery, CategoriesQueryVariables>;
+export const StartCampaignDocument = {"__meta__":{"hash":"sha256:1f8df0db08fdb4893add47b7f117ea3e36f5125bd3cf09e53336922105df6012"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"StartCampaign"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"startCampaign"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"campaign"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}},{"kind":"Field","name":{"kind":"Name","value":"userErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}}]}}]}}]}}]} as unknown as DocumentNode<StartCampaignMutation, StartCampaignMutationVariables>;
+export const StopCampaignDocument = {"__meta__":{"hash":"sha256:d2188bbcadeb9d2b6c189cad124125bfcc2c540fae7ec16146f9f6359942ac4e"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"StopCampaign"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"stopCampaign"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"campaign"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}},{"kind":"Field","name":{"kind":"Name","value":"userErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}}]}}]}}]}}]} as unknown as DocumentNode<StopCampaignMutation, StopCampaignMutationVariables>;

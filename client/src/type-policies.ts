@@ -1,0 +1,139 @@
+import { InMemoryCache, type FieldPolicy, type InMemoryCacheConfig, type Reference, type TypePolicies } from '@apollo/client';
+
+/**
+ * Apollo Client cache policies for this API. Without them the normalized cache loses data in two
+ * ways a screen cannot see: objects without an id replace each other, and paged lists keep only
+ * the last page of `nodes`.
+ */
+
+/**
+ * Object types without an `id`: each is a group of fields of its parent (a campaign's merchant,
+ * its card, its statistics...), never shared by two parents. By default Apollo replaces such an
+ * object whenever its parent field is written again, so a list asking `merchant { name }` throws
+ * away the `domain` a detail query cached a moment before, and the detail can no longer be read
+ * from the cache (with no warning). `merge: true` merges the fields of both answers instead.
+ */
+export const VALUE_TYPES = [
+  'CampaignMerchant',
+  'CampaignAppearance',
+  'CampaignDiscount',
+  'CampaignFee',
+  'CampaignPinSettings',
+  'CampaignCashback',
+  'CampaignCard',
+  'CampaignStats',
+  'PinCounts',
+  'LeadCounts',
+] as const;
+
+/** What the cache keeps for a connection field: its items in order, whatever a page selected. */
+interface StoredConnection {
+  items: StoredItem[];
+  pageInfo?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+interface StoredItem {
+  /** The item's cursor when the page had it (an edge's cursor, or `pageInfo.endCursor` for the last). */
+  cursor?: string;
+  node?: Reference | Record<string, unknown> | null;
+  edge?: Record<string, unknown>;
+}
+
+interface IncomingConnection {
+  nodes?: (Reference | Record<string, unknown> | null)[];
+  edges?: ({ cursor?: string; node?: Reference | Record<string, unknown> | null } & Record<string, unknown>)[];
+  pageInfo?: { endCursor?: string | null; startCursor?: string | null; hasNextPage?: boolean } & Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+/** Arguments that move through a list rather than choose it. */
+const PAGING_ARGUMENTS = new Set(['first', 'after', 'last', 'before']);
+
+/**
+ * A field policy for a Relay connection with `nodes` and/or `edges` (`campaigns`,
+ * `Campaign.pins`, and any later one such as `offerFeed`). One cached list per combination of
+ * the other arguments (`status`, a category...); a page read with `after` is appended after the
+ * item with that cursor, a page without `after` starts the list again. Unlike Apollo's
+ * `relayStylePagination`, which merges `edges` only and keeps the last page's `nodes`, both
+ * `nodes` and `edges` read the whole list, so a screen may use either.
+ */
+export function connectionPagination(): FieldPolicy<StoredConnection, IncomingConnection, IncomingConnection> {
+  return {
+    keyArgs: (args) => Object.keys(args ?? {}).filter((name) => !PAGING_ARGUMENTS.has(name)).sort(),
+    merge(existing, incoming, { args }) {
+      const page = itemsOf(incoming);
+      let before: StoredItem[] = [];
+      const after = typeof args?.after === 'string' ? args.after : undefined;
+      if (after !== undefined && existing) {
+        const at = existing.items.findIndex((item) => item.cursor === after);
+        // An unknown cursor (the screen did not select cursors, or the list was reset): append.
+        before = at >= 0 ? existing.items.slice(0, at + 1) : existing.items;
+      }
+      const { nodes: _nodes, edges: _edges, ...rest } = incoming;
+      const pageInfo =
+        after !== undefined && existing?.pageInfo && incoming.pageInfo
+          ? {
+              ...existing.pageInfo,
+              ...incoming.pageInfo,
+              // The list starts where the first page started.
+              startCursor: existing.pageInfo.startCursor ?? incoming.pageInfo.startCursor,
+              hasPreviousPage: existing.pageInfo.hasPreviousPage ?? incoming.pageInfo.hasPreviousPage,
+            }
+          : (incoming.pageInfo ?? existing?.pageInfo);
+      return { ...existing, ...rest, pageInfo, items: [...before, ...page] } as StoredConnection;
+    },
+    read(existing) {
+      if (!existing) return undefined;
+      const { items, ...rest } = existing;
+      return {
+        ...rest,
+        nodes: items.map((item) => item.node ?? null),
+        edges: items.flatMap((item) => (item.edge ? [item.edge] : [])),
+      } as IncomingConnection;
+    },
+  };
+}
+
+function itemsOf(incoming: IncomingConnection): StoredItem[] {
+  const { nodes, edges } = incoming;
+  const count = Math.max(nodes?.length ?? 0, edges?.length ?? 0);
+  const endCursor = incoming.pageInfo?.endCursor ?? undefined;
+  return Array.from({ length: count }, (_, i) => {
+    const edge = edges?.[i];
+    const cursor = edge?.cursor ?? (i === count - 1 ? endCursor : undefined);
+    const node = nodes ? nodes[i] : edge?.node;
+    return { ...(cursor !== undefined ? { cursor } : {}), node: node ?? null, ...(edge ? { edge } : {}) };
+  });
+}
+
+export const typePolicies: TypePolicies = {
+  ...Object.fromEntries(VALUE_TYPES.map((type) => [type, { merge: true }])),
+  // Connection wrappers and page info live inside their field's cached value (see connectionPagination).
+  PageInfo: { merge: true },
+  Query: {
+    fields: {
+      campaigns: connectionPagination(),
+      // Not in the schema yet: the mobile card feed will page the same way.
+      offerFeed: connectionPagination(),
+      // A campaign already in the cache (from a list) answers `campaign(id)` without a request
+      // when the fields asked are there; otherwise Apollo fetches as usual.
+      campaign: {
+        read(existing, { args, toReference }) {
+          if (existing !== undefined || typeof args?.id !== 'string') return existing;
+          return toReference({ __typename: 'Campaign', id: args.id });
+        },
+      },
+    },
+  },
+  Campaign: {
+    fields: {
+      pins: connectionPagination(),
+    },
+  },
+};
+
+/** An InMemoryCache with the kit's policies; pass further options (possibleTypes, ...) as usual. */
+export function createCache(options: Omit<InMemoryCacheConfig, 'typePolicies'> = {}): InMemoryCache {
+  return new InMemoryCache({ ...options, typePolicies });
+}

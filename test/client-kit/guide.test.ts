@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createSchema } from '../../src/graphql/schema.js';
+
+/**
+ * The client guide's input-to-output map (client/README.md) covers every field of
+ * CreateCampaignInput, and every field it names exists on Campaign.
+ */
+const guide = readFileSync(new URL('../../client/README.md', import.meta.url), 'utf8');
+const schema = createSchema();
+type Fields = Record<string, { type: { toString(): string } }>;
+const fieldsOf = (name: string) => (schema.getType(name) as unknown as { getFields(): Fields }).getFields();
+
+describe('client guide', () => {
+  const section = guide.slice(guide.indexOf('## From input to output'));
+  const rows = [...section.matchAll(/^\| `(\w+)`(?: \/ `(\w+)`)? \| (.+) \|$/gm)];
+
+  it('maps every CreateCampaignInput field', () => {
+    const mapped = rows.flatMap((r) => [r[1], r[2]].filter(Boolean));
+    expect(Object.keys(fieldsOf('CreateCampaignInput')).filter((f) => !mapped.includes(f))).toEqual([]);
+  });
+
+  it('names only fields that exist on Campaign', () => {
+    const campaign = fieldsOf('Campaign');
+    const unknown: string[] = [];
+    for (const row of rows) {
+      for (const [, path] of row[3]!.matchAll(/`([a-z]\w*(?:\.\w+)?)`/g)) {
+        if (path === 'null') continue;
+        const [field, sub] = path!.split('.') as [string, string | undefined];
+        const def = campaign[field];
+        if (!def) unknown.push(path!);
+        else if (sub && !fieldsOf(def.type.toString().replace(/[![\]]/g, ''))[sub]) unknown.push(path!);
+      }
+    }
+    expect(unknown).toEqual([]);
+  });
+});
