@@ -35,7 +35,7 @@ describe('schema', () => {
 
   it('names the specification of every custom scalar (@specifiedBy)', () => {
     const scalars = ownTypes.filter((t) => !('getFields' in t) && !('getValues' in t) && !('getTypes' in t)) as unknown as { name: string; specifiedByURL?: string | null }[];
-    expect(scalars.map((s) => s.name).sort()).toEqual(['DateTime', 'Decimal', 'HexColorCode', 'URL']);
+    expect(scalars.map((s) => s.name).sort()).toEqual(['DateTime', 'Decimal', 'HexColorCode', 'SafeInt', 'URL']);
     for (const scalar of scalars) expect(scalar.specifiedByURL, scalar.name).toMatch(/^https:\/\//);
   });
 
