@@ -16,6 +16,9 @@ import { createRequestRecorder, observabilityPlugin, type RequestMeta } from '..
 import { createSchema } from '../graphql/schema.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
+import { traceResolvers } from '../tracing/graphql.js';
+import { traceGraphqlRequests } from '../tracing/http-server.js';
+import { activeTracer } from '../tracing/state.js';
 import { createHttpHandler, type Readiness } from './http.js';
 
 export type ServerContext = GraphQLContext & RequestMeta;
@@ -92,6 +95,9 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
 
   const onLimit = (limit: string) => metrics.limitRejections.inc({ limit });
   const schema = createSchema();
+  // Tracing is started (or not) by the process before this; the compiled path must see the wrapped resolvers.
+  const tracer = activeTracer();
+  if (tracer) traceResolvers(schema, tracer);
   const recorder = createRequestRecorder(metrics, logger);
   const costLimit = createCostLimit<ServerContext>(config.limits, onLimit);
   const operations = createOperationCache<ServerContext>(
@@ -106,6 +112,10 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
     nodeEnv: config.nodeEnv,
+    // The process entry owns SIGTERM/SIGINT and drains the HTTP server first (close() below).
+    // Apollo's own handler, on by default outside NODE_ENV=test, stopped Apollo under the
+    // requests in flight and re-sent the signal, which the entry took as a second one.
+    stopOnTerminationSignals: false,
     parseOptions: { maxTokens: config.limits.maxTokens },
     validationRules: limitValidationRules(config.limits, onLimit),
     persistedQueries: { cache: createApqCache(cache.keyv('apq'), (result) => metrics.cacheLookups.inc({ cache: 'apq', result })) },
@@ -161,7 +171,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     };
   }
 
-  const handler = createHttpHandler<ServerContext>({
+  const untracedHandler = createHttpHandler<ServerContext>({
     apollo,
     fastPath: config.limits.compiledOperations ? operations.tryExecute : undefined,
     async context({ requestId, token, signal }) {
@@ -178,6 +188,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     fallbackToken: options.fallbackToken ?? null,
     onRefused: (reason) => metrics.limitRejections.inc({ limit: reason }),
   });
+  const handler = tracer ? traceGraphqlRequests(untracedHandler, tracer) : untracedHandler;
 
   const server = createServer({ keepAliveTimeout: 65_000 }, handler);
   await new Promise<void>((resolve, reject) => {
