@@ -1,4 +1,4 @@
-import { context, diag, DiagLogLevel, propagation, trace, type DiagLogger } from '@opentelemetry/api';
+import { context, diag, DiagLogLevel, propagation, ROOT_CONTEXT, trace, type DiagLogger } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
@@ -58,19 +58,24 @@ export function startSdk(settings: TracingSettings): Tracing {
   setActiveTracer(provider.getTracer(TRACER_NAME));
 
   let stopping: Promise<void> | undefined;
+  let log: Logger | undefined;
   return {
     settings,
     logTo(logger) {
+      log = logger;
       let lastLine = 0;
       let suppressed = 0;
-      const write = (level: 'warn' | 'error') => (message: string) => {
+      const write = (level: 'warn' | 'error') => (message: unknown) => {
         const now = Date.now();
         if (now - lastLine < DIAG_LOG_INTERVAL_MS) {
           suppressed++;
           return;
         }
         lastLine = now;
-        logger[level]({ suppressedSinceLast: suppressed || undefined }, `tracing: ${message}`);
+        // Outside any request's context: an export started by a span of one request is not part of it.
+        context.with(ROOT_CONTEXT, () =>
+          logger[level]({ suppressedSinceLast: suppressed || undefined }, `tracing: ${describeDiag(message)}`),
+        );
         suppressed = 0;
       };
       const quiet = () => {};
@@ -86,14 +91,14 @@ export function startSdk(settings: TracingSettings): Tracing {
           provider.shutdown().then(
             () => true,
             (error: unknown) => {
-              diag.error(`flush at shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+              log?.warn(`tracing: export at shutdown failed: ${describeDiag(error)}`);
               return true;
             },
           ),
           new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
         ]);
         clearTimeout(timer);
-        if (!flushed) diag.warn(`spans not exported within ${timeoutMs} ms of shutdown were dropped`);
+        if (!flushed) log?.warn(`tracing: spans not exported within ${timeoutMs} ms of shutdown were dropped`);
         trace.disable();
         propagation.disable();
         context.disable();
@@ -102,4 +107,17 @@ export function startSdk(settings: TracingSettings): Tracing {
       return stopping;
     },
   };
+}
+
+/** The SDK reports an export failure as the error serialised to JSON; its message is what helps. */
+function describeDiag(message: unknown): string {
+  if (message instanceof Error) return message.message;
+  if (typeof message !== 'string') return String(message);
+  if (!message.startsWith('{')) return message;
+  try {
+    const parsed = JSON.parse(message) as { message?: unknown };
+    return typeof parsed.message === 'string' ? parsed.message : message;
+  } catch {
+    return message;
+  }
 }

@@ -24,7 +24,7 @@ describe('tracing off', () => {
       body: JSON.stringify({ query: '{ campaigns(first: 2) { nodes { id card { title } } } }' }),
     });
     expect(response.status).toBe(200);
-    expect((await response.json()).data.campaigns.nodes).toHaveLength(2);
+    expect(((await response.json()) as any).data.campaigns.nodes).toHaveLength(2);
     const { requests } = await stack.admin('requests');
     expect(requests.map((r: { operation: string }) => r.operation).sort()).toEqual(['campaigns/get', 'campaigns/get', 'campaigns/get-all-campaigns']);
     expect(requests.every((r: { traceparent: string | null }) => r.traceparent === null)).toBe(true);
