@@ -55,12 +55,20 @@ class ResolverSpan {
   }
 }
 
+/** True unless the context holds a span that is not recorded (its trace was sampled out). */
+export function isRecordedOrRoot(ctx: Context): boolean {
+  const span = trace.getSpan(ctx);
+  return span === undefined || span.isRecording();
+}
+
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 
 function traced(resolve: GraphQLFieldResolver<unknown, unknown>, tracer: Tracer, coordinate: string): GraphQLFieldResolver<unknown, unknown> {
   return function tracedResolver(this: unknown, source, args, contextValue, info) {
     const parent = context.active();
+    // A request the sampler left out: its spans would record nothing, so none are made.
+    if (!isRecordedOrRoot(parent)) return resolve.call(this, source, args, contextValue, info);
     const holder = new ResolverSpan(tracer, coordinate, info, parent);
     let result: unknown;
     try {

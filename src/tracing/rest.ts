@@ -1,6 +1,6 @@
 import { context, createContextKey, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE, ATTR_HTTP_RESPONSE_STATUS_CODE } from '@opentelemetry/semantic-conventions';
-import { callParentContext } from './graphql.js';
+import { callParentContext, isRecordedOrRoot } from './graphql.js';
 import { activeTracer } from './state.js';
 
 /** The attempt number of the backend call in flight, for the HTTP client span under it. */
@@ -74,13 +74,15 @@ export class RestCallTrace {
 
 /**
  * Starts the span of one REST call under the resolver that caused it (or whatever is current),
- * or returns undefined when tracing is off. Only the operation and sizes are recorded: the body
+ * or returns undefined when tracing is off or the request's trace is not sampled. Only the operation and sizes are recorded: the body
  * holds partner data and the headers the partner token.
  */
 export function startRestCall(operationPath: string, requestBody: string, breakerState: string): RestCallTrace | undefined {
   const tracer = activeTracer();
   if (!tracer) return undefined;
   const parent = callParentContext();
+  // Sampled out: no span, and the HTTP client span below still sends the trace on (unsampled).
+  if (!isRecordedOrRoot(parent)) return undefined;
   const span = tracer.startSpan(
     `campaign-api ${operationPath}`,
     { kind: SpanKind.INTERNAL, attributes: { 'campaign_api.operation': operationPath, 'campaign_api.breaker_state': breakerState } },

@@ -39,10 +39,10 @@ async function freePort(): Promise<number> {
   });
 }
 
-const newTraceparent = () => {
+const newTraceparent = (flags = '01') => {
   const traceId = randomBytes(16).toString('hex');
   const parentId = randomBytes(8).toString('hex');
-  return { traceId, parentId, header: `00-${traceId}-${parentId}-01` };
+  return { traceId, parentId, header: `00-${traceId}-${parentId}-${flags}` };
 };
 
 interface Sent {
@@ -56,7 +56,7 @@ let child: ChildProcessWithoutNullStreams | undefined;
 let output = '';
 let exitCode: number | null = null;
 let backendRequests: { operation: string; traceparent: string | null }[] = [];
-const sent: Record<'fanOut' | 'fanOutAgain' | 'faulty' | 'byIds' | 'create' | 'addPins', Sent> = {} as never;
+const sent: Record<'fanOut' | 'fanOutAgain' | 'faulty' | 'byIds' | 'create' | 'addPins' | 'unsampled', Sent> = {} as never;
 
 async function gql(url: string, query: string, variables?: Record<string, unknown>, traceparent?: ReturnType<typeof newTraceparent>): Promise<Sent> {
   const response = await fetch(url, {
@@ -141,6 +141,7 @@ beforeAll(async () => {
     newTraceparent(),
   );
   sent.addPins = await gql(url, ADD_PINS, { input: { campaignId: '1', pins: [SECRET_PIN] } }, newTraceparent());
+  sent.unsampled = await gql(url, FAN_OUT, undefined, newTraceparent('00'));
 
   backendRequests = ((await (await fetch(`${emulator.url}/_emulator/requests`)).json()) as { requests: typeof backendRequests }).requests;
   child.kill('SIGTERM');
@@ -284,6 +285,15 @@ describe('tracing with an OTLP endpoint (built entry, production)', () => {
     expect(childrenOf(create).map((s) => s.name).sort()).toEqual(['campaign-api campaigns/create', 'campaign-api categories/get']);
   });
 
+  it("a client's trace it did not sample: no spans exported, the trace id still sent on, unsampled", () => {
+    expect(sent.unsampled.body).toEqual(sent.fanOut.body);
+    const { traceId } = sent.unsampled.traceparent!;
+    expect(traceOf(traceId)).toEqual([]);
+    const atBackend = backendRequests.filter((r) => r.traceparent?.split('-')[1] === traceId);
+    expect(atBackend).toHaveLength(6);
+    expect(atBackend.every((r) => r.traceparent!.endsWith('-00'))).toBe(true);
+  });
+
   it('no span attribute or event holds the partner token or a value the client sent', () => {
     const everything = JSON.stringify(receiver.spans.map((s) => [s.name, s.attributes, s.events, s.status, s.resource]));
     for (const secret of [TOKEN, 'Bearer', SECRET_ID, SECRET_TEXT, '8371946025', SECRET_PIN]) {
@@ -301,9 +311,11 @@ describe('tracing with an OTLP endpoint (built entry, production)', () => {
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line));
     const logged = lines.filter((line) => line.msg === 'graphql request' && line.operation === 'FanOut');
-    expect(logged).toHaveLength(2);
-    expect(logged.map((line) => [line.trace_id, line.span_id])).toEqual(
+    expect(logged).toHaveLength(3);
+    expect(logged.slice(0, 2).map((line) => [line.trace_id, line.span_id])).toEqual(
       [requestSpan('FanOut'), requestSpan('FanOut', 1)].map((span) => [span.traceId, span.spanId]),
     );
+    // Unsampled, yet the line still names the client's trace.
+    expect(logged[2].trace_id).toBe(sent.unsampled.traceparent!.traceId);
   });
 });
