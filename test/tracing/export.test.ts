@@ -7,14 +7,17 @@ import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emul
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
 
 /**
- * Tracing end to end, as it runs in production: the built entry (`node dist/src/main.js`, what
- * `npm start` runs) as its own process with NODE_ENV=production, the emulator as its backend,
+ * Tracing end to end, as it runs in production: the built entry (what `npm start` runs, compiled
+ * by the same scripts/build.mjs) as its own process with NODE_ENV=production, the emulator as its backend,
  * and a local OTLP/HTTP receiver standing in for a collector. The batch processor's delay is set
  * far beyond the test, so every span checked here reached the receiver through the flush of the
  * graceful shutdown (SIGTERM).
  */
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+// Built apart from dist/, which other suites may be running at the same time (node_modules/ is
+// ignored by git and lies where the compiled modules find their packages).
+const BUILD_DIR = 'node_modules/.cache/campaign-bff-tracing-test';
 const TOKEN = DEMO_TOKENS.store;
 const SERVICE_NAME = 'campaign-bff-under-test';
 // Values a client sends that must not reach any span: a campaign id, campaign text, a pin.
@@ -73,12 +76,12 @@ async function gql(url: string, query: string, variables?: Record<string, unknow
 }
 
 beforeAll(async () => {
-  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, ['scripts/build.mjs', '--outdir', BUILD_DIR], { cwd: ROOT, stdio: 'inherit' });
   emulator = await startEmulator({ quiet: true, moderation: { mode: 'manual' } });
   receiver = await startOtlpReceiver();
   const port = await freePort();
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));
-  child = spawn(process.execPath, ['dist/src/main.js'], {
+  child = spawn(process.execPath, [`${BUILD_DIR}/src/main.js`], {
     cwd: ROOT,
     env: {
       ...inherited,
