@@ -12,7 +12,7 @@ import { describeMachine, describeTree } from './lib/machine.js';
 import { formatProfile, mainThreadProfile, summarizeProfile } from './lib/cpu-profile.js';
 import { cpuMeter, peakRssMb, resetPeakRss, rssMb } from './lib/proc-stats.js';
 import { checkTargets, formatMemory, formatTable, formatTargets, type MemoryCheck, type ScenarioResult } from './lib/report.js';
-import { buildScenarios, DOCUMENTS, graphqlBody, graphqlHeaders, PAGE_SIZE, type Scenario, type Target } from './lib/scenarios.js';
+import { buildScenarios, DOCUMENTS, graphqlBody, graphqlHeaders, PAGE_SIZE, TRACED_KEYS, tracedScenario, type Scenario, type Target } from './lib/scenarios.js';
 import { ensureCampaigns } from './lib/seed.js';
 
 const USAGE = `npm run bench [-- --quick] [-- --connections N] [-- --duration S]
@@ -30,6 +30,9 @@ writes bench/results/latest.json.
   --bff-node-args="ARGS"  node options for the BFF process only (e.g. --bff-node-args="--max-old-space-size=128")
   --profile        run the BFF under node --cpu-prof and print its top frames at the end
                    (profiles in $TMPDIR/campaign-bff-bench-profiles/)
+  --tracing        also start a BFF exporting every span (OTLP/HTTP to a local sink, sampler
+                   always on) and run categories, card and list cards on it right after the
+                   same runs untraced (rows marked "traced")
   --help           this text
 
 Exit code: 0 when every answer was right and every backend call count minimal, 2 when not
@@ -65,6 +68,8 @@ interface Profile {
   cpuProfile: boolean;
   /** Node options for the BFF process only, such as `--max-old-space-size=128`. */
   bffNodeArgs: string[];
+  /** Also measure a BFF that exports every span. */
+  tracing: boolean;
 }
 
 function readProfile(): Profile {
@@ -77,6 +82,7 @@ function readProfile(): Profile {
       latency: { type: 'string' },
       profile: { type: 'boolean', default: false },
       'bff-node-args': { type: 'string' },
+      tracing: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -115,6 +121,7 @@ function readProfile(): Profile {
     latenciesMs,
     cpuProfile: values.profile ?? false,
     bffNodeArgs: (values['bff-node-args'] ?? '').split(/\s+/).filter(Boolean),
+    tracing: values.tracing ?? false,
   };
 }
 
@@ -126,6 +133,9 @@ interface Servers {
   floor: Service;
   stockApollo: Service;
   restFloor: Service;
+  /** With --tracing: the same BFF exporting every span to `traceSink`. */
+  bffTraced?: Service | undefined;
+  traceSink?: Service | undefined;
 }
 
 /**
@@ -170,13 +180,15 @@ async function measure(
   warmupSeconds: number,
   measureSeconds: number,
 ): Promise<ScenarioResult & { sampleFailure?: string }> {
-  const server: Record<Target, Service> = {
+  const server: Record<Target, Service | undefined> = {
     floor: servers.floor,
     'stock-apollo': servers.stockApollo,
     bff: servers.bff,
+    'bff-traced': servers.bffTraced,
     'rest-floor': servers.restFloor,
   };
   const target = server[scenario.target];
+  if (!target) throw new Error(`scenario ${scenario.key} needs the ${scenario.target} server, which this run did not start`);
   const url = `${target.origin}`;
   let sampleFailure: string | undefined;
   const verify = (body: string) => {
@@ -318,7 +330,9 @@ async function main(): Promise<boolean> {
   log(`${profile.quick ? 'quick' : 'full'} run on ${machine.cores} cores (${machine.cpuModel}), Node ${machine.node}, load average ${machine.loadAverage.join(' ')}`);
   if (!driverPinned) log('taskset unavailable or a single core: processes are not pinned');
 
-  const [emulatorPort, bffPort, floorPort, stockApolloPort, restFloorPort] = [
+  const [emulatorPort, bffPort, floorPort, stockApolloPort, restFloorPort, bffTracedPort, traceSinkPort] = [
+    await freePort(),
+    await freePort(),
     await freePort(),
     await freePort(),
     await freePort(),
@@ -378,11 +392,43 @@ async function main(): Promise<boolean> {
     }),
   ]);
 
+  let traceSink: Service | undefined;
+  let bffTraced: Service | undefined;
+  if (profile.tracing) {
+    traceSink = await startService({
+      name: 'trace sink',
+      script: 'bench/trace-sink-server.ts',
+      env: { PORT: String(traceSinkPort) },
+      ...(pin ? { core: 1 } : {}),
+      port: traceSinkPort,
+      readyPath: '/',
+    });
+    // Every request sampled: the dearest case.
+    bffTraced = await startService({
+      name: 'BFF traced',
+      script: 'src/main.ts',
+      env: {
+        ...bffEnv,
+        PORT: String(bffTracedPort),
+        OTEL_EXPORTER_OTLP_ENDPOINT: traceSink.origin,
+        OTEL_SERVICE_NAME: 'campaign-bff-bench',
+        OTEL_TRACES_SAMPLER: 'always_on',
+      },
+      nodeArgs: profile.bffNodeArgs,
+      ...(pin ? { core: 0 } : {}),
+      port: bffTracedPort,
+      readyPath: '/healthz',
+    });
+  }
+
   // Setup: a stable world. Manual moderation, so no campaign changes by itself during the runs.
   await admin.setModeration('manual');
   await admin.clearFaults();
   const ids = await ensureCampaigns(emulator.origin, DEMO_STORE_TOKEN, PAGE_SIZE, SEED_PARTNER_ID);
   const categoriesBody = await warmCategoriesBody(bff);
+  if (bffTraced && (await warmCategoriesBody(bffTraced)) !== categoriesBody) {
+    throw new Error('the traced BFF answers the categories query with other bytes than the untraced one');
+  }
   const [floor, stockApollo] = await Promise.all([
     startService({
       name: 'floor',
@@ -402,7 +448,7 @@ async function main(): Promise<boolean> {
       readyHeaders: { 'apollo-require-preflight': 'true' },
     }),
   ]);
-  const servers: Servers = { emulator, bff, floor, stockApollo, restFloor };
+  const servers: Servers = { emulator, bff, floor, stockApollo, restFloor, bffTraced, traceSink };
   log(`servers up in ${((Date.now() - started) / 1000).toFixed(1)} s; ${ids.length} campaigns on the first page of ${DEMO_STORE_TOKEN}`);
 
   const scenarios = buildScenarios({
@@ -418,6 +464,10 @@ async function main(): Promise<boolean> {
     await admin.setLatency(latency);
     for (const scenario of scenarios.filter((s) => profile.parts.has(s.key))) {
       results.push(await measure(servers, admin, scenario, latency, profile.connections, profile.warmupSeconds, profile.measureSeconds));
+      // Right after its untraced twin: the same world, the same moment of the machine.
+      if (bffTraced && TRACED_KEYS.includes(scenario.key)) {
+        results.push(await measure(servers, admin, tracedScenario(scenario), latency, profile.connections, profile.warmupSeconds, profile.measureSeconds));
+      }
     }
     if (profile.parts.has('probes')) {
       // Latency without queueing: one connection, the list against its REST floor.
@@ -445,6 +495,7 @@ async function main(): Promise<boolean> {
     pinned: driverPinned ? { bff: 0, floor: 0, stockApollo: 0, restFloor: 0, emulator: 1, driver: 1 } : null,
     profile: { ...profile, parts: [...profile.parts] },
     bff: { env: bffEnv, inheritedSettings, nodeArgs: profile.bffNodeArgs, backendConnections },
+    traceSink: traceSink ? await (await fetch(`${traceSink.origin}/stats`)).json() : null,
     results,
     memory,
     targets,
@@ -474,7 +525,8 @@ async function main(): Promise<boolean> {
   );
 
   // The profile is written when the BFF exits by itself, after its graceful shutdown.
-  await Promise.all([floor.stop(), stockApollo.stop(), restFloor.stop(), bff.stop(profile.cpuProfile ? 20_000 : 3000)]);
+  await Promise.all([floor.stop(), stockApollo.stop(), restFloor.stop(), bff.stop(profile.cpuProfile ? 20_000 : 3000), bffTraced?.stop()]);
+  await traceSink?.stop();
   await emulator.stop();
   if (profile.cpuProfile) {
     const file = mainThreadProfile(PROFILE_DIR, bff.pid);

@@ -2,12 +2,17 @@
 // on bare node: no loader thread, no on-the-fly transforms, less memory. Types are checked by
 // `npm run typecheck`, not here.
 import { cpSync, readdirSync, rmSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const out = join(root, 'dist');
+// `--outdir DIR` (relative to the root) builds elsewhere: a test that runs the built entry while
+// other tests run dist/ must not empty dist/ under them. DIR must lie inside the root, where
+// node_modules is found.
+const outdirFlag = process.argv.indexOf('--outdir');
+const out = resolve(root, outdirFlag === -1 ? 'dist' : (process.argv[outdirFlag + 1] ?? ''));
+if (!out.startsWith(root.endsWith(sep) ? root : root + sep)) throw new Error(`--outdir must name a directory inside ${root}`);
 
 const sources = readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true })
   .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))

@@ -2,6 +2,8 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from './emulator/index.js';
 import { createLogger } from './observability/logger.js';
 import { startBff } from './server/bff.js';
+import { startTracing, type Tracing } from './tracing/index.js';
+import { traceLogFields } from './tracing/logs.js';
 
 function readConfig(): Config {
   try {
@@ -15,8 +17,26 @@ function readConfig(): Config {
   }
 }
 
+/** Before anything else is built: the schema, the loaders and the logger ask once whether tracing is on. */
+async function startTracingOrExit(): Promise<Tracing | undefined> {
+  try {
+    return await startTracing();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`campaign-bff: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
 const config = readConfig();
-const logger = createLogger(config.logLevel);
+const tracing = await startTracingOrExit();
+const logger = createLogger(config.logLevel, undefined, tracing ? { mixin: traceLogFields } : {});
+if (tracing) {
+  tracing.logTo(logger);
+  if (tracing.settings.protocolNote) logger.warn(`tracing: ${tracing.settings.protocolNote}`);
+}
 
 // A bug must not take the whole service down with it: log it and keep serving.
 process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
@@ -42,6 +62,11 @@ const lines = [
   `  metrics      ${bff.url.replace(/\/graphql$/, '/metrics')}`,
   `  backend      ${emulator ? `${emulator.url}/v1 (embedded emulator; admin at ${emulator.url}/_emulator/)` : campaignApiUrl}`,
   `  cache        ${config.cacheUrl ? 'Redis' : 'in memory'}`,
+  `  tracing      ${
+    tracing
+      ? `${tracing.settings.endpoint} (OTLP/HTTP JSON, service ${tracing.settings.serviceName}, sampler ${tracing.settings.sampler})`
+      : 'off (set OTEL_EXPORTER_OTLP_ENDPOINT to export traces)'
+  }`,
 ];
 if (emulator) {
   lines.push(
@@ -61,6 +86,8 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: finishing in-flight requests');
   await bff.close();
+  // After the last request's spans have ended: what the batch processor still holds is sent now.
+  await tracing?.shutdown();
   await emulator?.close();
   logger.info('stopped');
   process.exit(0);

@@ -3,7 +3,8 @@ import { graphqlCreateInput } from './campaign-samples.js';
 
 /** The scenarios of issue 6: what each one sends, to which server, and what a right answer is. */
 
-export type Target = 'floor' | 'stock-apollo' | 'bff' | 'rest-floor';
+/** `bff-traced`: a second BFF process exporting every span (the `--tracing` runs). */
+export type Target = 'floor' | 'stock-apollo' | 'bff' | 'bff-traced' | 'rest-floor';
 
 export interface Scenario {
   /** Stable key, used in latest.json. */
@@ -135,4 +136,12 @@ export function buildScenarios(inputs: ScenarioInputs): Scenario[] {
       expectedCalls: { 'campaigns/create': 1 },
     },
   ];
+}
+
+/** Scenarios the `--tracing` runs repeat on the traced BFF: a warm read, one call, a fan-out of 51. */
+export const TRACED_KEYS: readonly string[] = ['categories', 'card', 'list-cards'];
+
+/** The same request and checks against the BFF that exports every span. */
+export function tracedScenario(scenario: Scenario): Scenario {
+  return { ...scenario, key: `${scenario.key}-traced`, label: `${scenario.label}, traced`, target: 'bff-traced' };
 }

@@ -14,6 +14,8 @@ import {
 } from './errors.js';
 import { OPERATION_NAMES, operations, type OperationName, type RequestOf, type ResponseOf } from './operations.js';
 import { createPolicies } from './resilience.js';
+import { startRestCall, type RestCallTrace } from '../tracing/rest.js';
+import { activeTracer } from '../tracing/state.js';
 import { Transport, failedBeforeSend, networkErrorCode } from './transport.js';
 
 export interface CampaignApiClientOptions {
@@ -133,11 +135,12 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
     // here is a caller's bug (a BigInt, a cycle), not a backend call.
     const body = JSON.stringify(request ?? {});
     const startedAt = performance.now();
+    const traced = activeTracer() ? startRestCall(operations[name].path, body, policies.breakerState()) : undefined;
     let attempts = 0;
     let outcome: CallReport['outcome'] | undefined = 'success';
     let code: string | undefined;
     try {
-      return await run(name, token, body, callOptions?.signal, () => attempts++);
+      return await run(name, token, body, callOptions?.signal, () => ++attempts, traced);
     } catch (error) {
       if (error instanceof CampaignApiError) {
         outcome = OUTCOME_BY_KIND[error.kind];
@@ -150,6 +153,7 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
       throw error;
     } finally {
       if (outcome) report({ operation: name, outcome, attempts, durationMs: performance.now() - startedAt, ...(code ? { code } : {}) });
+      traced?.end({ outcome: outcome ?? 'defect', attempts, code, breakerState: policies.breakerState() });
     }
   }
 
@@ -158,7 +162,9 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
     token: string,
     body: string,
     callerSignal: AbortSignal | undefined,
-    countAttempt: () => void,
+    /** Counts an attempt and returns its number (1 for the first). */
+    countAttempt: () => number,
+    traced: RestCallTrace | undefined,
   ): Promise<ResponseOf<N>> {
     if (closing) throw new AbortedError(name, 'client-closed');
     if (callerSignal?.aborted) throw new AbortedError(name, 'caller', { cause: callerSignal.reason });
@@ -197,15 +203,23 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
     const attempt = async (budgetSignal: AbortSignal, attemptSignal: AbortSignal): Promise<Verdict<N>> => {
       const early = abortCause(budgetSignal, attemptSignal);
       if (early) throw early;
-      countAttempt();
+      const number = countAttempt();
       let answer;
       try {
-        answer = await transport.post(path, token, body, attemptSignal);
+        answer = await (traced
+          ? traced.attempt(number, () => transport.post(path, token, body, attemptSignal))
+          : transport.post(path, token, body, attemptSignal));
       } catch (error) {
-        throw abortCause(budgetSignal, attemptSignal) ?? new NetworkError(name, networkErrorCode(error), failedBeforeSend(error), { cause: error });
+        const failure = abortCause(budgetSignal, attemptSignal) ?? new NetworkError(name, networkErrorCode(error), failedBeforeSend(error), { cause: error });
+        traced?.attemptFailed(number, failure.kind);
+        throw failure;
       }
+      traced?.answered(answer.status, answer.text);
       const verdict = interpretResponse(name, answer.status, answer.text);
-      if (verdict.kind === 'failed') throw verdict.error;
+      if (verdict.kind === 'failed') {
+        traced?.attemptFailed(number, verdict.error.kind);
+        throw verdict.error;
+      }
       return verdict;
     };
 

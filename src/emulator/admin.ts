@@ -5,6 +5,7 @@ import { AdminError } from './admin-error.js';
 import type { Campaign } from './campaign.js';
 import { faultRequest, type FaultRegistry } from './faults.js';
 import { readBody, sendJson, TOO_LARGE } from './http-io.js';
+import type { RequestLog } from './request-log.js';
 import type { EmulatorState } from './state.js';
 import { acceptOffer, moderateCampaign, showOffer } from './user-actions.js';
 
@@ -13,7 +14,9 @@ export interface AdminContext {
   state: EmulatorState;
   faults: FaultRegistry;
   calls: Map<string, number>;
-  /** Everything back to the start: state, faults and call counters. */
+  /** The last calls with the trace context they carried. */
+  requests: RequestLog;
+  /** Everything back to the start: state, faults, call counters and the request log. */
   reset(): void;
 }
 
@@ -119,6 +122,13 @@ const routes: Record<string, Partial<Record<string, Route>>> = {
     DELETE: (ctx) => {
       ctx.calls.clear();
       return { calls: {} };
+    },
+  },
+  requests: {
+    GET: (ctx) => ({ requests: ctx.requests.list() }),
+    DELETE: (ctx) => {
+      ctx.requests.clear();
+      return { requests: [] };
     },
   },
   partners: {

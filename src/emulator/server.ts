@@ -8,6 +8,7 @@ import { contractBreakingBody, FaultRegistry, MALFORMED_BODY, type Fault } from 
 import { handlers } from './handlers.js';
 import { bearerToken, describeJsonValue, MAX_BODY_BYTES, readBody, sendJson, sendText, TOO_LARGE } from './http-io.js';
 import type { ModerationPolicy } from './lifecycle.js';
+import { RequestLog } from './request-log.js';
 import { EmulatorState } from './state.js';
 
 export interface EmulatorServerOptions {
@@ -36,6 +37,7 @@ export function createEmulatorServer(options: EmulatorServerOptions): EmulatorSe
   const state = new EmulatorState(options.moderation);
   const faults = new FaultRegistry();
   const calls = new Map<string, number>();
+  const requests = new RequestLog();
   const timers = new Set<NodeJS.Timeout>();
   const sockets = new Set<Socket>();
   let openApiJson: string | null = null;
@@ -44,10 +46,12 @@ export function createEmulatorServer(options: EmulatorServerOptions): EmulatorSe
     state,
     faults,
     calls,
+    requests,
     reset() {
       state.reset();
       faults.clear();
       calls.clear();
+      requests.clear();
     },
   };
 
@@ -140,6 +144,7 @@ export function createEmulatorServer(options: EmulatorServerOptions): EmulatorSe
       return;
     }
     calls.set(path, (calls.get(path) ?? 0) + 1);
+    requests.record(path, req.headers.traceparent);
     const raw = await readBody(req, MAX_BODY_BYTES);
     if (raw === TOO_LARGE) {
       sendFailure(res, failure('payloadTooLarge', `the request body is over the limit of ${MAX_BODY_BYTES} bytes (10 MB)`));

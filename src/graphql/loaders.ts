@@ -7,6 +7,8 @@ import {
   type PinStatus,
   type ResponseOf,
 } from '../campaign-api/index.js';
+import { LoaderContexts } from '../tracing/graphql.js';
+import { activeTracer } from '../tracing/state.js';
 import type { PartnerApi } from './partner-api.js';
 
 export interface PinsKey {
@@ -66,30 +68,44 @@ class RequestLoaders implements Loaders {
     };
   }
 
+  /** A loader over `fetch`; with tracing on, each key's call runs under the resolver that asked first. */
+  private loader<K, V, C = K>(fetch: (key: K) => Promise<V>, cacheKeyFn?: (key: K) => C): DataLoader<K, V, C> {
+    const options = cacheKeyFn ? { cacheKeyFn } : undefined;
+    if (!activeTracer()) return new DataLoader<K, V, C>(this.fanOut(fetch), options);
+    const keyOf = cacheKeyFn ?? ((key: K) => key as unknown as C);
+    const contexts = new LoaderContexts<C>();
+    const loader = new DataLoader<K, V, C>(this.fanOut((key: K) => contexts.run(keyOf(key), () => fetch(key))), options);
+    const load = loader.load.bind(loader);
+    loader.load = (key: K) => {
+      contexts.remember(keyOf(key));
+      return load(key);
+    };
+    return loader;
+  }
+
   get details() {
-    return (this.#details ??= new DataLoader(this.fanOut((id: number) => this.partner.get({ ymCampaignId: id }).catch(notFoundAsNull))));
+    return (this.#details ??= this.loader((id: number) => this.partner.get({ ymCampaignId: id }).catch(notFoundAsNull)));
   }
 
   get stats() {
-    return (this.#stats ??= new DataLoader(this.fanOut((id: number) => this.partner.info({ ymCampaignId: id }).catch(notFoundAsNull))));
+    return (this.#stats ??= this.loader((id: number) => this.partner.info({ ymCampaignId: id }).catch(notFoundAsNull)));
   }
 
   get pins() {
-    return (this.#pins ??= new DataLoader(
-      this.fanOut(({ id, status }: PinsKey) =>
+    return (this.#pins ??= this.loader(
+      ({ id, status }: PinsKey) =>
         this.partner
           .getPinsByStatus({ ymCampaignId: id, pinStatus: status })
           .then((r) => r.pins)
           .catch(notFoundAsNull),
-      ),
-      { cacheKeyFn: ({ id, status }) => `${id}:${status}` },
+      ({ id, status }) => `${id}:${status}`,
     ));
   }
 
   get listPage() {
-    return (this.#listPage ??= new DataLoader(
-      this.fanOut((key: ListPageKey) => this.partner.getAllCampaigns(key)),
-      { cacheKeyFn: ({ limit, offset }) => `${limit}:${offset}` },
+    return (this.#listPage ??= this.loader(
+      (key: ListPageKey) => this.partner.getAllCampaigns(key),
+      ({ limit, offset }) => `${limit}:${offset}`,
     ));
   }
 }

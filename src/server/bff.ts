@@ -18,6 +18,9 @@ import { createRequestRecorder, observabilityPlugin, type RequestMeta } from '..
 import { createSchema } from '../graphql/schema.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
+import { traceResolvers } from '../tracing/graphql.js';
+import { traceGraphqlRequests } from '../tracing/http-server.js';
+import { activeTracer } from '../tracing/state.js';
 import { createHttpHandler, type Readiness } from './http.js';
 
 export type ServerContext = GraphQLContext & RequestMeta;
@@ -96,6 +99,9 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
 
   const onLimit = (limit: string) => metrics.limitRejections.inc({ limit });
   const schema = createSchema();
+  // Tracing is started (or not) by the process before this; the compiled path must see the wrapped resolvers.
+  const tracer = activeTracer();
+  if (tracer) traceResolvers(schema, tracer);
   const recorder = createRequestRecorder(metrics, logger);
   const costLimit = createCostLimit<ServerContext>(config.limits, onLimit);
   const operations = createOperationCache<ServerContext>(
@@ -169,7 +175,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     };
   }
 
-  const handler = createHttpHandler<ServerContext>({
+  const untracedHandler = createHttpHandler<ServerContext>({
     apollo,
     fastPath: config.limits.compiledOperations ? operations.tryExecute : undefined,
     async context({ requestId, token, tokenProblem, signal }) {
@@ -186,6 +192,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     fallbackToken: options.fallbackToken ?? null,
     onRefused: (reason) => metrics.limitRejections.inc({ limit: reason }),
   });
+  const handler = tracer ? traceGraphqlRequests(untracedHandler, tracer) : untracedHandler;
 
   // Answers not yet sent when shutdown begins say `Connection: close`: a keep-alive socket then
   // closes after its last answer, instead of advertising reuse and being cut under a request the

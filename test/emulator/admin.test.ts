@@ -89,6 +89,20 @@ describe('admin API under /_emulator/', () => {
     expect(await env.client.adminOk('calls', undefined, 'GET')).toEqual({ calls: {} });
   });
 
+  it('requests: the last calls with the traceparent each carried, oldest first; DELETE clears', async () => {
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    await env.client.raw('/v1/campaigns/get', { body: '{"ymCampaignId":1}', headers: { authorization: `Bearer ${STORE}`, traceparent } });
+    await env.client.call('getCategories');
+    const { requests } = await env.client.adminOk('requests', undefined, 'GET');
+    expect(requests.map((r: { operation: string; traceparent: string | null }) => [r.operation, r.traceparent])).toEqual([
+      ['campaigns/get', traceparent],
+      ['categories/get', null],
+    ]);
+    expect(Date.parse(requests[0].at)).toBeGreaterThan(Date.now() - 60_000);
+    expect(await env.client.adminOk('requests', undefined, 'DELETE')).toEqual({ requests: [] });
+    expect(await env.client.adminOk('requests', undefined, 'GET')).toEqual({ requests: [] });
+  });
+
   it('partners: register another store or aggregator; its campaigns are its own', async () => {
     expect(await env.client.adminOk('partners', { token: 'second-store-token', kind: 'store' })).toEqual({ registered: true, kind: 'store' });
     expect((await env.client.admin('partners', { token: 'second-store-token', kind: 'aggregator' })).status).toBe(409);

@@ -2,6 +2,8 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 import type { Logger } from '../../observability/logger.js';
 import type { Metrics } from '../../observability/metrics.js';
+import { annotateRequestSpan } from '../../tracing/graphql.js';
+import { activeTracer } from '../../tracing/state.js';
 import { ErrorCode, formatGraphQLError } from '../errors.js';
 
 const MAX_OPERATION_LABELS = 200;
@@ -57,6 +59,17 @@ export function createRequestRecorder(metrics: Metrics, logger: Logger) {
       const labels = { operation: label(name), outcome };
       metrics.graphqlRequests.inc(labels);
       metrics.graphqlDuration.observe(labels, durationMs / 1000);
+      if (activeTracer()) {
+        annotateRequestSpan({
+          operationName,
+          label: labels.operation,
+          operationType,
+          outcome,
+          errorCodes: codes,
+          path,
+          backendCalls: meta.backend?.calls ?? 0,
+        });
+      }
       if (!logger.isLevelEnabled('info')) return;
       logger.info(
         {
