@@ -3,6 +3,7 @@ import type { Category, CategoryDirectory } from '../cache/category-directory.js
 import { missingTokenError } from './errors.js';
 import { createLoaders, type Loaders } from './loaders.js';
 import { bindPartnerApi, type PartnerApi } from './partner-api.js';
+import type { LiveSource } from '../subscriptions/resolvers.js';
 
 /** What the GraphQL layer needs from the process: built once, shared by every request. */
 export interface BffDependencies {
@@ -33,6 +34,8 @@ export interface GraphQLContext {
   loaders: Loaders;
   categories: PartnerCategories;
   limits: BffDependencies['limits'];
+  /** Live campaign status; set only for operations of the WebSocket and SSE transports. */
+  live?: LiveSource;
 }
 
 export interface RequestScope {

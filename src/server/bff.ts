@@ -16,6 +16,7 @@ import { createRequestRecorder, observabilityPlugin, type RequestMeta } from '..
 import { createSchema } from '../graphql/schema.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
+import { createLive } from '../subscriptions/index.js';
 import { createHttpHandler, type Readiness } from './http.js';
 
 export type ServerContext = GraphQLContext & RequestMeta;
@@ -79,8 +80,10 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     ttlMs: config.categoryTtlMs,
     onLookup: (result: 'hit' | 'stale' | 'miss' | 'error') => metrics.cacheLookups.inc({ cache: 'categories', result }),
   });
+  const live = await createLive({ config, api, logger, registry: metrics.registry });
   const deps = {
-    api,
+    // Mutations publish the status they leave a campaign in to its subscribers at once.
+    api: live.publishing(api),
     categories,
     limits: {
       pinChunkSize: config.limits.pinChunkSize,
@@ -132,6 +135,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     ],
   });
   await apollo.start();
+  const subscriptions = live.transports({ schema, deps, fallbackToken: options.fallbackToken ?? null, onLimit });
 
   let lastProbe: Promise<boolean> | undefined;
   let lastProbeAt = 0;
@@ -177,9 +181,11 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     logger,
     fallbackToken: options.fallbackToken ?? null,
     onRefused: (reason) => metrics.limitRejections.inc({ limit: reason }),
+    stream: subscriptions.sse,
   });
 
   const server = createServer({ keepAliveTimeout: 65_000 }, handler);
+  subscriptions.attach(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {
@@ -193,6 +199,9 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   let closing: Promise<void> | undefined;
   async function close(): Promise<void> {
     closing ??= (async () => {
+      // Subscriptions never finish by themselves: complete them and close their sockets (1001)
+      // first, so the grace period is spent on requests that can finish.
+      await subscriptions.close();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive sockets turn idle as their last request finishes: close them as they do.
       const sweeper = setInterval(() => server.closeIdleConnections(), 50);
