@@ -86,7 +86,7 @@ function track(start: (sink: { next(value: Received): void; error(error: unknown
   };
 }
 
-export function liveClient(transport: Transport, bffUrl: string, token: string | null, options: { connectionParams?: Record<string, unknown> } = {}): LiveClient {
+export function liveClient(transport: Transport, bffUrl: string, token: string | null, options: { connectionParams?: Record<string, unknown>; keepOpen?: boolean } = {}): LiveClient {
   if (transport === 'websocket') {
     let resolveClosed!: (value: { code: number; reason: string }) => void;
     const closed = new Promise<{ code: number; reason: string }>((resolve) => (resolveClosed = resolve));
@@ -95,7 +95,11 @@ export function liveClient(transport: Transport, bffUrl: string, token: string |
       webSocketImpl: WebSocket,
       connectionParams: options.connectionParams ?? (token === null ? {} : { authorization: `Bearer ${token}` }),
       retryAttempts: 0,
-      lazy: true,
+      // Lazy: the socket opens with the first subscription and closes after the last one;
+      // `keepOpen` holds it open to see how the server closes it.
+      lazy: !options.keepOpen,
+      // The server closing a kept-open socket is what such tests look at, not an error to print.
+      onNonLazyError: () => {},
       on: {
         closed: (event: any) => resolveClosed({ code: event.code, reason: String(event.reason) }),
       },
