@@ -22,6 +22,9 @@ export { LiveStatus } from './hub.js';
 /** Largest WebSocket message or SSE request body: a subscription document with its variables. */
 export const MAX_MESSAGE_BYTES = 64 * 1024;
 
+/** Refusals of start and stop that concern the caller's own campaign, with its current status. */
+const OWN_CAMPAIGN_REFUSALS = new Set<string>(['failPin', 'failFinished', 'failModerator']);
+
 /** Writes that answer with the campaign's status: each publishes it at once. */
 const STATUS_WRITES = new Set<OperationName>(['create', 'update', 'start', 'stop', 'addPins']);
 
@@ -115,8 +118,12 @@ export async function createLive({ config, api, logger, registry }: LiveOptions)
           live.published(token, result.ymCampaignId, statusString(result.campaignStatus));
           return result;
         } catch (error) {
-          // A refused start or stop still tells the campaign's current status.
-          if (error instanceof BusinessError && error.current) live.published(token, error.current.ymCampaignId, statusString(error.current.campaignStatus));
+          // A start or stop refused for the campaign's state still tells its current status. Not
+          // so a refusal because the campaign is another partner's (failMerchant carries that
+          // partner's status): publishing it would tell the caller about a campaign not its own.
+          if (error instanceof BusinessError && error.current && OWN_CAMPAIGN_REFUSALS.has(error.code)) {
+            live.published(token, error.current.ymCampaignId, statusString(error.current.campaignStatus));
+          }
           throw error;
         }
       };

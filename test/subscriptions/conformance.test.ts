@@ -83,6 +83,11 @@ describe.each(variants.map((v) => ({ ...v, name: `${v.transport}, ${v.cache} bus
     const stopped = (await mine.waitFor(5))[4]!;
     expect(stopped.data.campaignChanged).toMatchObject({ campaign: { id, status: 'PAUSED' }, previousStatus: 'PIN_REQUIRED', status: 'PAUSED' });
 
+    // The other partner tries to stop it: refused (FAIL_MERCHANT), and the refusal, which carries
+    // the campaign's status, tells the other partner's watchers nothing.
+    const foreign = await stack.gql(`mutation ($id: ID!) { stopCampaign(id: $id) { campaign { id } userErrors { code } } }`, { id }, other);
+    expect(foreign.body.data.stopCampaign).toEqual({ campaign: null, userErrors: [{ code: 'FAIL_MERCHANT' }] });
+
     await nextPoll(stack.bffUrl);
     await nextPoll(stack.bffUrl);
     expect(mine.results).toHaveLength(5);

@@ -65,6 +65,22 @@ describe('subscription limits and lifecycle', () => {
     socket.close(1000);
   });
 
+  it('refuses messages and SSE bodies over 64 KiB', async () => {
+    const token = await newPartner(stack, 'store');
+    const socket = await rawSocket(wsUrl(stack.bffUrl));
+    const closed = closeOf(socket);
+    socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}`, padding: 'x'.repeat(70_000) } }));
+    expect(await closed).toMatchObject({ code: 1009 });
+
+    const response = await fetch(streamUrl(stack.bffUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: CAMPAIGN_CHANGED, variables: { padding: 'x'.repeat(70_000) } }),
+    });
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as any).errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
   it('bounds subscriptions per connection, ids per subscription and the depth of the document', async () => {
     const token = await newPartner(stack, 'store');
     const c = client('websocket', token);
