@@ -7,9 +7,11 @@ import type { Config } from '../config.js';
 import { createContext, type BffDependencies, type GraphQLContext } from '../graphql/context.js';
 import { formatError } from '../graphql/errors.js';
 import type { LimitName } from '../graphql/limits/index.js';
+import { createLoaders, type Loaders } from '../graphql/loaders.js';
+import { bindPartnerApi } from '../graphql/partner-api.js';
 import type { Logger } from '../observability/logger.js';
 import { createMemoryBus, type StatusBus } from './bus.js';
-import { statusString } from './events.js';
+import { statusString, type StatusEvent } from './events.js';
 import { LiveStatus } from './hub.js';
 import { createOperationPreparer } from './operation.js';
 import { createRedisBus } from './redis-bus.js';
@@ -134,9 +136,18 @@ export async function createLive({ config, api, logger, registry }: LiveOptions)
   /** The transports, once the schema and the request dependencies exist. */
   function transports(options: { schema: GraphQLSchema; deps: BffDependencies; fallbackToken: string | null; onLimit?: (limit: LimitName) => void }) {
     const { schema, deps } = options;
+    // One event object goes to every watcher of its partner on this instance, and a partner is
+    // one token (its key is the token's hash): loaders kept per event serve exactly that partner.
+    // They carry no subscriber's AbortSignal, as one subscriber leaving must not fail the others.
+    const eventLoaders = new WeakMap<StatusEvent, Loaders>();
     const source: LiveSource = {
       verify: (token) => live.verify(token),
       watch: (token, ids) => live.watch(token, ids),
+      loadersFor(event, token) {
+        let loaders = eventLoaders.get(event);
+        if (!loaders) eventLoaders.set(event, (loaders = createLoaders(bindPartnerApi(deps.api, token), deps.limits.loaderConcurrency)));
+        return loaders;
+      },
       maxIds: config.live.maxIds,
     };
     const contextFor = (token: string, signal: AbortSignal): GraphQLContext => ({ ...createContext(deps, { token, signal: () => signal }), live: source });

@@ -3,15 +3,17 @@ import type { GraphQLContext } from '../graphql/context.js';
 import { known } from '../graphql/backend-values.js';
 import { badArgument, missingTokenError } from '../graphql/errors.js';
 import type { CampaignStatusEventResolvers, SubscriptionResolvers } from '../graphql/generated/resolvers-types.js';
-import { createLoaders } from '../graphql/loaders.js';
+import type { Loaders } from '../graphql/loaders.js';
 import { parsePositiveId } from '../graphql/pagination.js';
-import { statusValue } from './events.js';
+import { statusValue, type StatusEvent } from './events.js';
 import { LiveErrorCode, type TokenCheck, type WatchItem } from './hub.js';
 
 /** What a subscription's context carries besides the request context. */
 export interface LiveSource {
   verify(token: string): Promise<TokenCheck>;
   watch(token: string, ids: ReadonlySet<number> | null): AsyncIterableIterator<WatchItem>;
+  /** The loaders every subscriber of the event's partner on this instance reads it with. */
+  loadersFor(event: StatusEvent, token: string): Loaders;
   maxIds: number;
 }
 
@@ -50,9 +52,10 @@ export const Subscription: SubscriptionResolvers = {
     },
     resolve(item: WatchItem, _args: unknown, ctx: GraphQLContext) {
       if ('failure' in item) throw item.failure;
-      // Loaders cache for one request; here each event is one, or a later event would show
-      // the campaign as an earlier one loaded it.
-      ctx.loaders = createLoaders(ctx.partner, ctx.limits.loaderConcurrency);
+      // Loaders cache for one request; here each event is one, or a later event would show the
+      // campaign as an earlier one loaded it. The event's subscribers share them: a thousand
+      // watchers asking for `campaign { merchant { name } }` cost one read of the campaign.
+      ctx.loaders = ctx.live!.loadersFor(item, ctx.token!);
       return item;
     },
   },

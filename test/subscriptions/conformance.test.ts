@@ -97,23 +97,27 @@ describe.each(variants.map((v) => ({ ...v, name: `${v.transport}, ${v.cache} bus
     theirs.unsubscribe();
   });
 
-  it.skipIf(cache === 'redis' && !redisAvailable)('watches only the ids asked for, and resolves other campaign fields per event', async () => {
+  it.skipIf(cache === 'redis' && !redisAvailable)('watches only the ids asked for, and reads other campaign fields once per event for all watchers', async () => {
     const store = await newPartner(stack, 'store');
     const a = await createCampaign(stack, oneOffInput(601), store);
     const b = await createCampaign(stack, oneOffInput(602), store);
-    const onlyB = client(store).subscribe(
-      `subscription ($ids: [ID!]) { campaignChanged(ids: $ids) { status campaign { id status merchant { name } } } }`,
-      { ids: [b] },
-    );
+    const document = `subscription ($ids: [ID!]) { campaignChanged(ids: $ids) { status campaign { id status merchant { name } } } }`;
+    const watchers = [client(store).subscribe(document, { ids: [b] }), client(store).subscribe(document, { ids: [b] })];
     await nextPoll(stack.bffUrl);
     await nextPoll(stack.bffUrl);
+    await stack.resetCalls();
     await stack.admin('moderate', { ymCampaignId: Number(a), decision: 'decline' });
     await stack.admin('moderate', { ymCampaignId: Number(b), decision: 'decline' });
-    const [event] = await onlyB.waitFor(1);
-    expect(event!.data.campaignChanged).toEqual({ status: 'DECLINED', campaign: { id: b, status: 'DECLINED', merchant: { name: 'Магазин' } } });
+    for (const watcher of watchers) {
+      const [event] = await watcher.waitFor(1);
+      expect(event!.data.campaignChanged).toEqual({ status: 'DECLINED', campaign: { id: b, status: 'DECLINED', merchant: { name: 'Магазин' } } });
+    }
+    expect((await stack.calls())['campaigns/get']).toBe(1);
     await nextPoll(stack.bffUrl);
-    expect(onlyB.results).toHaveLength(1);
-    onlyB.unsubscribe();
+    for (const watcher of watchers) {
+      expect(watcher.results).toHaveLength(1);
+      watcher.unsubscribe();
+    }
   });
 
   it.skipIf(cache === 'redis' && !redisAvailable)('refuses a token the campaign API does not know, and a missing one', async () => {

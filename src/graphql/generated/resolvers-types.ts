@@ -429,7 +429,8 @@ export type CampaignStatusEvent = {
   at: Scalars['DateTime']['output'];
   /**
    * The campaign, with its new status. `id` and `status` cost nothing; any other field reads the
-   * campaign from the campaign API when the event is sent.
+   * campaign from the campaign API when the event is sent (once per event for all of the
+   * partner's subscribers on one server).
    */
   campaign: Campaign;
   /** The status before the change; `null` when the campaign is new (just created). */
