@@ -32,14 +32,17 @@ function parseIds(ids: readonly string[], maxIds: number): Set<number> {
   return set;
 }
 
+function notOverHttp(): GraphQLError {
+  return new GraphQLError(
+    'Subscriptions are served over WebSocket (graphql-ws) at /graphql and over SSE (graphql-sse) at /graphql/stream, not over a plain HTTP request.',
+    { extensions: { code: 'BAD_REQUEST' } },
+  );
+}
+
 export const Subscription: SubscriptionResolvers = {
   campaignChanged: {
     async subscribe(_root, { ids }, ctx) {
-      if (!ctx.live) {
-        throw new GraphQLError('Subscriptions are served over WebSocket (graphql-ws) at /graphql and over SSE (graphql-sse) at /graphql/stream.', {
-          extensions: { code: 'BAD_REQUEST' },
-        });
-      }
+      if (!ctx.live) throw notOverHttp();
       if (ctx.token === null) throw missingTokenError();
       const watched = ids == null ? null : parseIds(ids, ctx.live.maxIds);
       // Checked per subscription too: a connection outlives the check made when it opened.
@@ -50,12 +53,14 @@ export const Subscription: SubscriptionResolvers = {
       }
       return ctx.live.watch(ctx.token, watched);
     },
-    resolve(item: WatchItem, _args: unknown, ctx: GraphQLContext) {
+    resolve(item: WatchItem | undefined, _args: unknown, ctx: GraphQLContext) {
+      // A subscription sent as a plain POST is executed once, without any event.
+      if (item === undefined || !ctx.live) throw notOverHttp();
       if ('failure' in item) throw item.failure;
       // Loaders cache for one request; here each event is one, or a later event would show the
       // campaign as an earlier one loaded it. The event's subscribers share them: a thousand
       // watchers asking for `campaign { merchant { name } }` cost one read of the campaign.
-      ctx.loaders = ctx.live!.loadersFor(item, ctx.token!);
+      ctx.loaders = ctx.live.loadersFor(item, ctx.token!);
       return item;
     },
   },

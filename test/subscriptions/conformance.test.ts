@@ -175,3 +175,16 @@ async function errorCode(subscription: { ended: Promise<{ error?: unknown }>; re
   if (Array.isArray(error)) return error[0]?.extensions?.code;
   return subscription.results[0]?.errors?.[0]?.extensions?.code;
 }
+
+describe('a subscription sent as a plain HTTP request', () => {
+  it('is refused with a code that says where subscriptions are served', async () => {
+    const stack = await startStack();
+    try {
+      const { body } = await stack.gql(CAMPAIGN_CHANGED);
+      expect(body.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_REQUEST' } });
+      expect(body.errors?.[0].message).toMatch(/WebSocket .* \/graphql .* SSE .* \/graphql\/stream/);
+    } finally {
+      await stack.close();
+    }
+  });
+});
