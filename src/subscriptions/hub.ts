@@ -132,6 +132,11 @@ export class Watch implements AsyncIterableIterator<WatchItem> {
 class PartnerWatch {
   readonly watches = new Set<Watch>();
   lastReadAt = 0;
+  /**
+   * Mutations published before this instance's first read set the record (the bus drops them
+   * then): replayed once it is set. Their stamps keep a read that began earlier from hiding them.
+   */
+  #early: { entries: StatusEntry[]; stamp: number; at: string }[] | null = [];
   #timer: NodeJS.Timeout | undefined;
   #failures = 0;
   #nextReadAt = 0;
@@ -157,6 +162,8 @@ class PartnerWatch {
       this.#leading = false;
       this.hub.warn('live status bus unavailable; no events until it is back', error);
     }
+    // Another instance reads and holds the record: mutations reach it directly.
+    if (!this.#leading) this.#early = null;
     if (this.#leading && Date.now() >= this.#nextReadAt) await this.#read();
     if (!this.#stopped) this.#timer = setTimeout(() => void this.#tick(), this.options.pollIntervalMs);
   }
@@ -164,8 +171,8 @@ class PartnerWatch {
   async #read(): Promise<void> {
     const stamp = Date.now();
     let pages = 0;
+    const entries: StatusEntry[] = [];
     try {
-      const entries: StatusEntry[] = [];
       let total = Infinity;
       for (let offset = 0; offset < total && offset < this.options.maxScan; offset += MAX_PAGE_LIMIT) {
         const page = await this.options.api.getAllCampaigns(this.token, { limit: MAX_PAGE_LIMIT, offset });
@@ -179,7 +186,6 @@ class PartnerWatch {
       this.#nextReadAt = 0;
       this.lastReadAt = Date.now();
       this.options.onPoll?.('success', pages);
-      await this.options.bus.record(this.partner, entries, stamp, new Date().toISOString(), 'poll');
     } catch (error) {
       if (error instanceof UnauthenticatedError) {
         // The token was revoked: every watcher of it is told, and the reading stops.
@@ -193,7 +199,21 @@ class PartnerWatch {
       const wait = Math.min(this.options.pollIntervalMs * 2 ** this.#failures, this.options.backoffMaxMs);
       this.#nextReadAt = Date.now() + wait;
       this.hub.warn(`reading campaign statuses failed; next read in ${wait} ms`, error);
+      return;
     }
+    try {
+      await this.options.bus.record(this.partner, entries, stamp, new Date().toISOString(), 'poll');
+      const early = this.#early ?? [];
+      this.#early = null;
+      for (const m of early) await this.options.bus.record(this.partner, m.entries, m.stamp, m.at, 'mutation');
+    } catch (error) {
+      this.hub.warn('live status bus unavailable; no events until it is back', error);
+    }
+  }
+
+  /** A mutation answered before the first read: kept for replay (bounded; reads catch up anyway). */
+  early(entries: StatusEntry[], stamp: number, at: string): void {
+    if (this.#early && this.#early.length < 1000) this.#early.push({ entries, stamp, at });
   }
 
   #stopping: Promise<void> | undefined;
@@ -307,8 +327,11 @@ export class LiveStatus {
   published(token: string, id: number, status: string): void {
     if (this.#closed) return;
     const now = Date.now();
+    const key = partnerKey(token);
+    const at = new Date(now).toISOString();
+    this.#partners.get(key)?.early([{ id, status }], now, at);
     this.options.bus
-      .record(partnerKey(token), [{ id, status }], now, new Date(now).toISOString(), 'mutation')
+      .record(key, [{ id, status }], now, at, 'mutation')
       .catch((error: unknown) => this.warn('could not publish a status change', error));
   }
 
