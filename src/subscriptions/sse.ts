@@ -89,7 +89,7 @@ export function createSseHandler(options: SseOptions) {
     if (req.method !== 'POST' && req.method !== 'GET') {
       return refuse(res, 405, `Method ${req.method} is not allowed on /graphql/stream; POST a subscription with Accept: text/event-stream.`, 'METHOD_NOT_ALLOWED', { allow: 'GET, POST' });
     }
-    if (req.headers.accept !== 'text/event-stream') {
+    if (!req.headers.accept?.includes('text/event-stream')) {
       return refuse(res, 406, 'Send Accept: text/event-stream: this path streams subscription events (graphql-sse).', 'NOT_ACCEPTABLE');
     }
     const header = req.headers.authorization;
@@ -116,6 +116,8 @@ export function createSseHandler(options: SseOptions) {
         url: req.url ?? '/',
         headers: {
           get: (key: string) => {
+            // graphql-sse streams only for exactly this Accept; clients and proxies add others.
+            if (key === 'accept') return 'text/event-stream';
             const value = req.headers[key];
             return Array.isArray(value) ? value.join('\n') : value;
           },

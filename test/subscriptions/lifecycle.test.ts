@@ -16,10 +16,11 @@ function rawSocket(url: string): Promise<WebSocket> {
 
 const closeOf = (socket: WebSocket) => new Promise<{ code: number; reason: string }>((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
 
+/** A raw SSE stream, with an Accept header as browsers and proxies may widen it. */
 async function openStream(stack: Stack, token: string): Promise<Response> {
   return fetch(streamUrl(stack.bffUrl), {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${token}` },
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream, */*', authorization: `Bearer ${token}` },
     body: JSON.stringify({ query: CAMPAIGN_CHANGED }),
   });
 }
