@@ -254,10 +254,6 @@ export class LiveStatus {
     });
   }
 
-  get closed(): boolean {
-    return this.#closed;
-  }
-
   /** Whether the campaign API takes the token; a recent successful read counts as yes. */
   verify(token: string): Promise<TokenCheck> {
     const key = partnerKey(token);

@@ -152,7 +152,6 @@ export function createSseHandler(options: SseOptions) {
 
   return {
     handle,
-    connections: () => streams.size,
     /** Graceful shutdown, after `live.close()` completed every subscription: ends what is left. */
     async close(): Promise<void> {
       closing = true;

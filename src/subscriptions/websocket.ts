@@ -36,7 +36,7 @@ export const LiveCloseCode = {
   Unauthorized: CloseCode.Unauthorized,
   /** The partner already has `SUBSCRIPTION_CONNECTIONS_PER_PARTNER` connections. */
   TooManyConnections: 4429,
-  /** Graceful shutdown: reconnect (to another instance). */
+  /** Graceful shutdown (graphql-ws's dispose): reconnect, to another instance. */
   GoingAway: 1001,
 } as const;
 
@@ -136,7 +136,6 @@ export function attachWebSocket(options: WebSocketOptions) {
   );
 
   return {
-    connections: () => open.size,
     /**
      * Graceful shutdown, after the subscriptions were completed (`live.close()`): waits briefly
      * for their `complete` messages to go out, then closes every socket with 1001 (going away).
