@@ -6,6 +6,8 @@ export interface StatusEntry {
   status: string;
 }
 
+export type RecordMode = 'poll' | 'mutation' | 'sync';
+
 /**
  * Where statuses are recorded and changes published. In memory for one instance; on Redis for a
  * fleet (src/subscriptions/redis-bus.ts), where a lease makes one instance per partner the reader
@@ -25,9 +27,10 @@ export interface StatusBus {
    * Records statuses and publishes each change.
    * `poll`: a complete read of the partner's campaigns; the first one sets the record without
    * publishing (there is nothing to compare with). `mutation`: a change made through this API;
-   * published only when the partner is watched (has a record).
+   * published only when the partner is watched (has a record). `sync`: a complete read whose
+   * changes were already delivered another way (while Redis was unreachable): recorded silently.
    */
-  record(partner: string, entries: StatusEntry[], stampMs: number, at: string, mode: 'poll' | 'mutation'): Promise<void>;
+  record(partner: string, entries: StatusEntry[], stampMs: number, at: string, mode: RecordMode): Promise<void>;
   /** Drops the partner's record when nobody watches it, so a later watcher starts from a fresh read. */
   forget(partner: string): Promise<void>;
   /** Every published change, once per instance. */
@@ -59,6 +62,7 @@ export function createMemoryBus(): StatusBus {
         const current = record.get(id);
         if (current && (current.stamp > stampMs || current.status === status)) continue;
         record.set(id, { status, stamp: stampMs });
+        if (mode === 'sync') continue;
         const event: StatusEvent = { partner, id, previousStatus: current?.status ?? null, status, at };
         for (const listener of listeners) listener(event);
       }

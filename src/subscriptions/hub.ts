@@ -2,7 +2,7 @@ import { GraphQLError } from 'graphql';
 import type { CampaignApi } from '../campaign-api/api.js';
 import { MAX_PAGE_LIMIT, UnauthenticatedError } from '../campaign-api/index.js';
 import type { Logger } from '../observability/logger.js';
-import type { StatusBus, StatusEntry } from './bus.js';
+import { createMemoryBus, type StatusBus, type StatusEntry } from './bus.js';
 import { partnerKey, statusString, type StatusEvent } from './events.js';
 
 export interface LiveStatusOptions {
@@ -142,6 +142,15 @@ class PartnerWatch {
   #nextReadAt = 0;
   #stopped = false;
   #leading = false;
+  /**
+   * While the bus (Redis) is unreachable: a record of this instance's own, so its watchers still
+   * get what its reads and mutations find, delivered here only. Redis is a cache, not a
+   * dependency. Once Redis answers again, the next read delivers what changed since here, then
+   * writes the shared record silently (its changes were already delivered).
+   */
+  #local: StatusBus | null = null;
+  /** This instance's last complete read, which a local record starts from. */
+  #lastRead: { entries: StatusEntry[]; stamp: number } | null = null;
 
   constructor(
     readonly partner: string,
@@ -156,15 +165,24 @@ class PartnerWatch {
 
   async #tick(): Promise<void> {
     if (this.#stopped) return;
+    let reachable = true;
     try {
       this.#leading = await this.options.bus.lead(this.partner);
     } catch (error) {
       this.#leading = false;
-      this.hub.warn('live status bus unavailable; no events until it is back', error);
+      reachable = false;
+      this.hub.warn('live status bus unavailable; reading for this instance\'s watchers only until it is back', error);
     }
-    // Another instance reads and holds the record: mutations reach it directly.
-    if (!this.#leading) this.#early = null;
-    if (this.#leading && Date.now() >= this.#nextReadAt) await this.#read();
+    if (!reachable) {
+      this.#local ??= await this.#localBus();
+      if (Date.now() >= this.#nextReadAt) await this.#read();
+    } else if (!this.#leading) {
+      // Another instance reads and holds the record: mutations reach it directly.
+      this.#early = null;
+      this.#local = null;
+    } else if (Date.now() >= this.#nextReadAt) {
+      await this.#read();
+    }
     if (!this.#stopped) this.#timer = setTimeout(() => void this.#tick(), this.options.pollIntervalMs);
   }
 
@@ -201,19 +219,46 @@ class PartnerWatch {
       this.hub.warn(`reading campaign statuses failed; next read in ${wait} ms`, error);
       return;
     }
+    const at = new Date().toISOString();
+    this.#lastRead = { entries, stamp };
+    const local = this.#local;
+    if (local) {
+      await local.record(this.partner, entries, stamp, at, 'poll');
+      if (!this.#leading) return;
+    }
     try {
-      await this.options.bus.record(this.partner, entries, stamp, new Date().toISOString(), 'poll');
+      await this.options.bus.record(this.partner, entries, stamp, at, local ? 'sync' : 'poll');
+      this.#local = null;
       const early = this.#early ?? [];
       this.#early = null;
       for (const m of early) await this.options.bus.record(this.partner, m.entries, m.stamp, m.at, 'mutation');
     } catch (error) {
-      this.hub.warn('live status bus unavailable; no events until it is back', error);
+      this.hub.warn('live status bus unavailable; reading for this instance\'s watchers only until it is back', error);
+      this.#local ??= await this.#localBus();
+      await this.#local.record(this.partner, entries, stamp, at, 'poll');
     }
   }
 
   /** A mutation answered before the first read: kept for replay (bounded; reads catch up anyway). */
   early(entries: StatusEntry[], stamp: number, at: string): void {
     if (this.#early && this.#early.length < 1000) this.#early.push({ entries, stamp, at });
+  }
+
+  /** A mutation the bus could not take: delivered here while this instance reads for itself. */
+  publishLocally(entries: StatusEntry[], stamp: number, at: string): Promise<void> {
+    return this.#local ? this.#local.record(this.partner, entries, stamp, at, 'mutation') : Promise.resolve();
+  }
+
+  /**
+   * Starts from this instance's last read when it was the reader, so what changed since is
+   * found; an instance that was not starts from its first read on its own (a change made in
+   * between reaches its watchers only with the next one).
+   */
+  async #localBus(): Promise<StatusBus> {
+    const bus = createMemoryBus();
+    bus.onEvent((event) => this.hub.deliver(event));
+    if (this.#lastRead) await bus.record(this.partner, this.#lastRead.entries, this.#lastRead.stamp, '', 'poll');
+    return bus;
   }
 
   #stopping: Promise<void> | undefined;
@@ -248,10 +293,13 @@ export class LiveStatus {
   #lastWarn = 0;
 
   constructor(private readonly options: LiveStatusOptions) {
-    options.bus.onEvent((event) => {
-      const partner = this.#partners.get(event.partner);
-      if (partner) for (const watch of partner.watches) watch.push(event);
-    });
+    options.bus.onEvent((event) => this.deliver(event));
+  }
+
+  /** To this instance's watchers of the event's partner. */
+  deliver(event: StatusEvent): void {
+    const partner = this.#partners.get(event.partner);
+    if (partner) for (const watch of partner.watches) watch.push(event);
   }
 
   /** Whether the campaign API takes the token; a recent successful read counts as yes. */
@@ -325,10 +373,12 @@ export class LiveStatus {
     const now = Date.now();
     const key = partnerKey(token);
     const at = new Date(now).toISOString();
-    this.#partners.get(key)?.early([{ id, status }], now, at);
-    this.options.bus
-      .record(key, [{ id, status }], now, at, 'mutation')
-      .catch((error: unknown) => this.warn('could not publish a status change', error));
+    const partner = this.#partners.get(key);
+    partner?.early([{ id, status }], now, at);
+    this.options.bus.record(key, [{ id, status }], now, at, 'mutation').catch((error: unknown) => {
+      this.warn('could not publish a status change on the bus; delivered on this instance only', error);
+      return partner?.publishLocally([{ id, status }], now, at);
+    });
   }
 
   stats(): { partners: number; watches: number; connections: number } {

@@ -42,7 +42,7 @@ return 0`;
 const RECORD = `
 local stamp = tonumber(ARGV[2])
 if redis.call('EXISTS', KEYS[1]) == 0 then
-  if ARGV[1] ~= 'poll' then return 0 end
+  if ARGV[1] == 'mutation' then return 0 end
   redis.call('HSET', KEYS[1], '_', '1')
   for i = 7, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1] .. '|' .. ARGV[2]) end
   redis.call('PEXPIRE', KEYS[1], ARGV[6])
@@ -57,7 +57,9 @@ for i = 7, #ARGV, 2 do
     previous = string.sub(current, 1, bar - 1)
     previousStamp = tonumber(string.sub(current, bar + 1))
   end
-  if previousStamp <= stamp and previous ~= ARGV[i + 1] then
+  if previousStamp <= stamp and previous ~= ARGV[i + 1] and ARGV[1] == 'sync' then
+    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1] .. '|' .. ARGV[2])
+  elseif previousStamp <= stamp and previous ~= ARGV[i + 1] then
     redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1] .. '|' .. ARGV[2])
     local event = cjson.encode({ partner = ARGV[4], id = tonumber(ARGV[i]), previousStatus = previous or cjson.null, status = ARGV[i + 1], at = ARGV[3] })
     redis.call('PUBLISH', ARGV[5], event)

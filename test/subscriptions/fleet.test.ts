@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { startBff, type RunningBff } from '../../src/server/bff.js';
-import { oneOffInput } from '../graphql/support.js';
+import { createCampaign, newPartner, oneOffInput } from '../graphql/support.js';
+import { startStack } from '../helpers/stack.js';
 import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
-import { CAMPAIGN_CHANGED, liveClient, metric, sleep, until, type LiveClient, type Subscription } from './support.js';
+import { CAMPAIGN_CHANGED, liveClient, metric, nextPoll, sleep, until, type LiveClient, type Subscription } from './support.js';
 
 const INTERVAL_MS = 150;
 
@@ -129,3 +130,45 @@ describe.skipIf(!redisAvailable)('live status across two instances on Redis', ()
     expect(await pages(survivor)).toBeGreaterThan(survivor === a ? a0 : b0);
   });
 });
+
+/** Redis is a cache, never a dependency: live status goes on while it is down. */
+describe.skipIf(!redisAvailable)('live status while Redis is down', () => {
+  it('delivers on each instance while Redis is unreachable, and once per change after it is back', async () => {
+    const redis = await startRedis();
+    const stack = await startStack({
+      emulator: { moderation: { mode: 'manual' } },
+      env: { CACHE_URL: redis.url, SUBSCRIPTION_POLL_INTERVAL_MS: String(INTERVAL_MS) },
+    });
+    try {
+      const token = await newPartner(stack, 'store');
+      const ids = [await createCampaign(stack, oneOffInput(951), token), await createCampaign(stack, oneOffInput(952), token)];
+      const watcher = liveClient('websocket', stack.bffUrl, token);
+      clientsToClose.push(watcher);
+      const events = watcher.subscribe(CAMPAIGN_CHANGED);
+      await nextPoll(stack.bffUrl);
+      await nextPoll(stack.bffUrl);
+
+      await redis.stop();
+      await stack.admin('moderate', { ymCampaignId: Number(ids[0]), decision: 'decline' });
+      const [down] = await events.waitFor(1, 10_000);
+      expect(down!.data.campaignChanged).toMatchObject({ campaign: { id: ids[0] }, previousStatus: 'MODERATION', status: 'DECLINED' });
+
+      await redis.restart();
+      // Both Redis connections come back within their reconnect backoff (at most 3.2 s here); the
+      // next read then writes the shared record without sending the decline again.
+      await sleep(4500);
+      await stack.admin('moderate', { ymCampaignId: Number(ids[1]), decision: 'decline' });
+      const second = (await events.waitFor(2, 10_000))[1]!;
+      expect(second.data.campaignChanged).toMatchObject({ campaign: { id: ids[1] }, previousStatus: 'MODERATION', status: 'DECLINED' });
+      await nextPoll(stack.bffUrl);
+      await nextPoll(stack.bffUrl);
+      expect(events.results).toHaveLength(2);
+    } finally {
+      await Promise.all(clientsToClose.splice(0).map((c) => c.close()));
+      await stack.close();
+      await redis.close();
+    }
+  }, 40_000);
+});
+
+const clientsToClose: LiveClient[] = [];
