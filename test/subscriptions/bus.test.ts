@@ -63,6 +63,18 @@ describe.each(['memory', 'redis'] as const)('status bus: %s', (kind) => {
     expect(events).toEqual([{ partner: p, id: 1, previousStatus: 'started', status: 'paused', at }]);
   });
 
+  it.skipIf(kind === 'redis' && !redisAvailable)('records a sync silently, and compares later reads with it', async () => {
+    events.length = 0;
+    const p = partner();
+    await bus.record(p, [{ id: 1, status: 'moderation' }], 1000, at, 'poll');
+    await bus.record(p, [{ id: 1, status: 'declined' }, { id: 2, status: 'started' }], 2000, at, 'sync');
+    await settle(0);
+    expect(events).toEqual([]);
+    await bus.record(p, [{ id: 1, status: 'declined' }, { id: 2, status: 'paused' }], 3000, at, 'poll');
+    await settle(1);
+    expect(events).toEqual([{ partner: p, id: 2, previousStatus: 'started', status: 'paused', at }]);
+  });
+
   it.skipIf(kind === 'redis' && !redisAvailable)('ignores mutations of a partner nobody watches', async () => {
     events.length = 0;
     await bus.record(partner(), [{ id: 1, status: 'paused' }], 1000, at, 'mutation');
