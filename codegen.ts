@@ -41,6 +41,7 @@ const config: CodegenConfig = {
           LeadCounts: `${models}#LeadCountsModel`,
           Lead: `${models}#LeadModel`,
           UserError: `${models}#UserErrorModel`,
+          CampaignStatusEvent: '../../subscriptions/events.js#StatusEvent',
           CampaignMerchant: `${contract}#CampaignDetails`,
           CampaignAppearance: `${contract}#CampaignDetails`,
           CampaignDiscount: `${contract}#CampaignDetails`,

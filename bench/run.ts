@@ -14,6 +14,7 @@ import { cpuMeter, peakRssMb, resetPeakRss, rssMb } from './lib/proc-stats.js';
 import { checkTargets, formatMemory, formatTable, formatTargets, type MemoryCheck, type ScenarioResult } from './lib/report.js';
 import { buildScenarios, DOCUMENTS, graphqlBody, graphqlHeaders, PAGE_SIZE, TRACED_KEYS, tracedScenario, type Scenario, type Target } from './lib/scenarios.js';
 import { ensureCampaigns } from './lib/seed.js';
+import { formatSubscriptions, measureSubscriptions, type SubscriptionsResult } from './lib/subscriptions.js';
 
 const USAGE = `npm run bench [-- --quick] [-- --connections N] [-- --duration S]
 
@@ -25,7 +26,8 @@ writes bench/results/latest.json.
   --connections N  connections of the load runs (default 50; 10 with --quick)
   --duration S     seconds of each measured run (default 10; 1.2 with --quick)
   --only LIST      run only these parts, comma-separated: floor, stock-apollo, categories, card, list-ids,
-                   list-cards, rest-floor-list, create, probes (the 1-connection runs), memory
+                   list-cards, rest-floor-list, create, probes (the 1-connection runs), memory,
+                   subscriptions (5,000 WebSocket subscribers; 500 with --quick)
   --latency LIST   backend latencies in ms, comma-separated (default 0,10)
   --bff-node-args="ARGS"  node options for the BFF process only (e.g. --bff-node-args="--max-old-space-size=128")
   --profile        run the BFF under node --cpu-prof and print its top frames at the end
@@ -44,7 +46,7 @@ so a tuning can be measured without editing code.`;
 
 const DEMO_STORE_TOKEN = 'demo-store-token';
 const DEMO_AGGREGATOR_TOKEN = 'demo-aggregator-token';
-const PARTS = ['floor', 'stock-apollo', 'categories', 'card', 'list-ids', 'list-cards', 'rest-floor-list', 'create', 'probes', 'memory'] as const;
+const PARTS = ['floor', 'stock-apollo', 'categories', 'card', 'list-ids', 'list-cards', 'rest-floor-list', 'create', 'probes', 'memory', 'subscriptions'] as const;
 /** partnerCampaignIds of the seeded campaigns, clear of the fixtures (1001...) and of create's. */
 const SEED_PARTNER_ID = 500_001;
 /** Outside the repository: profiles are large and belong to one machine. */
@@ -483,6 +485,21 @@ async function main(): Promise<boolean> {
     log(`memory check: ${byKey('list-cards').label}, ${profile.memoryConnections} connections for ${profile.memorySeconds} s`);
     memory = await memoryCheck(servers, admin, byKey('list-cards'), profile);
   }
+  let live: SubscriptionsResult | null = null;
+  if (profile.parts.has('subscriptions')) {
+    await admin.clearFaults();
+    live = await measureSubscriptions({
+      bffOrigin: bff.origin,
+      bffPid: bff.pid,
+      emulatorOrigin: emulator.origin,
+      admin,
+      pollIntervalMs: loadConfig({ ...process.env, ...bffEnv }).live.pollIntervalMs,
+      profile: profile.quick
+        ? { subscribers: 500, partners: 5, campaignsPerPartner: 20, rounds: 5, countIntervals: 2, cycles: 1 }
+        : { subscribers: 5000, partners: 5, campaignsPerPartner: 20, rounds: 15, countIntervals: 5, cycles: 2 },
+      log,
+    });
+  }
   const targets = checkTargets(results, profile.connections, memory);
 
   const report = {
@@ -498,6 +515,7 @@ async function main(): Promise<boolean> {
     traceSink: traceSink ? await (await fetch(`${traceSink.origin}/stats`)).json() : null,
     results,
     memory,
+    subscriptions: live,
     targets,
   };
   mkdirSync(`${REPO_ROOT}bench/results`, { recursive: true });
@@ -517,6 +535,8 @@ async function main(): Promise<boolean> {
       '',
       memory ? formatMemory(memory) : 'memory check not run',
       '',
+      live ? formatSubscriptions(live) : 'live status scenario not run',
+      '',
       formatTargets(targets),
       '',
       `written to bench/results/latest.json (${report.seconds} s)`,
@@ -535,7 +555,14 @@ async function main(): Promise<boolean> {
   }
   const failed = (l: { errors: number; non2xx: number; mismatches: number; stoppedEarly: boolean }) =>
     l.errors + l.non2xx + l.mismatches > 0 || l.stoppedEarly;
-  const correct = !results.some((r) => r.callsAsExpected === false || failed(r)) && !(memory && failed(memory.load));
+  const liveCorrect =
+    !live ||
+    (live.deliveries.missing === 0 &&
+      live.deliveries.duplicates === 0 &&
+      (live.backendCallsPerInterval['campaigns/get-all-campaigns'] ?? 0) <= live.expectedCallsPerInterval * 1.25 &&
+      live.freed.subscriptions === 0 &&
+      live.freed.backendCallsAfter === 0);
+  const correct = !results.some((r) => r.callsAsExpected === false || failed(r)) && !(memory && failed(memory.load)) && liveCorrect;
   if (!correct) log('exit code 2: some answers were wrong or some backend call counts not minimal (see the table)');
   return correct;
 }

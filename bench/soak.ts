@@ -8,6 +8,7 @@ import { readOptions, USAGE, type SoakOptions } from './soak/options.js';
 import { preparePartners } from './soak/partners.js';
 import { chooseAction, newStats, type Context, type Stats } from './soak/traffic.js';
 import { verifyState, type StateCheck } from './soak/verify.js';
+import { startWatchers, type WatchReport } from './soak/watchers.js';
 import { seeded } from './lib/seeded.js';
 
 /**
@@ -42,6 +43,7 @@ interface Report {
   phases: Record<string, number>;
   rssMb: { start: number; baseline: number; end: number; peak: number; growth: number; samples: number[] };
   state: StateCheck[];
+  live: WatchReport;
   bffErrorLines: string[];
   failures: string[];
 }
@@ -69,6 +71,9 @@ async function run(options: SoakOptions): Promise<Report> {
       BACKEND_ATTEMPT_TIMEOUT_MS: '500',
       BACKEND_BUDGET_MS: '1500',
       BACKEND_BREAKER_HALF_OPEN_MS: '1000',
+      // Live status read often, so the subscribers see many changes while the backend flaps.
+      SUBSCRIPTION_POLL_INTERVAL_MS: '500',
+      SUBSCRIPTION_POLL_BACKOFF_MAX_MS: '2000',
     },
     port: bffPort,
     readyPath: '/healthz',
@@ -80,6 +85,8 @@ async function run(options: SoakOptions): Promise<Report> {
   const ctx: Context = { bffUrl: `${bff.origin}/graphql`, backend, partners, random, next: () => ++counter };
   const stats: Stats = newStats();
 
+  // Subscribers held open for the whole run: their memory is in the baseline, their leaving is judged.
+  const watchers = startWatchers(bff.origin, partners, options.subscribers);
   const rss = { start: rssMb(bff.pid), baseline: 0, samples: [] as number[] };
   log(`${partners.length} partners ready; BFF RSS ${rss.start.toFixed(1)} MB; load for ${options.durationMs / 1000} s at ${options.concurrency} in flight, backend flapping every ${options.flapMs / 1000} s`);
 
@@ -89,7 +96,7 @@ async function run(options: SoakOptions): Promise<Report> {
   const sampler = setInterval(() => {
     rss.samples.push(Math.round(rssMb(bff.pid) * 10) / 10);
     const elapsed = (performance.now() - started) / 1000;
-    if (rss.samples.length % 6 === 0) log(`${stats.requests} requests in ${elapsed.toFixed(0)} s, RSS ${rss.samples.at(-1)} MB`);
+    if (rss.samples.length % 6 === 0) log(`${stats.requests} requests and ${watchers.events()} live events in ${elapsed.toFixed(0)} s, RSS ${rss.samples.at(-1)} MB`);
   }, 5000);
   const baselineTimer = setTimeout(() => {
     rss.baseline = rssMb(bff.pid);
@@ -122,6 +129,7 @@ async function run(options: SoakOptions): Promise<Report> {
   // Late answers of the slow phases may still land; let them, then judge.
   await sleep(2000);
   const state = await verifyState(backend, partners);
+  const live = await watchers.stop(backend);
   const end = rssMb(bff.pid);
   const peak = peakRssMb(bff.pid);
   const bffErrorLines = bff.tail().split('\n').filter((line) => line.trim() !== '' && !line.includes('Campaign GraphQL BFF') && !/^\s{2}\S/.test(line));
@@ -138,6 +146,12 @@ async function run(options: SoakOptions): Promise<Report> {
   if (stats.anomalies.length) failures.push(`anomalies: ${stats.anomalies.slice(0, 5).join(' | ')}`);
   if (growth > MEMORY_GROWTH_LIMIT) failures.push(`BFF memory grew ${(growth * 100).toFixed(1)}% (${rss.baseline.toFixed(1)} → ${end.toFixed(1)} MB), over ${MEMORY_GROWTH_LIMIT * 100}%`);
   for (const check of state) for (const problem of check.problems) failures.push(`${check.partner}: ${problem}`);
+  if (live.endedEarly.length) failures.push(`${live.endedEarly.length} of ${live.subscribers} subscriptions ended while the backend flapped: ${live.endedEarly.slice(0, 3).join(' | ')}`);
+  if (live.chainBreaks.length) failures.push(`live events out of order: ${live.chainBreaks.slice(0, 3).join(' | ')}`);
+  if (live.leaks.length) failures.push(`live events about another partner's campaigns: ${live.leaks.slice(0, 3).join(' | ')}`);
+  if (live.leftOpen.subscriptions + live.leftOpen.partners + live.leftOpen.connections > 0) {
+    failures.push(`after every subscriber left the BFF still holds ${JSON.stringify(live.leftOpen)}`);
+  }
   if (bffErrorLines.length) failures.push(`the BFF logged errors: ${bffErrorLines.slice(0, 3).join(' | ')}`);
   const healthy = stats.byPhase.healthy;
   if (healthy.requests > 0 && healthy.clean / healthy.requests < HEALTHY_CLEAN_MIN) {
@@ -159,6 +173,7 @@ async function run(options: SoakOptions): Promise<Report> {
     phases: flapper.phases,
     rssMb: { start: rss.start, baseline: rss.baseline, end, peak, growth, samples: rss.samples },
     state,
+    live,
     bffErrorLines,
     failures,
   };
@@ -182,6 +197,7 @@ function format(r: Report): string {
     ...sortedEntries(r.codes).map(([code, c]) => `                ${n(c).padStart(9)}  ${code}`),
     'backend phases  ' + sortedEntries(r.phases).map(([label, c]) => `${label} ×${c}`).join('; '),
     `BFF RSS         start ${r.rssMb.start.toFixed(1)} MB, after warm-up ${r.rssMb.baseline.toFixed(1)} MB, end ${r.rssMb.end.toFixed(1)} MB (${r.rssMb.growth >= 0 ? '+' : ''}${(r.rssMb.growth * 100).toFixed(1)}%), peak ${r.rssMb.peak.toFixed(1)} MB`,
+    `live status     ${r.live.subscribers} subscribers (WebSocket and SSE) held open: ${n(r.live.events)} events, ${r.live.endedEarly.length} dropped, ${r.live.chainBreaks.length} out of order, ${r.live.leaks.length} about another partner; after they left: ${r.live.leftOpen.subscriptions} watchers, ${r.live.leftOpen.partners} partners read, ${r.live.leftOpen.connections} connections`,
     'backend state   (confirmed / refused / timed out → at the backend)',
     ...r.state.map(
       (s) =>
@@ -189,7 +205,7 @@ function format(r: Report): string {
         `pins ${s.pins.confirmed}/${s.pins.refused}/${s.pins.unknown} → ${s.pins.atBackend}; leads ${s.leads.confirmed}/${s.leads.refused}/${s.leads.unknown} → ${s.leads.atBackend}${s.problems.length ? '  ✗' : '  ✓'}`,
     ),
     '',
-    r.failures.length ? `FAIL\n  ${r.failures.join('\n  ')}` : 'PASS: no 5xx, no leak, no error logged, memory within 20%, backend state as reported, clean answers while the backend was healthy',
+    r.failures.length ? `FAIL\n  ${r.failures.join('\n  ')}` : 'PASS: no 5xx, no leak, no error logged, memory within 20%, backend state as reported, clean answers while the backend was healthy, subscribers held and freed',
     '',
   ];
   return lines.join('\n');

@@ -71,6 +71,14 @@ export const envSchema = z.object({
   SHUTDOWN_GRACE_MS: int(0, 600_000, 10_000),
   READY_BACKEND_WINDOW_MS: int(1000, 3_600_000, 30_000),
   CURSOR_SECRET: z.string().min(32, { error: 'must be at least 32 characters (the same on every instance)' }).optional(),
+
+  SUBSCRIPTION_POLL_INTERVAL_MS: int(100, 600_000, 3000),
+  SUBSCRIPTION_POLL_BACKOFF_MAX_MS: int(100, 3_600_000, 30_000),
+  SUBSCRIPTIONS_PER_CONNECTION: int(1, 1000, 20),
+  SUBSCRIPTION_MAX_IDS: int(1, 10_000, 100),
+  SUBSCRIPTION_CONNECTIONS_PER_PARTNER: int(1, 1_000_000, 2000),
+  SUBSCRIPTION_INIT_TIMEOUT_MS: int(100, 60_000, 3000),
+  SUBSCRIPTION_KEEPALIVE_MS: int(0, 600_000, 12_000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -116,6 +124,17 @@ export interface Config {
   readyBackendWindowMs: number;
   /** Keys the HMAC of pagination cursors; the same on every instance of a fleet. */
   cursorSecret: string | undefined;
+  /** Live campaign status (subscriptions over WebSocket and SSE). */
+  live: {
+    pollIntervalMs: number;
+    backoffMaxMs: number;
+    subscriptionsPerConnection: number;
+    maxIds: number;
+    connectionsPerPartner: number;
+    initTimeoutMs: number;
+    /** 0: no pings. */
+    keepAliveMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -155,6 +174,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (e.BACKEND_BACKOFF_MAX_MS < e.BACKEND_BACKOFF_INITIAL_MS) {
     problems.push(`BACKEND_BACKOFF_MAX_MS=${e.BACKEND_BACKOFF_MAX_MS} must be at least BACKEND_BACKOFF_INITIAL_MS=${e.BACKEND_BACKOFF_INITIAL_MS}`);
+  }
+  if (e.SUBSCRIPTION_POLL_BACKOFF_MAX_MS < e.SUBSCRIPTION_POLL_INTERVAL_MS) {
+    problems.push(`SUBSCRIPTION_POLL_BACKOFF_MAX_MS=${e.SUBSCRIPTION_POLL_BACKOFF_MAX_MS} must be at least SUBSCRIPTION_POLL_INTERVAL_MS=${e.SUBSCRIPTION_POLL_INTERVAL_MS}`);
   }
   if (problems.length) throw new ConfigError(problems);
 
@@ -198,5 +220,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     readyBackendWindowMs: e.READY_BACKEND_WINDOW_MS,
     cursorSecret: e.CURSOR_SECRET,
+    live: {
+      pollIntervalMs: e.SUBSCRIPTION_POLL_INTERVAL_MS,
+      backoffMaxMs: e.SUBSCRIPTION_POLL_BACKOFF_MAX_MS,
+      subscriptionsPerConnection: e.SUBSCRIPTIONS_PER_CONNECTION,
+      maxIds: e.SUBSCRIPTION_MAX_IDS,
+      connectionsPerPartner: e.SUBSCRIPTION_CONNECTIONS_PER_PARTNER,
+      initTimeoutMs: e.SUBSCRIPTION_INIT_TIMEOUT_MS,
+      keepAliveMs: e.SUBSCRIPTION_KEEPALIVE_MS,
+    },
   };
 }

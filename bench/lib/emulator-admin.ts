@@ -40,6 +40,11 @@ export class EmulatorAdmin {
     await this.call('DELETE', 'faults');
   }
 
+  /** A moderator's decision on a campaign in moderation. */
+  async moderate(ymCampaignId: number, decision: 'approve' | 'decline'): Promise<void> {
+    await this.call('POST', 'moderate', { ymCampaignId, decision });
+  }
+
   async setModeration(mode: 'auto' | 'manual'): Promise<void> {
     await this.call('POST', 'moderation', { mode });
   }

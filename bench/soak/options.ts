@@ -11,13 +11,16 @@ the backend flaps between healthy and failing. Not part of npm test.
   --concurrency N    requests in flight at once (default 16; env SOAK_CONCURRENCY)
   --flap D           length of each healthy or failing phase of the backend (default 5s; env SOAK_FLAP)
   --warmup D         load before the memory baseline is taken (default 10% of the run, at most 30s)
+  --subscribers N    campaignChanged subscribers per partner held open all along, half over
+                     WebSocket and half over SSE (default 10; env SOAK_SUBSCRIBERS)
   --seed N           seed of every random choice, so a run can be replayed (default 1; env SOAK_SEED)
   --json FILE        also write the report as JSON to FILE
   --help             this text
 
 Exit code 0 when the run passed; 1 on any 5xx, any cross-partner leak, an error logged by the BFF,
 memory growth over 20% (end against the baseline after warm-up), a backend state that disagrees
-with what the mutations reported, or fewer than half of the requests answered without an error
+with what the mutations reported, a subscription dropped while the backend flapped, live events
+out of order or about another partner, watchers left in the BFF after the subscribers left, or fewer than half of the requests answered without an error
 while the backend was healthy (a breaker that does not close); also 1 when the soak could not run.`;
 
 export interface SoakOptions {
@@ -27,6 +30,7 @@ export interface SoakOptions {
   flapMs: number;
   warmupMs: number;
   seed: number;
+  subscribers: number;
   json: string | undefined;
 }
 
@@ -54,6 +58,7 @@ export function readOptions(argv: string[], env: NodeJS.ProcessEnv): SoakOptions
       flap: { type: 'string' },
       warmup: { type: 'string' },
       seed: { type: 'string' },
+      subscribers: { type: 'string' },
       json: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -73,6 +78,7 @@ export function readOptions(argv: string[], env: NodeJS.ProcessEnv): SoakOptions
     flapMs,
     warmupMs,
     seed: whole('--seed', values.seed ?? env.SOAK_SEED ?? '1', 0, 2 ** 31 - 1),
+    subscribers: whole('--subscribers', values.subscribers ?? env.SOAK_SUBSCRIBERS ?? '10', 0, 1000),
     json: values.json,
   };
 }

@@ -5,6 +5,7 @@ import type { KeyedQueue } from './keyed-queue.js';
 import { createLoaders, type Loaders } from './loaders.js';
 import { createCursors, type Cursors } from './pagination.js';
 import { bindPartnerApi, type PartnerApi } from './partner-api.js';
+import type { LiveSource } from '../subscriptions/resolvers.js';
 
 /** What the GraphQL layer needs from the process: built once, shared by every request. */
 export interface BffDependencies {
@@ -48,6 +49,8 @@ export interface GraphQLContext {
   limits: BffDependencies['limits'];
   /** Pagination cursors, bound to this partner. */
   cursors: Cursors;
+  /** Live campaign status; set only for operations of the WebSocket and SSE transports. */
+  live?: LiveSource;
 }
 
 export interface RequestScope {

@@ -21,6 +21,7 @@ import { createMetrics, type Metrics } from '../observability/metrics.js';
 import { traceResolvers } from '../tracing/graphql.js';
 import { traceGraphqlRequests } from '../tracing/http-server.js';
 import { activeTracer } from '../tracing/state.js';
+import { createLive } from '../subscriptions/index.js';
 import { createHttpHandler, type Readiness } from './http.js';
 
 export type ServerContext = GraphQLContext & RequestMeta;
@@ -84,8 +85,10 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     ttlMs: config.categoryTtlMs,
     onLookup: (result: 'hit' | 'stale' | 'miss' | 'error') => metrics.cacheLookups.inc({ cache: 'categories', result }),
   });
+  const live = await createLive({ config, api, logger, registry: metrics.registry });
   const deps = {
-    api,
+    // Mutations publish the status they leave a campaign in to its subscribers at once.
+    api: live.publishing(api),
     categories,
     pinUploads: new KeyedQueue(),
     limits: {
@@ -146,6 +149,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     ],
   });
   await apollo.start();
+  const subscriptions = live.transports({ schema, deps, fallbackToken: options.fallbackToken ?? null, onLimit });
 
   let lastProbe: Promise<boolean> | undefined;
   let lastProbeAt = 0;
@@ -191,6 +195,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     logger,
     fallbackToken: options.fallbackToken ?? null,
     onRefused: (reason) => metrics.limitRejections.inc({ limit: reason }),
+    stream: subscriptions.sse,
   });
   const handler = tracer ? traceGraphqlRequests(untracedHandler, tracer) : untracedHandler;
 
@@ -211,6 +216,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     }
     handler(req, res);
   });
+  subscriptions.attach(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {
@@ -228,6 +234,9 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
       for (const res of unanswered) if (!res.headersSent) res.setHeader('connection', 'close');
       // Stops listening and closes the idle keep-alive sockets; the others close after their answer.
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Subscriptions never finish by themselves: complete them and close their sockets (1001)
+      // first, so the grace period is spent on requests that can finish.
+      await subscriptions.close();
       let timer: NodeJS.Timeout | undefined;
       const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, config.shutdownGraceMs)));
       await Promise.race([stopped, grace]);

@@ -43,6 +43,8 @@ export interface HttpHandlerOptions<C extends BaseContext> {
   logger: Logger;
   /** Token used when a request carries none (development on the embedded emulator only). */
   fallbackToken: string | null;
+  /** GraphQL over SSE (graphql-sse) at `/graphql/stream`. */
+  stream?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /** Told about refusals made before Apollo (size, type, JSON). */
   onRefused?: (reason: 'body_too_large' | 'unsupported_media_type' | 'malformed_json' | 'timeout') => void;
 }
@@ -393,6 +395,17 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
     switch (url.pathname) {
       case '/graphql':
         return graphql(req, res, url, requestId);
+      case '/graphql/stream': {
+        if (!options.stream) return sendJson(res, 404, { error: 'No route /graphql/stream: subscriptions over SSE are off.' });
+        const cors = corsHeaders(options.cors, req);
+        if (req.method === 'OPTIONS') {
+          res.writeHead(204, { ...cors, 'content-length': '0' });
+          res.end();
+          return;
+        }
+        for (const [key, value] of Object.entries(cors)) res.setHeader(key, value);
+        return options.stream(req, res);
+      }
       case '/healthz':
         return sendJson(res, 200, { status: 'ok' });
       case '/readyz': {

@@ -1,5 +1,6 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { CampaignRef, CampaignPage, PinPage, PinModel, CategoryModel, CampaignStatsModel, PinCountsModel, LeadCountsModel, LeadModel, UserErrorModel } from '../models.js';
+import type { StatusEvent } from '../../subscriptions/events.js';
 import type { CampaignDetails } from '../../campaign-api/index.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
@@ -444,6 +445,26 @@ export type CampaignStatus =
   | 'started'
   /** A status this API does not know yet; see `Campaign.rawStatus`. */
   | 'unknown';
+
+/** A campaign's status changed. */
+export type CampaignStatusEvent = {
+  __typename?: 'CampaignStatusEvent';
+  /**
+   * When this API saw the change: the answer of the mutation that made it, or the read of the
+   * campaign API that found it.
+   */
+  at: Scalars['DateTime']['output'];
+  /**
+   * The campaign, with its new status. `id` and `status` cost nothing; any other field reads the
+   * campaign from the campaign API when the event is sent (once per event for all of the
+   * partner's subscribers on one server).
+   */
+  campaign: Campaign;
+  /** The status before the change; `null` when the campaign is new (just created). */
+  previousStatus?: Maybe<CampaignStatus>;
+  /** The status after the change (the same as `campaign.status`). */
+  status: CampaignStatus;
+};
 
 /** The kind of offer: how a user gets the bonus. */
 export type CampaignType =
@@ -1016,6 +1037,39 @@ export type StopCampaignPayload = {
 };
 
 /**
+ * Live updates. Served over GraphQL over WebSocket (the `graphql-ws` protocol, at `/graphql`, what
+ * Apollo Client's `GraphQLWsLink` and Apollo Sandbox speak) and over Server-Sent Events (the
+ * `graphql-sse` protocol, at `/graphql/stream`, for clients behind proxies that drop WebSockets).
+ * The partner token goes in the `connection_init` payload `{ "authorization": "Bearer <token>" }`
+ * or in the `Authorization` header; a partner only ever receives events about its own campaigns.
+ */
+export type Subscription = {
+  __typename?: 'Subscription';
+  /**
+   * An event each time one of the calling partner's campaigns changes status: approved or declined
+   * by the moderator, started by its schedule, out of promo codes (`PIN_REQUIRED`), `FINISHED`, or
+   * started and stopped by anyone. Changes made through this API's mutations arrive at once; other
+   * changes are found by reading the campaign API every few seconds (`SUBSCRIPTION_POLL_INTERVAL_MS`),
+   * one read per partner however many watch. Select `campaign { id status }` so a normalized client
+   * cache updates the campaign in place. While the campaign API is unreachable no event is sent
+   * (nothing is guessed); changes that happened meanwhile arrive once it answers again.
+   */
+  campaignChanged: CampaignStatusEvent;
+};
+
+
+/**
+ * Live updates. Served over GraphQL over WebSocket (the `graphql-ws` protocol, at `/graphql`, what
+ * Apollo Client's `GraphQLWsLink` and Apollo Sandbox speak) and over Server-Sent Events (the
+ * `graphql-sse` protocol, at `/graphql/stream`, for clients behind proxies that drop WebSockets).
+ * The partner token goes in the `connection_init` payload `{ "authorization": "Bearer <token>" }`
+ * or in the `Authorization` header; a partner only ever receives events about its own campaigns.
+ */
+export type SubscriptionCampaignChangedArgs = {
+  ids?: InputMaybe<Array<Scalars['ID']['input']>>;
+};
+
+/**
  * Changes to a campaign, found by its `id`. Only the fields given change: a field left out keeps
  * its value, and `null` clears an optional field (what a cleared field means is said at each one).
  * Fields every campaign has (`categoryId`, `campaignType`, `merchantDomain`, both logos,
@@ -1261,6 +1315,7 @@ export type ResolversTypes = {
   CampaignPinSettings: ResolverTypeWrapper<CampaignDetails>;
   CampaignStats: ResolverTypeWrapper<CampaignStatsModel>;
   CampaignStatus: CampaignStatus;
+  CampaignStatusEvent: ResolverTypeWrapper<StatusEvent>;
   CampaignType: CampaignType;
   CashbackType: CashbackType;
   Category: ResolverTypeWrapper<CategoryModel>;
@@ -1296,6 +1351,7 @@ export type ResolversTypes = {
   StartCampaignPayload: ResolverTypeWrapper<Omit<StartCampaignPayload, 'campaign' | 'userErrors'> & { campaign?: Maybe<ResolversTypes['Campaign']>, userErrors: Array<ResolversTypes['UserError']> }>;
   StopCampaignPayload: ResolverTypeWrapper<Omit<StopCampaignPayload, 'campaign' | 'userErrors'> & { campaign?: Maybe<ResolversTypes['Campaign']>, userErrors: Array<ResolversTypes['UserError']> }>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   URL: ResolverTypeWrapper<Scalars['URL']['output']>;
   UpdateCampaignInput: UpdateCampaignInput;
   UpdateCampaignPayload: ResolverTypeWrapper<Omit<UpdateCampaignPayload, 'campaign' | 'userErrors'> & { campaign?: Maybe<ResolversTypes['Campaign']>, userErrors: Array<ResolversTypes['UserError']> }>;
@@ -1320,6 +1376,7 @@ export type ResolversParentTypes = {
   CampaignMerchant: CampaignDetails;
   CampaignPinSettings: CampaignDetails;
   CampaignStats: CampaignStatsModel;
+  CampaignStatusEvent: StatusEvent;
   Category: CategoryModel;
   CreateCampaignInput: CreateCampaignInput;
   CreateCampaignPayload: Omit<CreateCampaignPayload, 'campaign' | 'userErrors'> & { campaign?: Maybe<ResolversParentTypes['Campaign']>, userErrors: Array<ResolversParentTypes['UserError']> };
@@ -1344,6 +1401,7 @@ export type ResolversParentTypes = {
   StartCampaignPayload: Omit<StartCampaignPayload, 'campaign' | 'userErrors'> & { campaign?: Maybe<ResolversParentTypes['Campaign']>, userErrors: Array<ResolversParentTypes['UserError']> };
   StopCampaignPayload: Omit<StopCampaignPayload, 'campaign' | 'userErrors'> & { campaign?: Maybe<ResolversParentTypes['Campaign']>, userErrors: Array<ResolversParentTypes['UserError']> };
   String: Scalars['String']['output'];
+  Subscription: Record<PropertyKey, never>;
   URL: Scalars['URL']['output'];
   UpdateCampaignInput: UpdateCampaignInput;
   UpdateCampaignPayload: Omit<UpdateCampaignPayload, 'campaign' | 'userErrors'> & { campaign?: Maybe<ResolversParentTypes['Campaign']>, userErrors: Array<ResolversParentTypes['UserError']> };
@@ -1485,6 +1543,13 @@ export type CampaignStatsResolvers<ContextType = GraphQLContext, ParentType exte
 
 export type CampaignStatusResolvers = EnumResolverSignature<{ DECLINED?: any, FINISHED?: any, MODERATION?: any, PAUSED?: any, PIN_REQUIRED?: any, STARTED?: any, UNKNOWN?: any }, ResolversTypes['CampaignStatus']>;
 
+export type CampaignStatusEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CampaignStatusEvent'] = ResolversParentTypes['CampaignStatusEvent']> = {
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  campaign?: Resolver<ResolversTypes['Campaign'], ParentType, ContextType>;
+  previousStatus?: Resolver<Maybe<ResolversTypes['CampaignStatus']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['CampaignStatus'], ParentType, ContextType>;
+};
+
 export type CampaignTypeResolvers = EnumResolverSignature<{ BANNER?: any, CODE?: any, CODE_OFFLINE?: any, CODE_ONLINE?: any, PROMO?: any, UNKNOWN?: any }, ResolversTypes['CampaignType']>;
 
 export type CashbackTypeResolvers = EnumResolverSignature<{ BONUS?: any, MONEY?: any, UNKNOWN?: any }, ResolversTypes['CashbackType']>;
@@ -1607,6 +1672,10 @@ export type StopCampaignPayloadResolvers<ContextType = GraphQLContext, ParentTyp
   userErrors?: Resolver<Array<ResolversTypes['UserError']>, ParentType, ContextType>;
 };
 
+export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
+  campaignChanged?: SubscriptionResolver<ResolversTypes['CampaignStatusEvent'], "campaignChanged", ParentType, ContextType, Partial<SubscriptionCampaignChangedArgs>>;
+};
+
 export interface UrlScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['URL'], any> {
   name: 'URL';
 }
@@ -1639,6 +1708,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   CampaignPinSettings?: CampaignPinSettingsResolvers<ContextType>;
   CampaignStats?: CampaignStatsResolvers<ContextType>;
   CampaignStatus?: CampaignStatusResolvers;
+  CampaignStatusEvent?: CampaignStatusEventResolvers<ContextType>;
   CampaignType?: CampaignTypeResolvers;
   CashbackType?: CashbackTypeResolvers;
   Category?: CategoryResolvers<ContextType>;
@@ -1668,6 +1738,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   SafeInt?: GraphQLScalarType;
   StartCampaignPayload?: StartCampaignPayloadResolvers<ContextType>;
   StopCampaignPayload?: StopCampaignPayloadResolvers<ContextType>;
+  Subscription?: SubscriptionResolvers<ContextType>;
   URL?: GraphQLScalarType;
   UpdateCampaignPayload?: UpdateCampaignPayloadResolvers<ContextType>;
   UserError?: UserErrorResolvers<ContextType>;

@@ -18,11 +18,14 @@ import { PinConnection } from './pin-connection.js';
 import { PinCounts } from './pin-counts.js';
 import { Query } from './query.js';
 import { UserError } from './user-error.js';
+import { CampaignStatusEvent, Subscription } from '../../subscriptions/resolvers.js';
 
 export const resolvers: Resolvers = {
   ...enumResolvers,
   Query,
   Mutation,
+  Subscription,
+  CampaignStatusEvent,
   Campaign,
   CampaignMerchant,
   CampaignAppearance,

@@ -1,0 +1,33 @@
+import { createHash } from 'node:crypto';
+import { CAMPAIGN_STATUSES, isUnknownEnumValue, type CampaignStatus, type UnknownEnumValue } from '../campaign-api/index.js';
+
+/**
+ * A campaign's status changed. Statuses are the backend's strings exactly as sent (an unknown
+ * one included), so an event crosses Redis as plain JSON and reads back the same.
+ */
+export interface StatusEvent {
+  /** The partner it belongs to: a hash of the token, never the token. */
+  partner: string;
+  id: number;
+  previousStatus: string | null;
+  status: string;
+  /** ISO 8601. */
+  at: string;
+}
+
+/**
+ * The partner a token stands for, as every shared structure names it: a hash, so Redis keys,
+ * messages and maps never hold a token.
+ */
+export function partnerKey(token: string): string {
+  return createHash('sha256').update(token).digest('hex').slice(0, 32);
+}
+
+export function statusString(status: CampaignStatus | UnknownEnumValue): string {
+  return isUnknownEnumValue(status) ? status.unknown : status;
+}
+
+/** Back to what the schema's enum resolvers take: a known value, or the unknown marker. */
+export function statusValue(status: string): CampaignStatus | UnknownEnumValue {
+  return (CAMPAIGN_STATUSES as readonly string[]).includes(status) ? (status as CampaignStatus) : { unknown: status };
+}

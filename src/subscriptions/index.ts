@@ -1,0 +1,202 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { GraphQLError, GraphQLSchema } from 'graphql';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { CampaignApi } from '../campaign-api/api.js';
+import { BusinessError, OPERATION_NAMES, type OperationName } from '../campaign-api/index.js';
+import type { Config } from '../config.js';
+import { createContext, type BffDependencies, type GraphQLContext } from '../graphql/context.js';
+import { formatError } from '../graphql/errors.js';
+import type { LimitName } from '../graphql/limits/index.js';
+import { createLoaders, type Loaders } from '../graphql/loaders.js';
+import { bindPartnerApi } from '../graphql/partner-api.js';
+import type { Logger } from '../observability/logger.js';
+import { createMemoryBus, type StatusBus } from './bus.js';
+import { statusString, type StatusEvent } from './events.js';
+import { LiveStatus } from './hub.js';
+import { createOperationPreparer } from './operation.js';
+import { createRedisBus } from './redis-bus.js';
+import type { LiveSource } from './resolvers.js';
+import { createSseHandler } from './sse.js';
+import { attachWebSocket } from './websocket.js';
+
+export { LiveStatus } from './hub.js';
+
+/** Largest WebSocket message or SSE request body: a subscription document with its variables. */
+export const MAX_MESSAGE_BYTES = 64 * 1024;
+
+/** Refusals of start and stop that concern the caller's own campaign, with its current status. */
+const OWN_CAMPAIGN_REFUSALS = new Set<string>(['failPin', 'failFinished', 'failModerator']);
+
+/** Writes that answer with the campaign's status: each publishes it at once. */
+const STATUS_WRITES = new Set<OperationName>(['create', 'update', 'start', 'stop', 'addPins']);
+
+export interface LiveOptions {
+  config: Config;
+  /** The REST client itself. */
+  api: CampaignApi;
+  logger: Logger;
+  registry: Registry;
+}
+
+/**
+ * Live campaign status for one BFF instance: the hub with its bus (memory, or Redis when
+ * `CACHE_URL` is set), the REST client that publishes what mutations change, and the two
+ * transports.
+ */
+export async function createLive({ config, api, logger, registry }: LiveOptions) {
+  const polls = new Counter({
+    name: 'bff_live_polls_total',
+    help: 'Reads of partners\' campaign statuses for subscriptions, by outcome.',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const pollPages = new Counter({
+    name: 'bff_live_poll_pages_total',
+    help: 'get-all-campaigns calls made by status reads for subscriptions.',
+    registers: [registry],
+  });
+  const connections = new Gauge({
+    name: 'bff_live_connections',
+    help: 'Open subscription connections by transport.',
+    labelNames: ['transport'] as const,
+    registers: [registry],
+  });
+
+  let lastBusError = 0;
+  const leaseMs = Math.max(3 * config.live.pollIntervalMs, 1000);
+  const bus: StatusBus = config.cacheUrl
+    ? await createRedisBus({
+        url: config.cacheUrl,
+        leaseMs,
+        onError(error) {
+          if (Date.now() - lastBusError < 10_000) return;
+          lastBusError = Date.now();
+          logger.warn({ err: error }, 'live status bus (Redis) unavailable; no events until it is back');
+        },
+      })
+    : createMemoryBus();
+
+  const live = new LiveStatus({
+    api,
+    bus,
+    pollIntervalMs: config.live.pollIntervalMs,
+    backoffMaxMs: config.live.backoffMaxMs,
+    maxScan: config.limits.maxStatusScan,
+    logger,
+    onPoll(outcome, pages) {
+      polls.inc({ outcome });
+      pollPages.inc(pages);
+    },
+  });
+  new Gauge({
+    name: 'bff_live_subscriptions',
+    help: 'Open subscriptions (watchers) on this instance.',
+    registers: [registry],
+    collect() {
+      this.set(live.stats().watches);
+    },
+  });
+  new Gauge({
+    name: 'bff_live_partners',
+    help: 'Partners with watchers on this instance.',
+    registers: [registry],
+    collect() {
+      this.set(live.stats().partners);
+    },
+  });
+
+  /** The REST client as mutations use it: every write that answers with a status publishes it. */
+  function publishing(target: CampaignApi): CampaignApi {
+    const wrapped: Record<string, unknown> = {};
+    for (const name of OPERATION_NAMES) {
+      const call = target[name] as (token: string, request: unknown, options?: unknown) => Promise<unknown>;
+      if (!STATUS_WRITES.has(name)) {
+        wrapped[name] = call.bind(target);
+        continue;
+      }
+      wrapped[name] = async (token: string, request: unknown, options?: unknown) => {
+        try {
+          const result = (await call.call(target, token, request, options)) as { ymCampaignId: number; campaignStatus: Parameters<typeof statusString>[0] };
+          live.published(token, result.ymCampaignId, statusString(result.campaignStatus));
+          return result;
+        } catch (error) {
+          // A start or stop refused for the campaign's state still tells its current status. Not
+          // so a refusal because the campaign is another partner's (failMerchant carries that
+          // partner's status): publishing it would tell the caller about a campaign not its own.
+          if (error instanceof BusinessError && error.current && OWN_CAMPAIGN_REFUSALS.has(error.code)) {
+            live.published(token, error.current.ymCampaignId, statusString(error.current.campaignStatus));
+          }
+          throw error;
+        }
+      };
+    }
+    return wrapped as CampaignApi;
+  }
+
+  /** The transports, once the schema and the request dependencies exist. */
+  function transports(options: { schema: GraphQLSchema; deps: BffDependencies; fallbackToken: string | null; onLimit?: (limit: LimitName) => void }) {
+    const { schema, deps } = options;
+    // One event object goes to every watcher of its partner on this instance, and a partner is
+    // one token (its key is the token's hash): loaders kept per event serve exactly that partner.
+    // They carry no subscriber's AbortSignal, as one subscriber leaving must not fail the others.
+    const eventLoaders = new WeakMap<StatusEvent, Loaders>();
+    const source: LiveSource = {
+      verify: (token) => live.verify(token),
+      watch: (token, ids) => live.watch(token, ids),
+      loadersFor(event, token) {
+        let loaders = eventLoaders.get(event);
+        if (!loaders) eventLoaders.set(event, (loaders = createLoaders(bindPartnerApi(deps.api, token), deps.limits.loaderConcurrency)));
+        return loaders;
+      },
+      maxIds: config.live.maxIds,
+    };
+    const contextFor = (token: string, signal: AbortSignal): GraphQLContext => ({ ...createContext(deps, { token, signal: () => signal }), live: source });
+    const format = (error: GraphQLError) => formatError(error.toJSON(), error);
+    const prepare = createOperationPreparer(schema, { ...config.limits }, options.onLimit);
+    const sse = createSseHandler({
+      schema,
+      live,
+      prepare,
+      contextFor,
+      formatError: format,
+      limits: { connectionsPerPartner: config.live.connectionsPerPartner, maxMessageBytes: MAX_MESSAGE_BYTES },
+      fallbackToken: options.fallbackToken,
+      onConnection: (change) => connections.inc({ transport: 'sse' }, change),
+    });
+    let ws: ReturnType<typeof attachWebSocket> | undefined;
+    return {
+      sse: (req: IncomingMessage, res: ServerResponse) => sse.handle(req, res),
+      /** Serves GraphQL over WebSocket on the server's `/graphql` upgrades. */
+      attach(server: Server) {
+        ws = attachWebSocket({
+          server,
+          path: '/graphql',
+          schema,
+          live,
+          prepare,
+          contextFor,
+          formatError: format,
+          limits: {
+            subscriptionsPerConnection: config.live.subscriptionsPerConnection,
+            connectionsPerPartner: config.live.connectionsPerPartner,
+            initTimeoutMs: config.live.initTimeoutMs,
+            keepAliveMs: config.live.keepAliveMs,
+            maxMessageBytes: MAX_MESSAGE_BYTES,
+          },
+          fallbackToken: options.fallbackToken,
+          onConnection: (change) => connections.inc({ transport: 'websocket' }, change),
+        });
+      },
+      /**
+       * Graceful shutdown: every subscription completes (clients get `complete`), then the
+       * sockets close with 1001 and the streams end; readers stop and leases are given up.
+       */
+      async close() {
+        await live.close();
+        await Promise.all([ws?.close(), sse.close()]);
+      },
+    };
+  }
+
+  return { live, publishing, transports };
+}

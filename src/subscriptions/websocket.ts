@@ -1,0 +1,160 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { GraphQLError, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { CloseCode, type Context as WsContext } from 'graphql-ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { readAuthorization } from '../server/auth.js';
+import type { OperationPreparer } from './operation.js';
+import type { LiveStatus } from './hub.js';
+import type { GraphQLContext } from '../graphql/context.js';
+
+export interface WebSocketOptions {
+  server: Server;
+  path: string;
+  schema: GraphQLSchema;
+  live: LiveStatus;
+  prepare: OperationPreparer;
+  /** The context of one subscription: the request context with `live`, for this token. */
+  contextFor(token: string, signal: AbortSignal): GraphQLContext;
+  formatError(error: GraphQLError): GraphQLFormattedError;
+  limits: {
+    subscriptionsPerConnection: number;
+    connectionsPerPartner: number;
+    initTimeoutMs: number;
+    keepAliveMs: number;
+    maxMessageBytes: number;
+  };
+  /** What a connection without any token acts as (development on the emulator only). */
+  fallbackToken: string | null;
+  onConnection?: (change: 1 | -1) => void;
+}
+
+/** Close codes of this server beyond graphql-ws's own (4400 bad request, 4408 no init in time). */
+export const LiveCloseCode = {
+  /** No token, or one the campaign API refuses. */
+  Unauthorized: CloseCode.Unauthorized,
+  /** The partner already has `SUBSCRIPTION_CONNECTIONS_PER_PARTNER` connections. */
+  TooManyConnections: 4429,
+  /** Graceful shutdown (graphql-ws's dispose): reconnect, to another instance. */
+  GoingAway: 1001,
+} as const;
+
+type Extra = {
+  socket: WebSocket;
+  request: IncomingMessage;
+  token?: string;
+  abort?: AbortController;
+};
+
+/**
+ * The token from `connection_init` `{ authorization: "Bearer …" }`, else from the upgrade's
+ * header. A malformed value is no token (the socket is then refused), never the demo fallback.
+ */
+function tokenOf(ctx: WsContext<Record<string, unknown> | undefined, Extra>, fallback: string | null): string | null {
+  const params = ctx.connectionParams ?? {};
+  const fromParams = params.authorization ?? params.Authorization;
+  const header = typeof fromParams === 'string' ? fromParams : ctx.extra.request.headers.authorization;
+  const authorization = readAuthorization(header);
+  if (authorization.kind === 'missing') return fallback;
+  return authorization.kind === 'token' ? authorization.token : null;
+}
+
+/**
+ * GraphQL over WebSocket (graphql-ws) on the HTTP server's `path`. The socket itself says who it
+ * is at `connection_init`; each subscription is then checked, limited and run with the partner's
+ * own context.
+ */
+export function attachWebSocket(options: WebSocketOptions) {
+  const { live, limits } = options;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes });
+  const open = new Set<WsContext<Record<string, unknown> | undefined, Extra>>();
+  let closing = false;
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path !== options.path || closing) {
+      socket.end(closing ? 'HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\n\r\n' : 'HTTP/1.1 404 Not Found\r\nconnection: close\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  };
+  options.server.on('upgrade', onUpgrade);
+
+  const format = (result: ExecutionResult) =>
+    result.errors ? { ...result, errors: result.errors.map((e) => options.formatError(e)) } : result;
+
+  const server = useServer<Record<string, unknown> | undefined, Extra>(
+    {
+      schema: options.schema,
+      connectionInitWaitTimeout: limits.initTimeoutMs,
+      async onConnect(ctx) {
+        const token = tokenOf(ctx, options.fallbackToken);
+        const refuse = (code: number, reason: string) => {
+          ctx.extra.socket.close(code, reason);
+          return false;
+        };
+        if (!token) return refuse(LiveCloseCode.Unauthorized, 'Unauthorized: send connection_init with { "authorization": "Bearer <token>" }');
+        if ((await live.verify(token)) === 'invalid') return refuse(LiveCloseCode.Unauthorized, 'Unauthorized: the campaign API did not accept the partner token');
+        if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) return false;
+        if (!live.admit(token, limits.connectionsPerPartner)) {
+          return refuse(LiveCloseCode.TooManyConnections, `Too many connections: this partner already has ${limits.connectionsPerPartner}`);
+        }
+        ctx.extra.token = token;
+        ctx.extra.abort = new AbortController();
+        open.add(ctx);
+        options.onConnection?.(1);
+        return true;
+      },
+      onSubscribe(ctx, _id, payload) {
+        const count = Object.keys(ctx.subscriptions).length;
+        if (count > limits.subscriptionsPerConnection) {
+          return [
+            new GraphQLError(`Too many subscriptions on this connection: at most ${limits.subscriptionsPerConnection}.`, {
+              extensions: { code: 'SUBSCRIPTION_LIMIT_EXCEEDED', limit: 'subscriptions_per_connection', max: limits.subscriptionsPerConnection },
+            }),
+          ];
+        }
+        const prepared = options.prepare(payload);
+        if (!('document' in prepared)) return [...prepared];
+        return {
+          schema: options.schema,
+          ...prepared,
+          contextValue: options.contextFor(ctx.extra.token!, ctx.extra.abort!.signal),
+        };
+      },
+      onNext: (_ctx, _id, _payload, _args, result) => format(result as ExecutionResult),
+      onError: (_ctx, _id, _payload, errors) => errors.map((e) => options.formatError(e)),
+      onClose(ctx) {
+        // A closed socket frees everything: graphql-ws returns every subscription's iterator,
+        // which takes the watcher off its partner; backend calls of an event are aborted.
+        if (!ctx.extra.token || !open.delete(ctx)) return;
+        ctx.extra.abort?.abort(new Error('the connection closed'));
+        live.leave(ctx.extra.token);
+        options.onConnection?.(-1);
+      },
+    },
+    wss,
+    limits.keepAliveMs,
+  );
+
+  return {
+    /**
+     * Graceful shutdown, after the subscriptions were completed (`live.close()`): waits briefly
+     * for their `complete` messages to go out, then closes every socket with 1001 (going away).
+     */
+    async close(): Promise<void> {
+      closing = true;
+      const deadline = Date.now() + 1000;
+      while (Date.now() < deadline && [...open].some((ctx) => Object.keys(ctx.subscriptions).length > 0)) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      options.server.off('upgrade', onUpgrade);
+      const disposed = server.dispose();
+      // A client that never answers the close handshake would hold shutdown for ws's 30 s.
+      await Promise.race([disposed, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+      for (const socket of wss.clients) socket.terminate();
+      await disposed;
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryBus, type StatusBus } from '../../src/subscriptions/bus.js';
+import type { StatusEvent } from '../../src/subscriptions/events.js';
+import { createRedisBus } from '../../src/subscriptions/redis-bus.js';
+import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
+import { until } from './support.js';
+
+/** The status bus contract, for the in-memory bus and the Redis one alike. */
+describe.each(['memory', 'redis'] as const)('status bus: %s', (kind) => {
+  let redis: RunningRedis | undefined;
+  let bus: StatusBus;
+  let peer: StatusBus | undefined;
+  const events: StatusEvent[] = [];
+  let partners = 0;
+  const partner = () => `p${++partners}-${Date.now()}`;
+  const at = '2026-01-01T00:00:00.000Z';
+  const settle = async (count: number) => {
+    await until(`${count} events`, () => events.length >= count, 500).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  };
+
+  beforeAll(async () => {
+    if (kind === 'redis') {
+      if (!redisAvailable) return;
+      redis = await startRedis();
+      bus = await createRedisBus({ url: redis.url, leaseMs: 1000 });
+      peer = await createRedisBus({ url: redis.url, leaseMs: 1000 });
+    } else {
+      bus = createMemoryBus();
+    }
+    bus.onEvent((event) => events.push(event));
+  });
+  afterAll(async () => {
+    await bus?.close();
+    await peer?.close();
+    await redis?.close();
+  });
+
+  it.skipIf(kind === 'redis' && !redisAvailable)('takes the first read as the record, then publishes what changed', async () => {
+    events.length = 0;
+    const p = partner();
+    await bus.record(p, [{ id: 1, status: 'moderation' }, { id: 2, status: 'started' }], 1000, at, 'poll');
+    await settle(0);
+    expect(events).toEqual([]);
+    await bus.record(p, [{ id: 1, status: 'paused' }, { id: 2, status: 'started' }, { id: 3, status: 'moderation' }], 2000, at, 'poll');
+    await settle(2);
+    expect(events).toEqual([
+      { partner: p, id: 1, previousStatus: 'moderation', status: 'paused', at },
+      { partner: p, id: 3, previousStatus: null, status: 'moderation', at },
+    ]);
+  });
+
+  it.skipIf(kind === 'redis' && !redisAvailable)('publishes a mutation once, and a read begun before it does not undo it', async () => {
+    events.length = 0;
+    const p = partner();
+    await bus.record(p, [{ id: 1, status: 'started' }], 1000, at, 'poll');
+    await bus.record(p, [{ id: 1, status: 'paused' }], 3000, at, 'mutation');
+    await settle(1);
+    // A read that began at 2000 still saw "started"; one that began at 4000 sees "paused".
+    await bus.record(p, [{ id: 1, status: 'started' }], 2000, at, 'poll');
+    await bus.record(p, [{ id: 1, status: 'paused' }], 4000, at, 'poll');
+    await settle(2);
+    expect(events).toEqual([{ partner: p, id: 1, previousStatus: 'started', status: 'paused', at }]);
+  });
+
+  it.skipIf(kind === 'redis' && !redisAvailable)('records a sync silently, and compares later reads with it', async () => {
+    events.length = 0;
+    const p = partner();
+    await bus.record(p, [{ id: 1, status: 'moderation' }], 1000, at, 'poll');
+    await bus.record(p, [{ id: 1, status: 'declined' }, { id: 2, status: 'started' }], 2000, at, 'sync');
+    await settle(0);
+    expect(events).toEqual([]);
+    await bus.record(p, [{ id: 1, status: 'declined' }, { id: 2, status: 'paused' }], 3000, at, 'poll');
+    await settle(1);
+    expect(events).toEqual([{ partner: p, id: 2, previousStatus: 'started', status: 'paused', at }]);
+  });
+
+  it.skipIf(kind === 'redis' && !redisAvailable)('ignores mutations of a partner nobody watches', async () => {
+    events.length = 0;
+    await bus.record(partner(), [{ id: 1, status: 'paused' }], 1000, at, 'mutation');
+    await settle(1);
+    expect(events).toEqual([]);
+  });
+
+  it.skipIf(kind !== 'redis' || !redisAvailable)('gives the lease to one instance at a time, and to another once released', async () => {
+    const p = partner();
+    expect(await bus.lead(p)).toBe(true);
+    expect(await peer!.lead(p)).toBe(false);
+    expect(await bus.lead(p)).toBe(true);
+    await bus.release(p);
+    expect(await peer!.lead(p)).toBe(true);
+    expect(await bus.lead(p)).toBe(false);
+  });
+});

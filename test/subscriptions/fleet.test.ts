@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { startBff, type RunningBff } from '../../src/server/bff.js';
+import { createCampaign, newPartner, oneOffInput } from '../graphql/support.js';
+import { startStack } from '../helpers/stack.js';
+import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
+import { CAMPAIGN_CHANGED, liveClient, metric, nextPoll, sleep, until, type LiveClient, type Subscription } from './support.js';
+
+const INTERVAL_MS = 150;
+
+/**
+ * Two BFF instances on one real redis-server and one backend: one reader per partner for the
+ * whole fleet (a lease), every event delivered once to every watcher on either instance.
+ */
+describe.skipIf(!redisAvailable)('live status across two instances on Redis', () => {
+  let redis: RunningRedis;
+  let emulator: RunningEmulator;
+  let instances: RunningBff[];
+  const clients: LiveClient[] = [];
+
+  const admin = async (path: string, body?: unknown, method?: string) => {
+    const response = await fetch(`${emulator.url}/_emulator/${path}`, {
+      method: method ?? (body === undefined ? 'GET' : 'POST'),
+      headers: { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return (await response.json()) as any;
+  };
+  const gql = async (bff: RunningBff, query: string, variables: Record<string, unknown>, token: string) => {
+    const response = await fetch(bff.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query, variables }),
+    });
+    return (await response.json()) as any;
+  };
+  const pages = (bff: RunningBff) => metric(bff.url, 'bff_live_poll_pages_total');
+  const watch = (bff: RunningBff, transport: 'websocket' | 'sse', token: string, ids?: string[]): Subscription => {
+    const client = liveClient(transport, bff.url, token);
+    clients.push(client);
+    return client.subscribe(CAMPAIGN_CHANGED, ids ? { ids } : undefined);
+  };
+  /** Both instances' reads together: the one that holds the lease. */
+  const nextFleetPoll = async () => {
+    const sum = async () => (await Promise.all(instances.map((b) => metric(b.url, 'bff_live_polls_total', 'outcome="success"')))).reduce((a, b) => a + b, 0);
+    const before = await sum();
+    await until('a read by the fleet', async () => (await sum()) > before);
+  };
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    emulator = await startEmulator({ quiet: true, moderation: { mode: 'manual' } });
+    instances = await Promise.all(
+      [1, 2].map(() =>
+        startBff(
+          loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', CACHE_URL: redis.url, SUBSCRIPTION_POLL_INTERVAL_MS: String(INTERVAL_MS), SHUTDOWN_GRACE_MS: '2000' }),
+          { campaignApiUrl: emulator.url },
+        ),
+      ),
+    );
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+    await Promise.all((instances ?? []).map((b) => b.close()));
+    await emulator?.close();
+    await redis?.close();
+  });
+
+  it('reads once for the fleet and delivers every event once to every watcher, on either instance', async () => {
+    const [a, b] = instances as [RunningBff, RunningBff];
+    const token = 'fleet-store-token';
+    const other = 'fleet-other-token';
+    await admin('partners', { token, kind: 'store' });
+    await admin('partners', { token: other, kind: 'store' });
+
+    const watchers = [watch(a, 'websocket', token), watch(a, 'sse', token), watch(b, 'websocket', token), watch(b, 'sse', token)];
+    const outsider = watch(b, 'websocket', other);
+    await until('every watcher', async () => (await metric(a.url, 'bff_live_subscriptions')) + (await metric(b.url, 'bff_live_subscriptions')) >= 5);
+    await nextFleetPoll();
+    await nextFleetPoll();
+
+    // Only one instance reads each partner: over 6 intervals, at most 7 reads of one page per
+    // partner reach the backend (two readers per partner would make about twice as many).
+    await admin('calls', undefined, 'DELETE');
+    await sleep(INTERVAL_MS * 6);
+    const reads = (await admin('calls')).calls['campaigns/get-all-campaigns'] ?? 0;
+    expect(reads).toBeGreaterThanOrEqual(2);
+    expect(reads).toBeLessThanOrEqual(2 * 7);
+
+    // A mutation through instance A: published once, and the next reads do not publish it again.
+    const created = await gql(a, `mutation ($input: CreateCampaignInput!) { createCampaign(input: $input) { campaign { id } } }`, { input: oneOffInput(901) }, token);
+    const id = created.data.createCampaign.campaign.id as string;
+    for (const w of watchers) expect((await w.waitFor(1))[0]!.data.campaignChanged).toMatchObject({ campaign: { id }, previousStatus: null, status: 'MODERATION' });
+
+    // A change at the backend: found by the one reader, delivered on both instances.
+    await admin('moderate', { ymCampaignId: Number(id), decision: 'decline' });
+    for (const w of watchers) expect((await w.waitFor(2))[1]!.data.campaignChanged).toMatchObject({ campaign: { id }, previousStatus: 'MODERATION', status: 'DECLINED' });
+
+    await nextFleetPoll();
+    await nextFleetPoll();
+    for (const w of watchers) expect(w.results).toHaveLength(2);
+    expect(outsider.results).toEqual([]);
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+  });
+
+  it('goes on reading on the other instance when the reader shuts down', async () => {
+    const [a, b] = instances as [RunningBff, RunningBff];
+    const token = 'fleet-failover-token';
+    await admin('partners', { token, kind: 'store' });
+    const created = await gql(a, `mutation ($input: CreateCampaignInput!) { createCampaign(input: $input) { campaign { id } } }`, { input: oneOffInput(902) }, token);
+    const id = created.data.createCampaign.campaign.id as string;
+    const watchers = [watch(a, 'websocket', token, [id]), watch(b, 'websocket', token, [id])];
+    await until('both watchers', async () => (await metric(a.url, 'bff_live_subscriptions')) === 1 && (await metric(b.url, 'bff_live_subscriptions')) === 1);
+    await nextFleetPoll();
+    // The reader is the instance whose reads go on.
+    const [a0, b0] = [await pages(a), await pages(b)];
+    await sleep(INTERVAL_MS * 4);
+    const [da, db] = [(await pages(a)) - a0, (await pages(b)) - b0];
+    expect(Math.min(da, db)).toBe(0);
+    const [reader, survivor] = da > 0 ? [a, b] : [b, a];
+    const survivorWatch = watchers[survivor === a ? 0 : 1]!;
+
+    await reader.close();
+    instances = [survivor];
+    await admin('moderate', { ymCampaignId: Number(id), decision: 'approve' });
+    const [event] = await survivorWatch.waitFor(1, 10_000);
+    // Approved without pins: it would start, but a one-off code campaign needs pins first.
+    expect(event!.data.campaignChanged).toMatchObject({ campaign: { id }, previousStatus: 'MODERATION', status: 'PIN_REQUIRED' });
+    expect(await pages(survivor)).toBeGreaterThan(survivor === a ? a0 : b0);
+  });
+});
+
+/** Redis is a cache, never a dependency: live status goes on while it is down. */
+describe.skipIf(!redisAvailable)('live status while Redis is down', () => {
+  it('delivers on each instance while Redis is unreachable, and once per change after it is back', async () => {
+    const redis = await startRedis();
+    const stack = await startStack({
+      emulator: { moderation: { mode: 'manual' } },
+      env: { CACHE_URL: redis.url, SUBSCRIPTION_POLL_INTERVAL_MS: String(INTERVAL_MS) },
+    });
+    try {
+      const token = await newPartner(stack, 'store');
+      const ids = [await createCampaign(stack, oneOffInput(951), token), await createCampaign(stack, oneOffInput(952), token)];
+      const watcher = liveClient('websocket', stack.bffUrl, token);
+      clientsToClose.push(watcher);
+      const events = watcher.subscribe(CAMPAIGN_CHANGED);
+      await nextPoll(stack.bffUrl);
+      await nextPoll(stack.bffUrl);
+
+      await redis.stop();
+      await stack.admin('moderate', { ymCampaignId: Number(ids[0]), decision: 'decline' });
+      const [down] = await events.waitFor(1, 10_000);
+      expect(down!.data.campaignChanged).toMatchObject({ campaign: { id: ids[0] }, previousStatus: 'MODERATION', status: 'DECLINED' });
+
+      await redis.restart();
+      // Both Redis connections come back within their reconnect backoff (at most 3.2 s here); the
+      // next read then writes the shared record without sending the decline again.
+      await sleep(4500);
+      await stack.admin('moderate', { ymCampaignId: Number(ids[1]), decision: 'decline' });
+      const second = (await events.waitFor(2, 10_000))[1]!;
+      expect(second.data.campaignChanged).toMatchObject({ campaign: { id: ids[1] }, previousStatus: 'MODERATION', status: 'DECLINED' });
+      await nextPoll(stack.bffUrl);
+      await nextPoll(stack.bffUrl);
+      expect(events.results).toHaveLength(2);
+    } finally {
+      await Promise.all(clientsToClose.splice(0).map((c) => c.close()));
+      await stack.close();
+      await redis.close();
+    }
+  }, 40_000);
+});
+
+const clientsToClose: LiveClient[] = [];
