@@ -1,26 +1,26 @@
 import { GraphQLError, OperationTypeNode, type ValidationRule } from 'graphql';
 
-const PLURAL: Record<OperationTypeNode, string> = {
-  [OperationTypeNode.QUERY]: 'queries',
-  [OperationTypeNode.MUTATION]: 'mutations',
-  [OperationTypeNode.SUBSCRIPTION]: 'subscriptions',
-};
-
 /**
- * Refuses an operation whose type the schema has no root for (a subscription here), as the
- * spec's "Operation Type Existence" rule and graphql-js 17's KnownOperationTypesRule do. On
- * graphql 16 such an operation passed validation and failed at execution with HTTP 200 and an
- * error without a code, which read as a server fault.
+ * The operation types a plain HTTP request (POST or GET /graphql) may carry: queries and
+ * mutations. A subscription needs a stream, so it is refused here with where to send it, as a
+ * validation error (400, GRAPHQL_VALIDATION_FAILED). Without this rule graphql 16 executed it once,
+ * answered HTTP 200 and read as a server fault. An operation type the schema has no root for is
+ * refused too, as the spec's "Operation Type Existence" rule and graphql-js 17 do.
  */
-export const knownOperationTypesRule: ValidationRule = (context) => {
+export const httpOperationTypesRule: ValidationRule = (context) => {
   const schema = context.getSchema();
-  const served = Object.values(OperationTypeNode).filter((type) => schema.getRootType(type)).map((type) => PLURAL[type]);
   return {
     OperationDefinition(node) {
-      if (schema.getRootType(node.operation)) return;
-      context.reportError(
-        new GraphQLError(`This API has no ${PLURAL[node.operation]}; it serves ${served.join(' and ')}.`, { nodes: node }),
-      );
+      if (!schema.getRootType(node.operation)) {
+        context.reportError(new GraphQLError(`This API has no ${node.operation} operations.`, { nodes: node }));
+      } else if (node.operation === OperationTypeNode.SUBSCRIPTION) {
+        context.reportError(
+          new GraphQLError(
+            'Subscriptions are served over WebSocket (graphql-ws) at /graphql and over SSE (graphql-sse) at /graphql/stream, not over a plain HTTP request.',
+            { nodes: node },
+          ),
+        );
+      }
     },
   };
 };

@@ -13,7 +13,7 @@ import { formatError } from '../graphql/errors.js';
 import { KeyedQueue } from '../graphql/keyed-queue.js';
 import { createCostLimit, limitValidationRules } from '../graphql/limits/index.js';
 import { createOperationCache } from '../graphql/operation-cache.js';
-import { knownOperationTypesRule } from '../graphql/operation-types.js';
+import { httpOperationTypesRule } from '../graphql/operation-types.js';
 import { createRequestRecorder, observabilityPlugin, type RequestMeta } from '../graphql/plugins/observability.js';
 import { createSchema } from '../graphql/schema.js';
 import { createLogger, type Logger } from '../observability/logger.js';
@@ -124,7 +124,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     // requests in flight and re-sent the signal, which the entry took as a second one.
     stopOnTerminationSignals: false,
     parseOptions: { maxTokens: config.limits.maxTokens },
-    validationRules: [knownOperationTypesRule, ...limitValidationRules(config.limits, onLimit)],
+    validationRules: [httpOperationTypesRule, ...limitValidationRules(config.limits, onLimit)],
     persistedQueries: { cache: createApqCache(cache.keyv('apq'), (result) => metrics.cacheLookups.inc({ cache: 'apq', result })) },
     formatError,
     logger: {

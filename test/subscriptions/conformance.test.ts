@@ -180,8 +180,9 @@ describe('a subscription sent as a plain HTTP request', () => {
   it('is refused with a code that says where subscriptions are served', async () => {
     const stack = await startStack();
     try {
-      const { body } = await stack.gql(CAMPAIGN_CHANGED);
-      expect(body.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_REQUEST' } });
+      const { status, body } = await stack.gql(CAMPAIGN_CHANGED);
+      expect(status).toBe(400);
+      expect(body.errors?.[0]).toMatchObject({ extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
       expect(body.errors?.[0].message).toMatch(/WebSocket .* \/graphql .* SSE .* \/graphql\/stream/);
     } finally {
       await stack.close();
