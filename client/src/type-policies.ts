@@ -24,6 +24,9 @@ export const VALUE_TYPES = [
   'CampaignStats',
   'PinCounts',
   'LeadCounts',
+  // The latest `campaignChanged` event of a subscription: its campaign is normalized by id, the
+  // event itself is the subscription field's value, replaced by the next one field for field.
+  'CampaignStatusEvent',
 ] as const;
 
 /** What the cache keeps for a connection field: its items in order, whatever a page selected. */
