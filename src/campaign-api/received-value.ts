@@ -26,7 +26,7 @@ export function preview(value: unknown): string {
   if (typeof value === 'string') return quote(value);
   const out = { text: '' };
   write(value, out);
-  return out.text.length > QUOTE_LIMIT ? cut(out.text) : out.text;
+  return shorten(out.text);
 }
 
 const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
@@ -58,8 +58,12 @@ function write(value: unknown, out: { text: string }): void {
   }
 }
 
-/** The first 40 characters of rendered JSON-like text and "…", closing a string it cuts into. */
-function cut(text: string): string {
+/**
+ * Text that writes strings in double quotes with backslash escapes (JSON, a printed GraphQL
+ * literal), as is up to 40 characters, else its first 40 and "…", closing a string it cuts into.
+ */
+export function shorten(text: string): string {
+  if (text.length <= QUOTE_LIMIT) return text;
   let inString = false;
   let end = 0;
   while (end < QUOTE_LIMIT) {

@@ -106,6 +106,22 @@ describe.each(['development', 'production'] as const)('variable errors in %s', (
     }
   });
 
+  it.each([
+    ['a string literal for an Int', `{ campaigns(first: "${MILLION}") { totalCount } }`, 'GRAPHQL_VALIDATION_FAILED'],
+    ['a list literal for an Int', `{ campaigns(first: [${'1, '.repeat(2000)}1]) { totalCount } }`, 'GRAPHQL_VALIDATION_FAILED'],
+    ['a block string literal with quotes', `{ campaigns(first: """${'a"b '.repeat(100_000)}""") { totalCount } }`, 'GRAPHQL_VALIDATION_FAILED'],
+    ['an unknown field with a long name', `{ ${'f'.repeat(100_000)} }`, 'GRAPHQL_VALIDATION_FAILED'],
+    ['an unexpected string token', `{ campaigns(first: 1 "${'s\\" '.repeat(100_000)}") { totalCount } }`, 'GRAPHQL_PARSE_FAILED'],
+    ['an unexpected name token', `{ categories { id } } ${'n'.repeat(100_000)}`, 'GRAPHQL_PARSE_FAILED'],
+  ])('cuts what it echoes of the document: %s', async (_name, query, code) => {
+    const answer = await send(query);
+    expect(answer.status).toBe(400);
+    expect(answer.text.length).toBeLessThan(400);
+    expect(answer.body.errors[0].extensions.code).toBe(code);
+    expect(answer.body.errors[0].message).toContain('…');
+    quotesAreShort(answer.body.errors[0].message);
+  });
+
   // What each request would be told in development, and must not be in production.
   it.each([
     ['an enum variable', BY_STATUS, { s: 'STARTE' }, 'STARTED'],

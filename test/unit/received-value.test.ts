@@ -1,5 +1,7 @@
+import { parseValue, print } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { preview, quote } from '../../src/campaign-api/index.js';
+import { boundEchoes } from '../../src/graphql/errors.js';
 
 const X40 = 'x'.repeat(40);
 
@@ -44,5 +46,33 @@ describe('preview', () => {
     let deep: unknown = 'x';
     for (let i = 0; i < 100_000; i++) deep = [deep];
     expect(preview(deep)).toBe(`${'['.repeat(40)}…`);
+  });
+});
+
+describe('boundEchoes', () => {
+  it('cuts long quoted spans, keeps short ones and quotes that are cut already', () => {
+    expect(boundEchoes(`Cannot query field "${'f'.repeat(100)}" on type "Query".`, undefined)).toBe(`Cannot query field "${'f'.repeat(40)}…" on type "Query".`);
+    const short = `Variable "$n" got invalid value "${X40}…"; Int cannot represent non-integer value: "${X40}…"`;
+    expect(boundEchoes(short, undefined)).toBe(short);
+    const escaped = `got ${quote('"'.repeat(100))}`;
+    expect(boundEchoes(escaped, undefined)).toBe(escaped);
+  });
+
+  it('cuts the unexpected token of a syntax error, quotes inside it included', () => {
+    expect(boundEchoes(`Syntax Error: Expected Name, found String "${'a"b '.repeat(50)}".`, undefined)).toBe(
+      `Syntax Error: Expected Name, found String ${quote('a"b '.repeat(50))}.`,
+    );
+    expect(boundEchoes('Syntax Error: Expected "on", found Name "x".', undefined)).toBe('Syntax Error: Expected "on", found Name "x".');
+  });
+
+  it('cuts a literal the error points at, closing a string it cuts into', () => {
+    const literal = parseValue(`["${'x'.repeat(100)}", 1]`);
+    expect(boundEchoes(`Expected value of type "Int", found ${print(literal)}; see "first".`, [literal])).toBe(
+      `Expected value of type "Int", found ["${'x'.repeat(38)}…"; see "first".`,
+    );
+    const text = parseValue(`"""${'a"b '.repeat(50)}"""`);
+    expect(boundEchoes(`Int cannot represent non-integer value: ${print(text)}`, [text])).toBe(
+      `Int cannot represent non-integer value: ${quote('a"b '.repeat(50))}`,
+    );
   });
 });
