@@ -81,7 +81,8 @@ export function firstVariableError(
 /**
  * graphql-js's reason, with every copy of the received value in it cut to a quote: the value as
  * graphql-js inspects it (built-in scalars), a string as is in quotes (enums), an unknown key of
- * an input object in quotes. Our own scalars quote at most 40 characters already.
+ * an input object in quotes. The custom scalars (scalars.ts) are output types only, so their
+ * parse messages, which quote whole values, never come here.
  */
 function bounded(reason: string, invalidValue: unknown): string {
   const swap = (text: string, whole: string, short: string) => (whole === short ? text : text.split(whole).join(short));
