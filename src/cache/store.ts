@@ -9,7 +9,7 @@ import { Keyv } from 'keyv';
  */
 export interface CacheStore {
   kind: 'memory' | 'redis';
-  /** A keyv instance under its own namespace. */
+  /** The keyv of one namespace (the same instance for the same name); namespaces never see each other's keys. */
   keyv(namespace: string): Keyv;
   /** Whether the cache answers now (for /readyz). */
   ping(timeoutMs?: number): Promise<boolean>;
@@ -27,19 +27,22 @@ export async function createCacheStore(cacheUrl: string | undefined, options: Ca
 }
 
 function memoryStore(): CacheStore {
-  const instances: Keyv[] = [];
+  // A Map per namespace keeps namespaces apart, so keyv's own key prefixing stays off: with it on,
+  // its batched get (which Apollo's APQ store uses) prefixes "apq:<hash>" again while its single
+  // set does not, and every persisted query missed.
+  const namespaces = new Map<string, Keyv>();
   return {
     kind: 'memory',
     keyv(namespace) {
-      const keyv = new Keyv({ namespace });
-      instances.push(keyv);
+      let keyv = namespaces.get(namespace);
+      if (!keyv) namespaces.set(namespace, (keyv = new Keyv({ store: new Map(), namespace, useKeyPrefix: false })));
       return keyv;
     },
     async ping() {
       return true;
     },
     async close() {
-      await Promise.all(instances.map((k) => k.disconnect()));
+      await Promise.all([...namespaces.values()].map((k) => k.disconnect()));
     },
   };
 }
@@ -59,13 +62,19 @@ async function redisStore(url: string, { onError }: CacheStoreOptions): Promise<
   // Start-up must not wait on, nor fail with, the cache: connect in the background.
   client.connect().catch((error: unknown) => onError?.(error));
 
+  // One keyv per namespace: each adapter adds its listeners to the shared client.
+  const namespaces = new Map<string, Keyv>();
   return {
     kind: 'redis',
     keyv(namespace) {
-      // One adapter per namespace over the shared connection: keyv sets the namespace on its store.
-      const adapter = new KeyvRedis(client, { namespace, throwOnConnectError: false, throwOnErrors: false });
+      const existing = namespaces.get(namespace);
+      if (existing) return existing;
+      // Keyv hands its namespace to the adapter, which prefixes every key ("apq::<key>") the same
+      // way for single and batched reads; keyv's own prefixing is off so the namespace is applied once.
+      const adapter = new KeyvRedis(client, { throwOnConnectError: false, throwOnErrors: false });
       const keyv = new Keyv({ store: adapter, namespace, useKeyPrefix: false });
       keyv.on('error', (error: unknown) => onError?.(error));
+      namespaces.set(namespace, keyv);
       return keyv;
     },
     async ping(timeoutMs = 500) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { quote } from './received-value.js';
 import {
   APPEARANCE_TYPES,
   CAMPAIGN_TYPES,
@@ -145,11 +146,6 @@ type Loose = Partial<Record<CampaignFieldName, unknown>>;
 
 const str = (v: unknown): v is string => typeof v === 'string';
 
-/** A received value as a message quotes it: cut short, so a huge input is never echoed whole. */
-function quoted(value: string, max = 40): string {
-  return JSON.stringify(value.length > max ? `${value.slice(0, max)}…` : value);
-}
-
 /**
  * The rules that tie fields together (reference 2.1, design 4.12). Written against possibly
  * invalid input so that every violated field is reported at once. With `complete`, the record is
@@ -190,7 +186,7 @@ export function crossFieldIssues(data: Loose, complete: boolean): FieldIssue[] {
   }
   if (str(data.campaignFeeMin) && str(data.campaignFeeMax) && isMoney(data.campaignFeeMin) && isMoney(data.campaignFeeMax)) {
     if (Number(data.campaignFeeMin) > Number(data.campaignFeeMax)) {
-      add('campaignFeeMin', `must not exceed campaignFeeMax (${quoted(data.campaignFeeMin)} > ${quoted(data.campaignFeeMax)})`);
+      add('campaignFeeMin', `must not exceed campaignFeeMax (${quote(data.campaignFeeMin)} > ${quote(data.campaignFeeMax)})`);
     }
   }
 
@@ -210,8 +206,8 @@ export function crossFieldIssues(data: Loose, complete: boolean): FieldIssue[] {
   const amount = data.discountAmount;
   if (str(amount)) {
     if (data.discountType === 'text' && !hasCyrillic(amount)) add('discountAmount', 'must be written in Russian for discountType text');
-    if (data.discountType === 'fix' && !isMoney(amount)) add('discountAmount', `must be a decimal amount for discountType fix, got ${quoted(amount)}`);
-    if (data.discountType === 'percent' && !isPercent(amount)) add('discountAmount', `must be a percentage in (0, 100] for discountType percent, got ${quoted(amount)}`);
+    if (data.discountType === 'fix' && !isMoney(amount)) add('discountAmount', `must be a decimal amount for discountType fix, got ${quote(amount)}`);
+    if (data.discountType === 'percent' && !isPercent(amount)) add('discountAmount', `must be a percentage in (0, 100] for discountType percent, got ${quote(amount)}`);
   }
   if (data.discountCurrency === 840 && has('discountType') && data.discountType !== 'fix') {
     add('discountCurrency', '840 (USD) is allowed only with discountType fix');

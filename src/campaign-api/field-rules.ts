@@ -1,3 +1,5 @@
+import { quote } from './received-value.js';
+
 /**
  * Value rules of reference section 2.1 and design 4.12 as plain predicates, so the zod contract,
  * the emulator and the BFF's pre-flight checks all apply the very same definitions.
@@ -81,7 +83,7 @@ export const MAX_TEXT_PIN_LENGTH = 255;
 
 /** Why a pin does not fit the campaign's display type, or null when it does. */
 export function pinProblem(pin: string, displayType: 'text' | 'ean_13'): string | null {
-  if (displayType === 'ean_13') return EAN_13.test(pin) ? null : `an ean_13 pin must be exactly 13 digits, got ${JSON.stringify(pin.slice(0, 40))}`;
+  if (displayType === 'ean_13') return EAN_13.test(pin) ? null : `an ean_13 pin must be exactly 13 digits, got ${quote(pin)}`;
   if (pin.length === 0) return 'a text pin must not be empty';
   if (pin.trim() !== pin) return 'a text pin must not start or end with white space';
   if (pin.length > MAX_TEXT_PIN_LENGTH) return `a text pin is at most ${MAX_TEXT_PIN_LENGTH} characters, got ${pin.length}`;

@@ -3,4 +3,5 @@ export * from './field-rules.js';
 export * from './campaign-fields.js';
 export * from './operations.js';
 export * from './errors.js';
+export * from './received-value.js';
 export type * from './api.js';

@@ -1,6 +1,5 @@
-import { isMoney, isPercent, type CampaignDetails } from '../campaign-api/index.js';
+import { isMoney, isPercent, quote, type CampaignDetails } from '../campaign-api/index.js';
 import { badArgument } from './errors.js';
-import { quote } from './pagination.js';
 
 // Intl objects are costly to make and a card list formats dozens of labels a request: reuse them.
 // Both caches are bounded, as locales come from clients.

@@ -1,10 +1,13 @@
-import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { GraphQLError, Kind, print, type ASTNode, type GraphQLFormattedError } from 'graphql';
 import {
   BusinessError,
   CampaignApiError,
+  QUOTE_LIMIT,
   UnauthenticatedError,
   isBadResponse,
   isUnavailable,
+  quote,
+  shorten,
 } from '../campaign-api/index.js';
 
 /** `extensions.code` of the top-level errors this API raises itself. */
@@ -132,11 +135,49 @@ function withoutStacktrace(formatted: GraphQLFormattedError): GraphQLFormattedEr
   return { ...formatted, extensions };
 }
 
+const LITERAL_KINDS: ReadonlySet<string> = new Set([Kind.STRING, Kind.INT, Kind.FLOAT, Kind.ENUM, Kind.LIST, Kind.OBJECT]);
+/** A quoted span of a message, and its characters (an escape sequence counts as one). */
+const QUOTED = /"((?:[^"\\]|\\.)*)"/g;
+const UNITS = /\\u[0-9a-fA-F]{4}|\\[^]|[^]/gu;
+/** graphql-js's syntax errors end with the unexpected token: its kind, then its text raw in quotes. */
+const SYNTAX = /^(Syntax Error: .*?\b(?:Name|String|BlockString|Int|Float) )"([^]*)"(\.?)$/;
+
+/**
+ * What a message echoes of the request, cut to at most 40 characters and "…" (SECURITY.md):
+ * graphql-js writes the unexpected token of a syntax error, a literal of the wrong type and
+ * every name it quotes whole, so a megabyte in the document came back in the answer. Variable
+ * messages are short already (variables.ts); this catches the document's echoes on every path.
+ */
+export function boundEchoes(message: string, nodes: readonly ASTNode[] | undefined): string {
+  const syntax = SYNTAX.exec(message);
+  if (syntax) return `${syntax[1]}${quote(syntax[2]!)}${syntax[3]}`;
+  let out = message;
+  for (const node of nodes ?? []) {
+    if (!LITERAL_KINDS.has(node.kind)) continue;
+    // As graphql-js prints a literal into a message (its internal printForError).
+    const printed = print(node, { maxIndentDepth: 100 });
+    if (printed.length <= QUOTE_LIMIT) continue;
+    const short = node.kind === Kind.STRING ? quote(node.value) : shorten(printed);
+    out = out.split(printed).join(short);
+  }
+  return out.replace(QUOTED, (span, inner: string) => {
+    const units = inner.match(UNITS) ?? [];
+    const cutAlready = units.length === QUOTE_LIMIT + 1 && units[QUOTE_LIMIT] === '…';
+    return units.length > QUOTE_LIMIT && !cutAlready ? `"${units.slice(0, QUOTE_LIMIT).join('')}…"` : span;
+  });
+}
+
+function bounded(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const nodes = error instanceof Error && 'nodes' in error ? (error as GraphQLError).nodes : undefined;
+  const message = boundEchoes(formatted.message, nodes);
+  return message === formatted.message ? formatted : { ...formatted, message };
+}
+
 /**
  * ApolloServer's `formatError`: campaign API failures get their stable code
  * (`UNAUTHENTICATED`, `BACKEND_UNAVAILABLE`, `BACKEND_BAD_RESPONSE`, ...), errors that already
- * carry a code (validation, limits, bad arguments) pass through, and anything else becomes an
- * opaque internal error. Stack traces never leave.
+ * carry a code (validation, limits, bad arguments) pass through with what they echo of the
+ * request cut short, and anything else becomes an opaque internal error. Stack traces never leave.
  */
 export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = unwrapResolverError(error);
@@ -148,9 +189,9 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   if (known) return { message: known.message, ...position, extensions: known.extensions };
   const code = formatted.extensions?.code;
   if (code === ErrorCode.INTERNAL_SERVER_ERROR && isClientMistake(error)) {
-    return withoutStacktrace({ ...formatted, extensions: { ...formatted.extensions, code: 'BAD_REQUEST' } });
+    return bounded(withoutStacktrace({ ...formatted, extensions: { ...formatted.extensions, code: 'BAD_REQUEST' } }), error);
   }
-  if (typeof code === 'string' && code !== ErrorCode.INTERNAL_SERVER_ERROR) return withoutStacktrace(formatted);
+  if (typeof code === 'string' && code !== ErrorCode.INTERNAL_SERVER_ERROR) return bounded(withoutStacktrace(formatted), error);
   return { message: 'Internal server error.', ...position, extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } };
 }
 

@@ -1,7 +1,6 @@
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import {
   execute,
-  getVariableValues,
   type DocumentNode,
   type GraphQLFormattedError,
   type GraphQLSchema,
@@ -10,6 +9,7 @@ import {
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { formatGraphQLError } from './errors.js';
 import type { RequestMeta, RequestRecorder } from './plugins/observability.js';
+import { firstVariableError } from './variables.js';
 
 /**
  * The hot path for operations Apollo has already accepted.
@@ -40,6 +40,8 @@ export interface OperationCacheOptions {
   maxQueryLength: number;
   /** Execute with graphql-jit (compiled resolvers and JSON serialiser) instead of graphql-js. */
   jit: boolean;
+  /** As Apollo's variables check is configured (production); see variables.ts. */
+  hideSuggestions: boolean;
 }
 
 export interface FastPathRequest {
@@ -96,8 +98,9 @@ export function createOperationCache<C extends BaseContext & RequestMeta>(
     const entry = accepted.get(key(request.query, request.operationName));
     if (!entry) return undefined;
     const variables = request.variables ?? undefined;
-    const coerced = getVariableValues(deps.schema, entry.operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: 1 });
-    if (coerced.errors) return undefined;
+    // The same check as Apollo's: invalid variables are answered there, by the same message, and
+    // graphql-jit's own coercion (which quotes values whole) only ever sees valid ones.
+    if (firstVariableError(deps.schema, entry.operation.variableDefinitions ?? [], variables ?? {}, options)) return undefined;
     const operationName = entry.operation.name?.value;
     if (!deps.withinCost(entry.document, request.operationName ?? undefined, variables)) return undefined;
 

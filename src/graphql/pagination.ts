@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Page } from './models.js';
 import { badArgument } from './errors.js';
+import { quote } from '../campaign-api/index.js';
 
 /**
  * Relay-style cursors, opaque and bound to the list they came from.
@@ -67,11 +68,6 @@ export function createCursors(token: string | null, secret: string | undefined):
 
 function describe(scope: CursorScope): string {
   return scope.connection === 'campaigns' ? 'the `status` argument' : 'the campaign and the `status` argument';
-}
-
-/** A client value in a message: at most 40 characters, with an ellipsis when cut. */
-export function quote(value: string, max = 40): string {
-  return JSON.stringify(value.length > max ? `${value.slice(0, max)}…` : value);
 }
 
 const INDEX = '(0|[1-9]\\d{0,14})';

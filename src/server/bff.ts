@@ -16,6 +16,7 @@ import { createOperationCache } from '../graphql/operation-cache.js';
 import { httpOperationTypesRule } from '../graphql/operation-types.js';
 import { createRequestRecorder, observabilityPlugin, type RequestMeta } from '../graphql/plugins/observability.js';
 import { createSchema } from '../graphql/schema.js';
+import { variablesPlugin } from '../graphql/variables.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
 import { traceResolvers } from '../tracing/graphql.js';
@@ -108,7 +109,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   const recorder = createRequestRecorder(metrics, logger);
   const costLimit = createCostLimit<ServerContext>(config.limits, onLimit);
   const operations = createOperationCache<ServerContext>(
-    { maxEntries: 1000, maxQueryLength: 64 * 1024, jit: config.limits.graphqlJit },
+    { maxEntries: 1000, maxQueryLength: 64 * 1024, jit: config.limits.graphqlJit, hideSuggestions: production },
     { schema, recorder, withinCost: (document, operationName, variables) => costLimit.within(schema, document, operationName, variables) },
   );
   const apollo = new ApolloServer<ServerContext>({
@@ -143,6 +144,8 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
               : true,
             document: FIRST_QUERY,
           }),
+      // Before the cost limit: variables that do not coerce are refused as such, not costed.
+      variablesPlugin<ServerContext>({ hideSuggestions: production }),
       costLimit.plugin,
       observabilityPlugin<ServerContext>(metrics, logger, recorder),
       operations.plugin,

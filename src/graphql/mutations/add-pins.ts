@@ -7,6 +7,7 @@ import {
   isUnknownEnumValue,
   pinKey,
   pinProblem,
+  quote,
   type CampaignStatus,
   type UnknownEnumValue,
 } from '../../campaign-api/index.js';
@@ -72,7 +73,7 @@ export async function addPins(ctx: GraphQLContext, input: { campaignId: string; 
   }
 
   const ymCampaignId = parsePositiveId(input.campaignId);
-  const notFound = () => refused([userError(['input', 'campaignId'], 'campaignNotFound', `no campaign with id ${JSON.stringify(input.campaignId.slice(0, 40))} belongs to this partner`)]);
+  const notFound = () => refused([userError(['input', 'campaignId'], 'campaignNotFound', `no campaign with id ${quote(input.campaignId)} belongs to this partner`)]);
   if (ymCampaignId === null) return notFound();
   const details = await ctx.loaders.details.load(ymCampaignId);
   if (!details) return notFound();

@@ -1,4 +1,4 @@
-import { campaignChanges, operations } from '../../campaign-api/index.js';
+import { campaignChanges, operations, quote } from '../../campaign-api/index.js';
 import type { GraphQLContext } from '../context.js';
 import { ENUM_VALUES, UNKNOWN_CURRENCY, UNKNOWN_VALUE } from '../enum-values.js';
 import type { CreateCampaignInput, UpdateCampaignInput } from '../generated/resolvers-types.js';
@@ -75,7 +75,7 @@ function toRestShape(input: Record<string, unknown>, nullMeans: NullMeans): { re
     if (key === 'categoryId') {
       const id = parsePositiveId(String(value));
       if (id === null) {
-        errors.push(incorrect([...ROOT, key], `must be a category id from the categories query, such as "3", got ${JSON.stringify(String(value).slice(0, 40))}`));
+        errors.push(incorrect([...ROOT, key], `must be a category id from the categories query, such as "3", got ${quote(String(value))}`));
         continue;
       }
       request[key] = id;

@@ -3,6 +3,7 @@ import {
   CODE_CAMPAIGN_TYPES,
   isUnknownEnumValue,
   operations,
+  quote,
   type CampaignDetails,
 } from '../../campaign-api/index.js';
 import type { GraphQLContext } from '../context.js';
@@ -40,7 +41,7 @@ function kindProblems(details: CampaignDetails, input: ReportLeadInput): UserErr
 export async function reportLead(ctx: GraphQLContext, input: ReportLeadInput): Promise<ReportLeadPayloadModel> {
   const ymCampaignId = parsePositiveId(input.campaignId);
   if (ymCampaignId === null) {
-    return { lead: null, userErrors: [userError([...ROOT, 'campaignId'], 'campaignNotFound', `no campaign has id ${JSON.stringify(input.campaignId.slice(0, 40))}; ids are positive integers`)] };
+    return { lead: null, userErrors: [userError([...ROOT, 'campaignId'], 'campaignNotFound', `no campaign has id ${quote(input.campaignId)}; ids are positive integers`)] };
   }
   const request: Record<string, unknown> = { ymCampaignId };
   for (const [key, value] of Object.entries(input)) {
