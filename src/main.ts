@@ -3,6 +3,9 @@ import { DEMO_TOKENS, startEmulator, type RunningEmulator } from './emulator/ind
 import { createLogger } from './observability/logger.js';
 import { startBff } from './server/bff.js';
 
+/** The app key `npm start` configures on the embedded emulator (public by design, like every app key). */
+const DEMO_APP_KEY = 'demo-app-key';
+
 function readConfig(): Config {
   try {
     return loadConfig();
@@ -31,6 +34,8 @@ if (!campaignApiUrl) {
 const bff = await startBff(config, {
   campaignApiUrl,
   fallbackToken: config.demoFallback ? DEMO_TOKENS.store : null,
+  // On the embedded emulator an app key reads the demo partners' feed (docs/operations/offer-feed).
+  appKeys: emulator ? { [DEMO_APP_KEY]: { name: 'Demo app', partnerTokens: [DEMO_TOKENS.store, DEMO_TOKENS.aggregator] } } : undefined,
   logger,
 });
 
@@ -48,6 +53,7 @@ if (emulator) {
     `  demo tokens  Authorization: Bearer ${DEMO_TOKENS.store}   (a store)`,
     `               Authorization: Bearer ${DEMO_TOKENS.aggregator}   (an aggregator)`,
   );
+  lines.push(`  demo app key X-App-Key: ${DEMO_APP_KEY}   (offerFeed and categories of both demo partners)`);
   if (config.demoFallback) lines.push(`               requests without Authorization act as ${DEMO_TOKENS.store}`);
 }
 process.stdout.write(`${lines.join('\n')}\n\n`);

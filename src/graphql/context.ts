@@ -1,4 +1,5 @@
 import type { CampaignApi } from '../campaign-api/api.js';
+import type { AppsContext } from '../apps/context.js';
 import type { Category, CategoryDirectory } from '../cache/category-directory.js';
 import { missingTokenError } from './errors.js';
 import { createLoaders, type Loaders } from './loaders.js';
@@ -33,6 +34,8 @@ export interface GraphQLContext {
   loaders: Loaders;
   categories: PartnerCategories;
   limits: BffDependencies['limits'];
+  /** App keys and the shared offer feed; set by the server for every request. */
+  apps?: AppsContext;
 }
 
 export interface RequestScope {

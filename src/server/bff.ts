@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { Counter } from 'prom-client';
+import { createApps, type Apps } from '../apps/index.js';
 import { createCampaignApiClient, type CampaignApiClient } from '../campaign-api/http-client.js';
 import { createApqCache } from '../cache/apq-cache.js';
 import { createCacheStore } from '../cache/store.js';
@@ -17,6 +19,7 @@ import { createSchema } from '../graphql/schema.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
 import { createHttpHandler, type Readiness } from './http.js';
+import type { AppsContext } from '../apps/context.js';
 
 export type ServerContext = GraphQLContext & RequestMeta;
 
@@ -25,6 +28,8 @@ export interface BffOptions {
   campaignApiUrl: string;
   /** Token a request without Authorization acts with; only on the embedded emulator. */
   fallbackToken?: string | null;
+  /** App keys configured in code (the demo key on the embedded emulator); APP_KEYS_FILE adds more. */
+  appKeys?: Record<string, { name: string; partnerTokens: string[] }>;
   logger?: Logger;
 }
 
@@ -34,6 +39,8 @@ export interface RunningBff {
   server: Server;
   metrics: Metrics;
   api: CampaignApiClient;
+  /** App keys and the shared offer feed. */
+  apps: Apps;
   /** Stops accepting, lets in-flight requests finish within the grace period, then frees everything. */
   close(): Promise<void>;
 }
@@ -73,6 +80,29 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     },
   });
 
+  const schema = createSchema();
+  const feedBuilds = new Counter({
+    name: 'bff_feed_builds_total',
+    help: 'Builds of a partner offer feed by outcome (ok, error).',
+    labelNames: ['outcome'] as const,
+    registers: [metrics.registry],
+  });
+  const apps = await createApps({
+    config: config.apps,
+    production,
+    api,
+    cache,
+    cacheUrl: config.cacheUrl,
+    schema,
+    logger,
+    buildConcurrency: config.limits.loaderConcurrency,
+    fixedKeys: options.appKeys,
+    onCacheError: () => metrics.cacheLookups.inc({ cache: 'store', result: 'error' }),
+    onBuild: (outcome) => feedBuilds.inc({ outcome }),
+    onLookup: (result) => metrics.cacheLookups.inc({ cache: 'feed', result }),
+    onRefused: (reason) => metrics.limitRejections.inc({ limit: reason }),
+  });
+
   const categories = createCategoryDirectory({
     api,
     store: cache.keyv('categories'),
@@ -80,7 +110,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     onLookup: (result: 'hit' | 'stale' | 'miss' | 'error') => metrics.cacheLookups.inc({ cache: 'categories', result }),
   });
   const deps = {
-    api,
+    api: apps.api,
     categories,
     limits: {
       pinChunkSize: config.limits.pinChunkSize,
@@ -91,7 +121,6 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   };
 
   const onLimit = (limit: string) => metrics.limitRejections.inc({ limit });
-  const schema = createSchema();
   const recorder = createRequestRecorder(metrics, logger);
   const costLimit = createCostLimit<ServerContext>(config.limits, onLimit);
   const operations = createOperationCache<ServerContext>(
@@ -117,6 +146,8 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
       error: (m) => logger.error(m),
     },
     plugins: [
+      // First: an app key's operation beyond its scope is refused before anything else looks at it.
+      apps.plugin,
       ApolloServerPluginCacheControlDisabled(),
       production
         ? ApolloServerPluginLandingPageDisabled()
@@ -163,11 +194,20 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
 
   const handler = createHttpHandler<ServerContext>({
     apollo,
-    fastPath: config.limits.compiledOperations ? operations.tryExecute : undefined,
-    async context({ requestId, token, signal }) {
+    fastPath: config.limits.compiledOperations ? apps.guardFastPath(operations.tryExecute) : undefined,
+    gate: apps.gate,
+    async context({ requestId, token, signal, gate }) {
       const backend = { calls: 0 };
       const context = createContext(deps, { token, signal, onBackendCall: () => backend.calls++ });
-      return Object.assign(context, { requestId, backend });
+      const state = gate as AppsContext | undefined;
+      const app = state?.app;
+      if (app) {
+        // An app reads the shared directory as its first partner (only when it is cold); the
+        // token goes nowhere else, and the request itself carries none.
+        const reader = app.partnerTokens[0]!;
+        context.categories = { list: () => categories.list(reader), get: (id) => categories.get(reader, id) };
+      }
+      return Object.assign(context, { requestId, backend, apps: state ?? { app: null, feed: apps.feed } });
     },
     bodyLimitBytes: config.limits.bodyLimitBytes,
     requestTimeoutMs: config.limits.requestTimeoutMs,
@@ -204,11 +244,12 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
       clearTimeout(timer);
       server.closeAllConnections();
       await apollo.stop();
+      await apps.close();
       await api.close();
       await cache.close();
     })();
     return closing;
   }
 
-  return { url: `http://${host}:${port}/graphql`, port, server, metrics, api, close };
+  return { url: `http://${host}:${port}/graphql`, port, server, metrics, api, apps, close };
 }

@@ -1,3 +1,4 @@
+import { Offer, OfferConnection, OfferEdge, OfferFeedCategory, offerFeedQuery } from '../../apps/feed-resolvers.js';
 import type { Resolvers } from '../generated/resolvers-types.js';
 import { Campaign } from './campaign.js';
 import { CampaignAppearance } from './campaign-appearance.js';
@@ -21,7 +22,7 @@ import { UserError } from './user-error.js';
 
 export const resolvers: Resolvers = {
   ...enumResolvers,
-  Query,
+  Query: { ...Query, ...offerFeedQuery },
   Mutation,
   Campaign,
   CampaignMerchant,
@@ -39,4 +40,8 @@ export const resolvers: Resolvers = {
   Category,
   Lead,
   UserError,
+  Offer,
+  OfferConnection,
+  OfferEdge,
+  OfferFeedCategory,
 };
