@@ -31,10 +31,7 @@ const entrySchema = z
     error: 'needs exactly one of "partnerToken" (a string) or "partnerTokens" (a list)',
   });
 
-export const appKeysFileSchema = z.record(
-  z.string().regex(KEY_PATTERN, { error: 'an app key is 8 to 128 characters of A-Z a-z 0-9 . _ ~ -' }),
-  entrySchema,
-);
+export const appKeysFileSchema = z.record(z.string(), entrySchema);
 
 export type AppKeysFile = z.input<typeof appKeysFileSchema>;
 
@@ -50,6 +47,10 @@ export function parseAppKeys(text: string): Map<string, AppKey> {
     json = JSON.parse(text);
   } catch (error) {
     throw new Error(`not valid JSON (${(error as Error).message.replace(/"[^"]*"/g, '"…"').slice(0, 120)})`);
+  }
+  if (typeof json === 'object' && json !== null && !Array.isArray(json)) {
+    const bad = Object.keys(json).find((key) => !KEY_PATTERN.test(key));
+    if (bad !== undefined) throw new Error(`${bad.slice(0, 40)}: an app key is 8 to 128 characters of A-Z a-z 0-9 . _ ~ -`);
   }
   const parsed = appKeysFileSchema.safeParse(json);
   if (!parsed.success) {
