@@ -185,7 +185,12 @@ export function createAppGate(options: GateOptions): Gate {
           memoKey = `${app.keyHash}|${trusted.hash}|${operationName ?? ''}|${variablesText}`;
         }
       } else {
-        pass.body = { query: trusted.query, variables: post.variables, operationName: post.operationName };
+        // Only the keys the client sent: Apollo refuses a `variables` key that is not an object.
+        pass.body = {
+          query: trusted.query,
+          ...(post.variables !== undefined ? { variables: post.variables } : {}),
+          ...(post.operationName !== undefined ? { operationName: post.operationName } : {}),
+        };
       }
     }
 
