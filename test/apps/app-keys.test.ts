@@ -115,3 +115,23 @@ describe('app keys over HTTP (APP_KEYS_FILE, reloaded without a restart)', () =>
     expect(log).not.toContain(DEMO_TOKENS.aggregator);
   });
 });
+
+describe('the app example of docs/operations', () => {
+  it('runs with the demo app key as npm start configures it, and the answer carries no token', async () => {
+    const { readFileSync } = await import('node:fs');
+    const dir = new URL('../../docs/operations/', import.meta.url);
+    const query = readFileSync(new URL('offer-feed.graphql', dir), 'utf8');
+    const variables = JSON.parse(readFileSync(new URL('offer-feed.variables.json', dir), 'utf8'));
+    const stack = await startStack({ appKeys: { 'demo-app-key': { name: 'Demo app', partnerTokens: [DEMO_TOKENS.store, DEMO_TOKENS.aggregator] } } });
+    try {
+      const answer = await post(stack.bffUrl, { query, variables }, app('demo-app-key'));
+      expect(answer.status).toBe(200);
+      expect(answer.body.errors).toBeUndefined();
+      expect(answer.body.data.offerFeed.nodes.length).toBeGreaterThan(0);
+      expect(answer.text).not.toContain(DEMO_TOKENS.store);
+      expect(answer.text).not.toContain(DEMO_TOKENS.aggregator);
+    } finally {
+      await stack.close();
+    }
+  });
+});
