@@ -3,7 +3,7 @@ import { graphqlCreateInput } from './campaign-samples.js';
 
 /** The scenarios of issue 6: what each one sends, to which server, and what a right answer is. */
 
-export type Target = 'floor' | 'stock-apollo' | 'bff' | 'rest-floor';
+export type Target = 'floor' | 'stock-apollo' | 'bff' | 'rest-floor' | 'feed-floor';
 
 export interface Scenario {
   /** Stable key, used in latest.json. */

@@ -46,7 +46,7 @@ export interface FeedView {
   items: readonly FeedItem[];
   /** When the oldest part was built. */
   builtAt: number;
-  /** Past its freshness (a rebuild is running or failing). */
+  /** Past its freshness because rebuilds fail (or have not landed for a further window). */
   stale: boolean;
   /** Some partner's feed could not be built at all and is missing from `items`. */
   incomplete: boolean;
@@ -306,7 +306,10 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
       if (!flights.has(p) && now() - local.lastFailureAt >= retryAfterFailureMs) {
         flight(p, token, 'background').catch((error: unknown) => options.onError?.(error, 'feed refresh'));
       }
-      return { entry, stale: true };
+      // Served while its refresh runs, it is as good as fresh; it is stale (and says so) once a
+      // refresh failed, or when no refresh has landed for a whole further window.
+      const stale = local.lastFailureAt > entry.builtAt || now() - entry.builtAt > 2 * ttlMs;
+      return { entry, stale };
     }
     try {
       const built = await flight(p, token, 'wait');
