@@ -65,13 +65,19 @@ export async function redisCoordination(url: string, onError: (error: unknown) =
   const subscriber = make();
   const owner = randomUUID();
   const listeners: ((message: string) => void)[] = [];
-  await Promise.all([commands.connect().catch(onError), subscriber.connect().catch(onError)]);
-  // Re-subscribes by itself after a reconnect (node-redis keeps its subscriptions).
-  await subscriber
-    .subscribe(CHANNEL, (message: string) => {
-      for (const listener of listeners) listener(message);
-    })
+  // Start-up must not wait on, nor fail with, Redis: connect in the background. Once subscribed,
+  // node-redis subscribes again by itself after a reconnect.
+  commands.connect().catch(onError);
+  const subscribed = subscriber
+    .connect()
+    .then(() =>
+      subscriber.subscribe(CHANNEL, (message: string) => {
+        for (const listener of listeners) listener(message);
+      }),
+    )
     .catch(onError);
+  // In a healthy fleet, be subscribed before serving (a missed message would leave a stale copy).
+  await Promise.race([subscribed, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
 
   return {
     kind: 'redis',

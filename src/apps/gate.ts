@@ -73,7 +73,9 @@ interface Memo {
   version: string;
   at: number;
   etag: string;
-  body: string;
+  /** Encoded once, sent as it is to every app open until the feed changes. */
+  bytes: Buffer;
+  headers: Record<string, string>;
 }
 
 export function createAppGate(options: GateOptions): Gate {
@@ -104,8 +106,8 @@ export function createAppGate(options: GateOptions): Gate {
       }
       const client = req.socket.remoteAddress ?? 'unknown';
       const retryAfter =
-        (await options.limiter.hit(`key:${app.keyHash}`, options.appKeyRateLimit)) ??
-        (await options.limiter.hit(`client:${client}`, options.clientRateLimit));
+        (options.appKeyRateLimit > 0 ? await options.limiter.hit(`key:${app.keyHash}`, options.appKeyRateLimit) : undefined) ??
+        (options.clientRateLimit > 0 ? await options.limiter.hit(`client:${client}`, options.clientRateLimit) : undefined);
       if (retryAfter !== undefined) {
         options.onRefused?.('rate_limit');
         return refuse(429, 'RATE_LIMITED', `Too many requests for this app or from this address; retry after ${retryAfter} s.`, { 'retry-after': String(retryAfter) }, { retryAfterSeconds: retryAfter });
@@ -198,8 +200,8 @@ export function createAppGate(options: GateOptions): Gate {
     if (memoKey && app) {
       const hit = memo.get(memoKey);
       if (hit && now() - hit.at < options.memoMs && options.feed.peekVersion(app.partnerTokens) === hit.version) {
-        if (matches(ifNoneMatch, hit.etag)) return { answer: { status: 304, headers: cacheable(hit.etag) } };
-        return { answer: { status: 200, headers: cacheable(hit.etag), body: hit.body } };
+        if (matches(ifNoneMatch, hit.etag)) return { answer: { status: 304, headers: hit.headers } };
+        return { answer: { status: 200, headers: hit.headers, body: hit.bytes } };
       }
     }
 
@@ -221,7 +223,7 @@ export function createAppGate(options: GateOptions): Gate {
       const clean = status === 200 && out.startsWith('{"data"') && !served?.stale && !served?.incomplete;
       if (!memoKey || !clean) return { status, headers: NO_STORE, body: out };
       const etag = `"${createHash('sha1').update(out).digest('base64url')}"`;
-      if (served) remember(memoKey, { version: served.version, at: now(), etag, body: out });
+      if (served) remember(memoKey, { version: served.version, at: now(), etag, bytes: Buffer.from(out, 'utf8'), headers: cacheable(etag) });
       if (matches(ifNoneMatch, etag)) return { status: 304, headers: cacheable(etag), body: null };
       return { status, headers: cacheable(etag), body: out };
     };

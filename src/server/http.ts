@@ -34,7 +34,8 @@ export interface GateRequest {
 
 /** The gate answers the request itself: a refusal, or a 304. */
 export interface GateAnswer {
-  answer: { status: number; headers?: Record<string, string>; body?: string };
+  /** A Buffer body is sent as it is (an answer the gate remembered, encoded once). */
+  answer: { status: number; headers?: Record<string, string>; body?: string | Buffer };
 }
 
 /** The gate lets the request run, possibly rewritten. */
@@ -242,7 +243,7 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
     const gated = options.gate ? await options.gate({ req, method, url, body }) : {};
     if ('answer' in gated) {
       const { status, headers = {}, body: text } = gated.answer;
-      const bytes = text === undefined ? undefined : Buffer.from(text, 'utf8');
+      const bytes = text === undefined ? undefined : typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
       res.writeHead(status, { ...cors, ...(bytes ? { 'content-type': JSON_TYPE, 'content-length': bytes.length } : {}), ...headers });
       res.end(bytes);
       return;
