@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { newPartner } from '../graphql/support.js';
+import { createCampaign, newPartner, promoInput } from '../graphql/support.js';
 import { app, DEMO_APP, FEED, partner, post, sleep, startedIds } from './support.js';
 
 /**
@@ -158,6 +158,19 @@ describe.each(variants)('offerFeed ($name)', (variant) => {
     const start = await post(stack.bffUrl, { query: `mutation { startCampaign(id: "${target}") { campaign { status } } }` }, partner(DEMO_TOKENS.store));
     expect(start.body.data.startCampaign.campaign.status).toBe('STARTED');
     expect((await feed({ first: 100 })).body.data.offerFeed.nodes.map((n: { id: string }) => n.id)).toEqual(before);
+  });
+
+  it('a write by a partner whose feed nobody reads costs no feed build', async () => {
+    const token = await newPartner(stack, 'aggregator');
+    await stack.resetCalls();
+    await createCampaign(stack, promoInput(4242), token);
+    await stack.bff.apps.feed.settled();
+    expect(await stack.calls()).toEqual({ 'campaigns/create': 1 });
+    // Once an app reads it, the next write rebuilds it at once.
+    const feedOf = async () => (await post(stack.bffUrl, { query: FEED, variables: { first: 100 } }, partner(token))).body.data.offerFeed.totalCount;
+    expect(await feedOf()).toBe(1);
+    await createCampaign(stack, promoInput(4243), token);
+    expect(await feedOf()).toBe(2);
   });
 
   it('when the backend fails, serves the last good feed marked stale; with no feed at all, an error', async () => {
