@@ -117,6 +117,8 @@ interface Local {
   epoch: number;
   /** A write happened while a forced rebuild ran: run one more after it. */
   again: boolean;
+  /** No refresh attempt before this: while another instance holds the lock, not one per request. */
+  nextRefreshAt: number;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -141,7 +143,7 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
     let local = locals.get(p);
     if (!local) {
       if (locals.size >= MAX_LOCAL) locals.delete(locals.keys().next().value!);
-      local = { entry: undefined, recheck: false, nextStoreCheckAt: 0, lastFailureAt: -Infinity, epoch: 0, again: false };
+      local = { entry: undefined, recheck: false, nextStoreCheckAt: 0, lastFailureAt: -Infinity, epoch: 0, again: false, nextRefreshAt: 0 };
       locals.set(p, local);
     }
     return local;
@@ -303,7 +305,8 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
     }
     if (entry && servable(entry)) {
       options.onLookup?.('stale');
-      if (!flights.has(p) && now() - local.lastFailureAt >= retryAfterFailureMs) {
+      if (!flights.has(p) && now() >= local.nextRefreshAt && now() - local.lastFailureAt >= retryAfterFailureMs) {
+        local.nextRefreshAt = now() + STORE_RECHECK_MS;
         flight(p, token, 'background').catch((error: unknown) => options.onError?.(error, 'feed refresh'));
       }
       // Served while its refresh runs, it is as good as fresh; it is stale (and says so) once a

@@ -82,7 +82,8 @@ export function createAppGate(options: GateOptions): Gate {
   const now = options.now ?? Date.now;
   const memo = new Map<string, Memo>();
   const publicCache = `public, max-age=${options.httpMaxAgeS}, stale-while-revalidate=${options.httpStaleWhileRevalidateS}`;
-  const cacheable = (etag: string) => ({ 'cache-control': publicCache, etag, vary: 'X-App-Key' });
+  // Vary names both: CORS answers vary by Origin, and a CDN must never give one app's feed to another.
+  const cacheable = (etag: string) => ({ 'cache-control': publicCache, etag, vary: 'Origin, X-App-Key' });
 
   function remember(key: string, entry: Memo): void {
     memo.delete(key);
