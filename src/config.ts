@@ -77,7 +77,7 @@ export const envSchema = z.object({
   FEED_TTL_MS: int(1000, 86_400_000, 30_000),
   FEED_MAX_STALE_MS: int(0, 604_800_000, 86_400_000),
   FEED_LOCK_MS: int(100, 120_000, 10_000),
-  FEED_LOCK_WAIT_MS: int(0, 120_000, 3000),
+  FEED_LOCK_WAIT_MS: int(0, 120_000, 10_000),
   FEED_MAX_CAMPAIGNS: int(1, 100_000, 1000),
   FEED_HTTP_MAX_AGE_S: int(0, 86_400, 10),
   FEED_HTTP_SWR_S: int(0, 86_400, 30),
@@ -140,7 +140,7 @@ export interface AppsConfig {
   feedMaxStaleMs: number;
   /** The cross-instance build lock's lifetime (longer than a build takes). */
   feedLockMs: number;
-  /** How long a request for a cold feed waits on another instance's build before building itself. */
+  /** How long a request for a cold feed waits on another instance's build (while it holds the lock) before building itself. */
   feedLockWaitMs: number;
   /** Campaigns one partner's feed build reads at most (list calls of 100). */
   feedMaxCampaigns: number;

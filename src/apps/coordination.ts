@@ -67,7 +67,7 @@ export async function redisCoordination(url: string, onError: (error: unknown) =
   const listeners: ((message: string) => void)[] = [];
   // Start-up must not wait on, nor fail with, Redis: connect in the background. Once subscribed,
   // node-redis subscribes again by itself after a reconnect.
-  commands.connect().catch(onError);
+  const connected = commands.connect().catch(onError);
   const subscribed = subscriber
     .connect()
     .then(() =>
@@ -76,8 +76,9 @@ export async function redisCoordination(url: string, onError: (error: unknown) =
       }),
     )
     .catch(onError);
-  // In a healthy fleet, be subscribed before serving (a missed message would leave a stale copy).
-  await Promise.race([subscribed, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+  // In a healthy fleet, be connected and subscribed before serving: a lock attempt before the
+  // connection reads as granted (two builds), a missed message leaves a stale copy.
+  await Promise.race([Promise.all([connected, subscribed]), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
 
   return {
     kind: 'redis',

@@ -239,6 +239,9 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
       let locked = await coordination.tryLock(lockKey(p), options.lockMs);
       if (!locked && mode === 'background') return undefined;
       if (!locked && mode === 'wait') {
+        // Another instance builds: wait for its value. Its lock ends when it saved the value (or
+        // when it died and the lock expired), so whoever takes the lock next builds only if no
+        // value came; a slow build on a busy machine never makes a second one.
         const deadline = now() + options.lockWaitMs;
         while (now() < deadline) {
           await sleep(POLL_MS);
@@ -247,9 +250,9 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
             adopt(local, stored);
             return stored;
           }
+          locked = await coordination.tryLock(lockKey(p), options.lockMs);
+          if (locked) break;
         }
-        // The holder may have died: build rather than fail the request.
-        locked = await coordination.tryLock(lockKey(p), options.lockMs);
       }
       try {
         if (locked && mode !== 'force') {
