@@ -37,6 +37,12 @@ const bff = await startBff(config, {
   // On the embedded emulator an app key reads the demo partners' feed (docs/operations/offer-feed).
   appKeys: emulator ? { [DEMO_APP_KEY]: { name: 'Demo app', partnerTokens: [DEMO_TOKENS.store, DEMO_TOKENS.aggregator] } } : undefined,
   logger,
+}).catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`campaign-bff: ${error.message}\n`);
+    process.exit(1);
+  }
+  throw error;
 });
 
 const lines = [

@@ -2,7 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { CampaignApi } from '../campaign-api/api.js';
 import { BusinessError } from '../campaign-api/index.js';
 import type { CacheStore } from '../cache/store.js';
-import type { AppsConfig } from '../config.js';
+import { ConfigError, type AppsConfig } from '../config.js';
 import type { FastPathAnswer, FastPathRequest } from '../graphql/operation-cache.js';
 import type { Logger } from '../observability/logger.js';
 import type { Gate } from '../server/http.js';
@@ -58,9 +58,15 @@ export async function createApps(options: AppsOptions): Promise<Apps> {
     Object.entries(options.fixedKeys ?? {}).map(([key, app]) => [key, { name: app.name, partnerTokens: app.partnerTokens, keyHash: hashKey(key) }]),
   );
   const keys = await createAppKeyRegistry({ file: config.keysFile, fixed, reloadMs: config.keysReloadMs, logger });
-  const trusted = loadTrustedDocuments(config.trustedDocumentsFile, (hash) =>
-    logger.warn({ hash }, 'trusted document: the hash is not the sha256 of its text; served by that hash anyway'),
-  );
+  let trusted;
+  try {
+    trusted = loadTrustedDocuments(config.trustedDocumentsFile, (hash) =>
+      logger.warn({ hash }, 'trusted document: the hash is not the sha256 of its text; served by that hash anyway'),
+    );
+  } catch (error) {
+    // A manifest the server cannot use stops start-up, like any other bad setting.
+    throw new ConfigError([(error as Error).message]);
+  }
   const onError = options.onCacheError ?? (() => {});
   const coordination = options.cacheUrl ? await redisCoordination(options.cacheUrl, onError) : localCoordination();
   const feed = createFeedCache({

@@ -94,3 +94,27 @@ describe.skipIf(!redisAvailable)('a fleet of two instances sharing Redis', () =>
     expect(back).toBe(true);
   });
 });
+
+describe.skipIf(!redisAvailable)('Redis is a cache for the feed, never a dependency', () => {
+  it('with Redis down the feed is still built, served and refreshed after a write', async () => {
+    const redis = await startRedis();
+    const stack = await startStack({ env: { CACHE_URL: redis.url }, appKeys: DEMO_APP, emulator: { moderation: { mode: 'manual' } } });
+    try {
+      await redis.stop(true);
+      const first = await post(stack.bffUrl, { query: FEED, variables: { first: 100 } }, app());
+      expect(first.status).toBe(200);
+      const feedIds = ids(first);
+      expect(feedIds.length).toBeGreaterThan(0);
+      const target = (await startedIds(stack.bffUrl, DEMO_TOKENS.store))[0]!;
+      await post(stack.bffUrl, { query: `mutation { stopCampaign(id: "${target}") { campaign { status } } }` }, partner(DEMO_TOKENS.store));
+      expect(ids(await post(stack.bffUrl, { query: FEED, variables: { first: 100 } }, app()))).toEqual(feedIds.filter((id: string) => id !== target));
+    } finally {
+      await stack.close();
+      await redis.close();
+    }
+  });
+});
+
+function ids(answer: { body: any }): string[] {
+  return answer.body.data.offerFeed.nodes.map((n: { id: string }) => n.id);
+}
