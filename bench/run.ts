@@ -15,6 +15,7 @@ import { checkTargets, formatMemory, formatTable, formatTargets, type MemoryChec
 import { buildScenarios, DOCUMENTS, graphqlBody, graphqlHeaders, PAGE_SIZE, type Scenario, type Target } from './lib/scenarios.js';
 import { ensureCampaigns } from './lib/seed.js';
 import { feedScenarios, seedFeedPartners, stampede, warmFeedBody, writeFeedFiles } from './lib/feed.js';
+import { measureFleet, type FleetResult } from './lib/fleet.js';
 
 const USAGE = `npm run bench [-- --quick] [-- --connections N] [-- --duration S]
 
@@ -28,7 +29,8 @@ writes bench/results/latest.json.
   --only LIST      run only these parts, comma-separated: floor, stock-apollo, categories, card, list-ids,
                    list-cards, rest-floor-list, create, probes (the 1-connection runs), memory,
                    feed (app feed vs its floor and vs the partner query), feed-load (200 connections of
-                   app opens at 10 ms: backend calls per minute), stampede (500 app opens on a cold feed)
+                   app opens at 10 ms: backend calls per minute), stampede (500 app opens on a cold feed),
+                   fleet (two BFF instances sharing a redis-server: builds per window, a stop through A seen by B)
   --latency LIST   backend latencies in ms, comma-separated (default 0,10)
   --bff-node-args="ARGS"  node options for the BFF process only (e.g. --bff-node-args="--max-old-space-size=128")
   --profile        run the BFF under node --cpu-prof and print its top frames at the end
@@ -44,7 +46,7 @@ so a tuning can be measured without editing code.`;
 
 const DEMO_STORE_TOKEN = 'demo-store-token';
 const DEMO_AGGREGATOR_TOKEN = 'demo-aggregator-token';
-const PARTS = ['floor', 'stock-apollo', 'categories', 'card', 'list-ids', 'list-cards', 'rest-floor-list', 'create', 'probes', 'memory', 'feed', 'feed-load', 'stampede'] as const;
+const PARTS = ['floor', 'stock-apollo', 'categories', 'card', 'list-ids', 'list-cards', 'rest-floor-list', 'create', 'probes', 'memory', 'feed', 'feed-load', 'stampede', 'fleet'] as const;
 /** Connections of the feed-load run: app opens of many phones at once (issue 12). */
 const FEED_LOAD_CONNECTIONS = 200;
 const STAMPEDE_REQUESTS = 500;
@@ -388,7 +390,13 @@ function formatFeedLoad(rows: FeedLoadRow[]): string {
   ].join('\n');
 }
 
-function feedTargets(results: ScenarioResult[], connections: number, load: FeedLoadRow[] | null, burst: Awaited<ReturnType<typeof stampede>> | null) {
+function feedTargets(
+  results: ScenarioResult[],
+  connections: number,
+  load: FeedLoadRow[] | null,
+  burst: Awaited<ReturnType<typeof stampede>> | null,
+  fleet: FleetResult | null,
+) {
   const checks: { goal: string; measured: string; met: boolean }[] = [];
   const find = (key: string, latency: number) => results.find((r) => r.key === key && r.backendLatencyMs === latency && r.connections === connections);
   for (const latency of [0, 10]) {
@@ -416,6 +424,18 @@ function feedTargets(results: ScenarioResult[], connections: number, load: FeedL
       goal: `${FEED_LOAD_CONNECTIONS} connections of app opens, backend 10 ms: at most one feed build per 30 s window`,
       measured: `${feedRow.feedBuilds} build(s) in ${feedRow.seconds.toFixed(1)} s; ${Math.round(feedRow.backendCallsPerMinute)} backend calls/min vs ${Math.round(load!.find((r) => r !== feedRow)?.backendCallsPerMinute ?? 0)} through campaigns(status: STARTED)`,
       met: feedRow.feedBuilds <= windows && feedRow.failed === 0,
+    });
+  }
+  if (fleet) {
+    checks.push({
+      goal: 'two instances sharing a redis-server, app opens on both at 10 ms: at most one feed build per 30 s window in total',
+      measured: `${fleet.feedBuilds} build(s) in ${fleet.seconds.toFixed(1)} s, ${Math.round(fleet.requestsPerSecond)} req/s, ${fleet.failed} failed`,
+      met: fleet.feedBuilds <= Math.max(1, Math.ceil(fleet.seconds / 30)) && fleet.failed === 0,
+    });
+    checks.push({
+      goal: 'a stopCampaign through instance A leaves the feed instance B serves within 1 s',
+      measured: fleet.stopReachedOtherInstanceMs === null ? 'not within 5 s' : `${fleet.stopReachedOtherInstanceMs} ms`,
+      met: fleet.stopReachedOtherInstanceMs !== null && fleet.stopReachedOtherInstanceMs <= 1000,
     });
   }
   if (burst) {
@@ -578,13 +598,25 @@ async function main(): Promise<boolean> {
     log(`stampede: ${feedStampede.requests} app opens at once on a cold feed, backend 10 ms: ${feedStampede.ok} answered, ${feedStampede.builds} build(s), calls ${JSON.stringify(feedStampede.calls)}, ${feedStampede.ms} ms`);
   }
   await admin.clearFaults();
+  const fleet: FleetResult | null = profile.parts.has('fleet')
+    ? await measureFleet({
+        bffEnv,
+        admin,
+        connections: FEED_LOAD_CONNECTIONS,
+        warmupSeconds: profile.warmupSeconds,
+        // Longer than the 30 s freshness window, so the run shows the fleet's rebuild (one, in total).
+        measureSeconds: profile.quick ? profile.measureSeconds : 35,
+        pin,
+        log,
+      })
+    : null;
 
   let memory: MemoryCheck | null = null;
   if (profile.parts.has('memory')) {
     log(`memory check: ${byKey('list-cards').label}, ${profile.memoryConnections} connections for ${profile.memorySeconds} s`);
     memory = await memoryCheck(servers, admin, byKey('list-cards'), profile);
   }
-  const targets = [...checkTargets(results, profile.connections, memory), ...feedTargets(results, profile.connections, feedLoad, feedStampede)];
+  const targets = [...checkTargets(results, profile.connections, memory), ...feedTargets(results, profile.connections, feedLoad, feedStampede, fleet)];
 
   const report = {
     version: 1,
@@ -598,7 +630,7 @@ async function main(): Promise<boolean> {
     bff: { env: bffEnv, inheritedSettings, nodeArgs: profile.bffNodeArgs, backendConnections },
     results,
     memory,
-    feed: { load: feedLoad, stampede: feedStampede },
+    feed: { load: feedLoad, stampede: feedStampede, fleet },
     targets,
   };
   mkdirSync(`${REPO_ROOT}bench/results`, { recursive: true });
@@ -619,6 +651,9 @@ async function main(): Promise<boolean> {
       memory ? formatMemory(memory) : 'memory check not run',
       '',
       ...(feedLoad ? [formatFeedLoad(feedLoad), ''] : []),
+      ...(fleet
+        ? [`Fleet: 2 instances sharing redis-server, ${fleet.connections} connections at 10 ms: ${Math.round(fleet.requestsPerSecond)} req/s, ${fleet.feedBuilds} feed build(s) in ${fleet.seconds.toFixed(1)} s, backend calls ${JSON.stringify(fleet.backendCalls)}; a stop through A left B's feed in ${fleet.stopReachedOtherInstanceMs ?? '> 5000'} ms`, '']
+        : []),
       ...(feedStampede
         ? [`Stampede: ${feedStampede.requests} app opens at once on a cold feed (backend 10 ms): ${feedStampede.ok} answered in ${feedStampede.ms} ms, ${feedStampede.builds} build(s), backend calls ${JSON.stringify(feedStampede.calls)}`, '']
         : []),
