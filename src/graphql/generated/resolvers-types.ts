@@ -844,7 +844,8 @@ export type Platform =
 
 /**
  * The root of every read. Every field needs the partner token (`Authorization: Bearer <token>`):
- * a partner sees only its own campaigns.
+ * a partner sees only its own campaigns. `offerFeed` and `categories` also answer a mobile app's
+ * public key (`X-App-Key`), which reaches nothing else.
  */
 export type Query = {
   __typename?: 'Query';
@@ -879,7 +880,8 @@ export type Query = {
 
 /**
  * The root of every read. Every field needs the partner token (`Authorization: Bearer <token>`):
- * a partner sees only its own campaigns.
+ * a partner sees only its own campaigns. `offerFeed` and `categories` also answer a mobile app's
+ * public key (`X-App-Key`), which reaches nothing else.
  */
 export type QueryCampaignArgs = {
   id: Scalars['ID']['input'];
@@ -888,7 +890,8 @@ export type QueryCampaignArgs = {
 
 /**
  * The root of every read. Every field needs the partner token (`Authorization: Bearer <token>`):
- * a partner sees only its own campaigns.
+ * a partner sees only its own campaigns. `offerFeed` and `categories` also answer a mobile app's
+ * public key (`X-App-Key`), which reaches nothing else.
  */
 export type QueryCampaignsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
@@ -899,7 +902,8 @@ export type QueryCampaignsArgs = {
 
 /**
  * The root of every read. Every field needs the partner token (`Authorization: Bearer <token>`):
- * a partner sees only its own campaigns.
+ * a partner sees only its own campaigns. `offerFeed` and `categories` also answer a mobile app's
+ * public key (`X-App-Key`), which reaches nothing else.
  */
 export type QueryCampaignsByIdsArgs = {
   ids: Array<Scalars['ID']['input']>;
@@ -908,7 +912,8 @@ export type QueryCampaignsByIdsArgs = {
 
 /**
  * The root of every read. Every field needs the partner token (`Authorization: Bearer <token>`):
- * a partner sees only its own campaigns.
+ * a partner sees only its own campaigns. `offerFeed` and `categories` also answer a mobile app's
+ * public key (`X-App-Key`), which reaches nothing else.
  */
 export type QueryCategoryArgs = {
   id: Scalars['ID']['input'];
@@ -917,7 +922,8 @@ export type QueryCategoryArgs = {
 
 /**
  * The root of every read. Every field needs the partner token (`Authorization: Bearer <token>`):
- * a partner sees only its own campaigns.
+ * a partner sees only its own campaigns. `offerFeed` and `categories` also answer a mobile app's
+ * public key (`X-App-Key`), which reaches nothing else.
  */
 export type QueryOfferFeedArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
