@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { createCampaign, newPartner, promoInput } from '../graphql/support.js';
+import { createCampaign, newPartner, oneOffInput, promoInput } from '../graphql/support.js';
 import { app, DEMO_APP, FEED, partner, post, sleep, startedIds } from './support.js';
 
 /**
@@ -171,6 +171,16 @@ describe.each(variants)('offerFeed ($name)', (variant) => {
     expect(await feedOf()).toBe(1);
     await createCampaign(stack, promoInput(4243), token);
     expect(await feedOf()).toBe(2);
+  });
+
+  it('an addPins that starts a waiting campaign puts it in the feed at once', async () => {
+    const token = await newPartner(stack, 'aggregator');
+    const id = await createCampaign(stack, oneOffInput(5151), token);
+    const feedOf = async () => (await post(stack.bffUrl, { query: FEED, variables: { first: 100 } }, partner(token))).body.data.offerFeed.nodes.map((n: { id: string }) => n.id);
+    expect(await feedOf()).toEqual([]); // PIN_REQUIRED: no code to hand out yet
+    const added = await post(stack.bffUrl, { query: `mutation { addPins(input: {campaignId: "${id}", pins: ["FEED-1", "FEED-2"]}) { campaign { status } userErrors { code } } }` }, partner(token));
+    expect(added.body.data.addPins).toEqual({ campaign: { status: 'STARTED' }, userErrors: [] });
+    expect(await feedOf()).toEqual([id]);
   });
 
   it('when the backend fails, serves the last good feed marked stale; with no feed at all, an error', async () => {
