@@ -119,6 +119,8 @@ interface Local {
   again: boolean;
   /** No refresh attempt before this: while another instance holds the lock, not one per request. */
   nextRefreshAt: number;
+  /** Why the last build failed: a feed that was never built answers it for a while without a call. */
+  lastError: unknown;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -143,7 +145,7 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
     let local = locals.get(p);
     if (!local) {
       if (locals.size >= MAX_LOCAL) locals.delete(locals.keys().next().value!);
-      local = { entry: undefined, recheck: false, nextStoreCheckAt: 0, lastFailureAt: -Infinity, epoch: 0, again: false, nextRefreshAt: 0 };
+      local = { entry: undefined, recheck: false, nextStoreCheckAt: 0, lastFailureAt: -Infinity, epoch: 0, again: false, nextRefreshAt: 0, lastError: undefined };
       locals.set(p, local);
     }
     return local;
@@ -271,6 +273,7 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
         return entry;
       } catch (error) {
         local.lastFailureAt = now();
+        local.lastError = error;
         throw error;
       } finally {
         if (locked) await coordination.unlock(lockKey(p));
@@ -316,6 +319,12 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
       // refresh failed, or when no refresh has landed for a whole further window.
       const stale = local.lastFailureAt > entry.builtAt || now() - entry.builtAt > 2 * ttlMs;
       return { entry, stale };
+    }
+    // A feed that could not be built a moment ago: the same answer, without another call (a
+    // refused token or a down backend must not cost a call per app open).
+    if (!flights.has(p) && local.lastError !== undefined && now() - local.lastFailureAt < retryAfterFailureMs) {
+      options.onLookup?.('error');
+      throw local.lastError;
     }
     try {
       const built = await flight(p, token, 'wait');

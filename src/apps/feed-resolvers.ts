@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { GraphQLError } from 'graphql';
+import { UnauthenticatedError } from '../campaign-api/index.js';
 import { checkedLocale } from '../graphql/discount-label.js';
 import { badArgument, missingTokenError } from '../graphql/errors.js';
 import type {
@@ -61,7 +62,19 @@ export const offerFeedQuery: Pick<QueryResolvers, 'offerFeed'> = {
       throw badArgument('platform', 'must be MOBILE or DESKTOP');
     }
 
-    const view = await apps.feed.read(tokens);
+    let view;
+    try {
+      view = await apps.feed.read(tokens);
+    } catch (error) {
+      // The app's tokens are the server's configuration, not the caller's: say so, not "send a token".
+      if (apps.app && error instanceof UnauthenticatedError) {
+        throw new GraphQLError(
+          `The campaign API does not accept the partner token configured for the app "${apps.app.name}"; the server's operators must fix APP_KEYS_FILE.`,
+          { extensions: { code: 'APP_KEY_MISCONFIGURED' } },
+        );
+      }
+      throw error;
+    }
     const served = apps.served;
     apps.served = served
       ? { stale: served.stale || view.stale, incomplete: served.incomplete || view.incomplete, builtAt: Math.min(served.builtAt, view.builtAt), version: `${served.version}+${view.version}` }

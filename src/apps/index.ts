@@ -1,6 +1,8 @@
 import type { GraphQLSchema } from 'graphql';
 import type { CampaignApi } from '../campaign-api/api.js';
-import { BusinessError } from '../campaign-api/index.js';
+import { BusinessError, UnauthenticatedError } from '../campaign-api/index.js';
+import type { CategoryDirectory } from '../cache/category-directory.js';
+import type { PartnerCategories } from '../graphql/context.js';
 import type { CacheStore } from '../cache/store.js';
 import { ConfigError, type AppsConfig } from '../config.js';
 import type { FastPathAnswer, FastPathRequest } from '../graphql/operation-cache.js';
@@ -16,6 +18,27 @@ import { appScopePlugin, createScopeCache } from './scope.js';
 import { loadTrustedDocuments } from './trusted-documents.js';
 
 export type { AppsContext } from './context.js';
+
+/**
+ * The shared category directory as an app reads it: with its first partner token the campaign API
+ * accepts (only a cold directory calls the backend at all), so one bad token in APP_KEYS_FILE does
+ * not take the app's tabs down.
+ */
+export function appCategories(directory: CategoryDirectory, tokens: readonly string[]): PartnerCategories {
+  const withAnyToken = async <T>(read: (token: string) => Promise<T>): Promise<T> => {
+    let refusal: unknown;
+    for (const token of tokens) {
+      try {
+        return await read(token);
+      } catch (error) {
+        if (!(error instanceof UnauthenticatedError)) throw error;
+        refusal = error;
+      }
+    }
+    throw refusal;
+  };
+  return { list: () => withAnyToken((t) => directory.list(t)), get: (id) => withAnyToken((t) => directory.get(t, id)) };
+}
 
 /** The REST operations after which a partner's feed may show something else. */
 const FEED_CHANGING = new Set(['create', 'update', 'start', 'stop', 'addPins']);

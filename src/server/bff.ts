@@ -4,7 +4,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { Counter } from 'prom-client';
-import { createApps, type Apps } from '../apps/index.js';
+import { appCategories, createApps, type Apps } from '../apps/index.js';
 import { createCampaignApiClient, type CampaignApiClient } from '../campaign-api/http-client.js';
 import { createApqCache } from '../cache/apq-cache.js';
 import { createCacheStore } from '../cache/store.js';
@@ -201,12 +201,9 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
       const context = createContext(deps, { token, signal, onBackendCall: () => backend.calls++ });
       const state = gate as AppsContext | undefined;
       const app = state?.app;
-      if (app) {
-        // An app reads the shared directory as its first partner (only when it is cold); the
-        // token goes nowhere else, and the request itself carries none.
-        const reader = app.partnerTokens[0]!;
-        context.categories = { list: () => categories.list(reader), get: (id) => categories.get(reader, id) };
-      }
+      // An app reads the shared directory with its partners' tokens (only when it is cold); the
+      // tokens go nowhere else, and the request itself carries none.
+      if (app) context.categories = appCategories(categories, app.partnerTokens);
       return Object.assign(context, { requestId, backend, apps: state ?? { app: null, feed: apps.feed } });
     },
     bodyLimitBytes: config.limits.bodyLimitBytes,

@@ -135,3 +135,32 @@ describe('the app example of docs/operations', () => {
     }
   });
 });
+
+describe('a key whose partner token the campaign API refuses', () => {
+  it("says the server's configuration is wrong, without the token; a key reading for several partners serves the others", async () => {
+    const stack = await startStack({
+      appKeys: {
+        'broken-app-key': { name: 'Broken app', partnerTokens: ['no-such-partner-token'] },
+        'half-app-key-1': { name: 'Half app', partnerTokens: ['no-such-partner-token', DEMO_TOKENS.store] },
+      },
+    });
+    try {
+      const broken = await post(stack.bffUrl, { query: FEED }, app('broken-app-key'));
+      expect(broken.body.errors[0].extensions.code).toBe('APP_KEY_MISCONFIGURED');
+      expect(broken.body.errors[0].message).toContain('"Broken app"');
+      expect(broken.text).not.toContain('no-such-partner-token');
+      // A refused token costs one call, not one per app open.
+      await stack.resetCalls();
+      const again = await Promise.all(Array.from({ length: 20 }, () => post(stack.bffUrl, { query: FEED }, app('broken-app-key'))));
+      for (const answer of again) expect(answer.body.errors[0].extensions.code).toBe('APP_KEY_MISCONFIGURED');
+      expect(await stack.calls()).toEqual({});
+      const half = await post(stack.bffUrl, { query: FEED, variables: { first: 100 } }, app('half-app-key-1'));
+      const own = await post(stack.bffUrl, { query: FEED, variables: { first: 100 } }, partner(DEMO_TOKENS.store));
+      expect(half.body.data.offerFeed.nodes).toEqual(own.body.data.offerFeed.nodes);
+      expect(half.body.extensions.feed).toMatchObject({ incomplete: true });
+      expect(half.text).not.toContain('no-such-partner-token');
+    } finally {
+      await stack.close();
+    }
+  });
+});
