@@ -15,6 +15,8 @@ import { checkTargets, formatMemory, formatTable, formatTargets, type MemoryChec
 import { buildScenarios, DOCUMENTS, graphqlBody, graphqlHeaders, PAGE_SIZE, TRACED_KEYS, tracedScenario, type Scenario, type Target } from './lib/scenarios.js';
 import { ensureCampaigns } from './lib/seed.js';
 import { formatSubscriptions, measureSubscriptions, type SubscriptionsResult } from './lib/subscriptions.js';
+import { feedScenarios, seedFeedPartners, stampede, warmFeedBody, writeFeedFiles } from './lib/feed.js';
+import { measureFleet, type FleetResult } from './lib/fleet.js';
 
 const USAGE = `npm run bench [-- --quick] [-- --connections N] [-- --duration S]
 
@@ -27,7 +29,10 @@ writes bench/results/latest.json.
   --duration S     seconds of each measured run (default 10; 1.2 with --quick)
   --only LIST      run only these parts, comma-separated: floor, stock-apollo, categories, card, list-ids,
                    list-cards, rest-floor-list, create, probes (the 1-connection runs), memory,
-                   subscriptions (5,000 WebSocket subscribers; 500 with --quick)
+                   subscriptions (5,000 WebSocket subscribers; 500 with --quick),
+                   feed (app feed vs its floor and vs the partner query), feed-load (200 connections of
+                   app opens at 10 ms: backend calls per minute), stampede (500 app opens on a cold feed),
+                   fleet (two BFF instances sharing a redis-server: builds per window, a stop through A seen by B)
   --latency LIST   backend latencies in ms, comma-separated (default 0,10)
   --bff-node-args="ARGS"  node options for the BFF process only (e.g. --bff-node-args="--max-old-space-size=128")
   --profile        run the BFF under node --cpu-prof and print its top frames at the end
@@ -46,7 +51,10 @@ so a tuning can be measured without editing code.`;
 
 const DEMO_STORE_TOKEN = 'demo-store-token';
 const DEMO_AGGREGATOR_TOKEN = 'demo-aggregator-token';
-const PARTS = ['floor', 'stock-apollo', 'categories', 'card', 'list-ids', 'list-cards', 'rest-floor-list', 'create', 'probes', 'memory', 'subscriptions'] as const;
+const PARTS = ['floor', 'stock-apollo', 'categories', 'card', 'list-ids', 'list-cards', 'rest-floor-list', 'create', 'probes', 'memory', 'subscriptions', 'feed', 'feed-load', 'stampede', 'fleet'] as const;
+/** Connections of the feed-load run: app opens of many phones at once (issue 12). */
+const FEED_LOAD_CONNECTIONS = 200;
+const STAMPEDE_REQUESTS = 500;
 /** partnerCampaignIds of the seeded campaigns, clear of the fixtures (1001...) and of create's. */
 const SEED_PARTNER_ID = 500_001;
 /** Outside the repository: profiles are large and belong to one machine. */
@@ -138,6 +146,7 @@ interface Servers {
   /** With --tracing: the same BFF exporting every span to `traceSink`. */
   bffTraced?: Service | undefined;
   traceSink?: Service | undefined;
+  feedFloor: Service;
 }
 
 /**
@@ -188,6 +197,7 @@ async function measure(
     bff: servers.bff,
     'bff-traced': servers.bffTraced,
     'rest-floor': servers.restFloor,
+    'feed-floor': servers.feedFloor,
   };
   const target = server[scenario.target];
   if (!target) throw new Error(`scenario ${scenario.key} needs the ${scenario.target} server, which this run did not start`);
@@ -319,6 +329,139 @@ async function warmCategoriesBody(bff: Service): Promise<string> {
   return body;
 }
 
+interface FeedLoadRow {
+  scenario: string;
+  connections: number;
+  backendLatencyMs: number;
+  seconds: number;
+  responses: number;
+  requestsPerSecond: number;
+  p99Ms: number;
+  backendCalls: Record<string, number>;
+  backendCallsPerMinute: number;
+  feedBuilds: number;
+  failed: number;
+}
+
+/** The feed builds the BFF has made so far, from its /metrics. */
+async function feedBuilds(bff: Service): Promise<number> {
+  const text = await (await fetch(`${bff.origin}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
+  return [...text.matchAll(/^bff_feed_builds_total\{outcome="(?:ok|error)"\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+}
+
+/**
+ * 200 connections of app opens with the backend at 10 ms, then the same screen through the partner
+ * query: the backend calls each costs per minute (issue 12: at most one build per window).
+ */
+async function measureFeedLoad(servers: Servers, admin: EmulatorAdmin, byKey: (key: string) => Scenario, profile: Profile): Promise<FeedLoadRow[]> {
+  await admin.setLatency(10);
+  const rows: FeedLoadRow[] = [];
+  for (const key of ['feed', 'feed-partner']) {
+    const scenario = byKey(key);
+    await fire({ url: servers.bff.origin, connections: FEED_LOAD_CONNECTIONS, requests: scenario.requests, durationSeconds: profile.warmupSeconds, hardStopMs: 60_000 });
+    await quiesce(admin);
+    await admin.resetCalls();
+    const buildsBefore = await feedBuilds(servers.bff);
+    const load = await fire({
+      url: servers.bff.origin,
+      connections: FEED_LOAD_CONNECTIONS,
+      requests: scenario.requests,
+      verify: scenario.verify,
+      durationSeconds: profile.measureSeconds,
+      hardStopMs: profile.measureSeconds * 3000 + 30_000,
+    });
+    await quiesce(admin);
+    const calls = await admin.calls();
+    const total = Object.values(calls).reduce((sum, n) => sum + n, 0);
+    const row: FeedLoadRow = {
+      scenario: scenario.label,
+      connections: FEED_LOAD_CONNECTIONS,
+      backendLatencyMs: 10,
+      seconds: load.seconds,
+      responses: load.responses,
+      requestsPerSecond: load.requestsPerSecond,
+      p99Ms: load.latencyMs.p99,
+      backendCalls: calls,
+      backendCallsPerMinute: load.seconds > 0 ? (total / load.seconds) * 60 : 0,
+      feedBuilds: (await feedBuilds(servers.bff)) - buildsBefore,
+      failed: load.errors + load.non2xx + load.mismatches,
+    };
+    rows.push(row);
+    log(`${row.scenario} @10 ms, ${FEED_LOAD_CONNECTIONS}c: ${Math.round(row.requestsPerSecond)} req/s, p99 ${row.p99Ms} ms, ${Math.round(row.backendCallsPerMinute)} backend calls/min, ${row.feedBuilds} feed builds, ${row.failed} failed`);
+  }
+  await admin.clearFaults();
+  return rows;
+}
+
+function formatFeedLoad(rows: FeedLoadRow[]): string {
+  return [
+    `App opens, ${FEED_LOAD_CONNECTIONS} connections, backend 10 ms per call:`,
+    ...rows.map(
+      (r) =>
+        `  ${r.scenario.padEnd(40)} ${String(Math.round(r.requestsPerSecond)).padStart(7)} req/s  p99 ${String(r.p99Ms).padStart(4)} ms  ` +
+        `${String(Math.round(r.backendCallsPerMinute)).padStart(9)} backend calls/min  feed builds ${r.feedBuilds}  failed ${r.failed}`,
+    ),
+  ].join('\n');
+}
+
+function feedTargets(
+  results: ScenarioResult[],
+  connections: number,
+  load: FeedLoadRow[] | null,
+  burst: Awaited<ReturnType<typeof stampede>> | null,
+  fleet: FleetResult | null,
+) {
+  const checks: { goal: string; measured: string; met: boolean }[] = [];
+  const find = (key: string, latency: number) => results.find((r) => r.key === key && r.backendLatencyMs === latency && r.connections === connections);
+  for (const latency of [0, 10]) {
+    const floor = find('feed-floor', latency);
+    const feed = find('feed', latency);
+    if (floor && feed) {
+      const ratio = feed.requestsPerSecond / floor.requestsPerSecond;
+      const cpuRatio = floor.serverCpuUsPerRequest / feed.serverCpuUsPerRequest;
+      checks.push({
+        goal: `warm app feed of ${PAGE_SIZE} cards >= 60% of the bare node:http floor serving the same bytes, backend ${latency} ms`,
+        measured: `${Math.round(feed.requestsPerSecond)} / ${Math.round(floor.requestsPerSecond)} req/s = ${Math.round(ratio * 100)}%; by CPU per request ${Math.round(feed.serverCpuUsPerRequest)} vs ${Math.round(floor.serverCpuUsPerRequest)} µs = ${Math.round(cpuRatio * 100)}%`,
+        met: Math.min(ratio, cpuRatio) >= 0.6,
+      });
+      checks.push({
+        goal: `warm app feed p99 <= 10 ms at ${connections} connections, backend ${latency} ms`,
+        measured: `p99 ${feed.latencyMs.p99} ms`,
+        met: feed.latencyMs.p99 <= 10,
+      });
+    }
+  }
+  const feedRow = load?.find((r) => r.scenario.startsWith('app feed'));
+  if (feedRow) {
+    const windows = Math.max(1, Math.ceil(feedRow.seconds / 30));
+    checks.push({
+      goal: `${FEED_LOAD_CONNECTIONS} connections of app opens, backend 10 ms: at most one feed build per 30 s window`,
+      measured: `${feedRow.feedBuilds} build(s) in ${feedRow.seconds.toFixed(1)} s; ${Math.round(feedRow.backendCallsPerMinute)} backend calls/min vs ${Math.round(load!.find((r) => r !== feedRow)?.backendCallsPerMinute ?? 0)} through campaigns(status: STARTED)`,
+      met: feedRow.feedBuilds <= windows && feedRow.failed === 0,
+    });
+  }
+  if (fleet) {
+    checks.push({
+      goal: 'two instances sharing a redis-server, app opens on both at 10 ms: at most one feed build per 30 s window in total',
+      measured: `${fleet.feedBuilds} build(s) in ${fleet.seconds.toFixed(1)} s, ${Math.round(fleet.requestsPerSecond)} req/s, ${fleet.failed} failed`,
+      met: fleet.feedBuilds <= Math.max(1, Math.ceil(fleet.seconds / 30)) && fleet.failed === 0,
+    });
+    checks.push({
+      goal: 'a stopCampaign through instance A leaves the feed instance B serves within 1 s',
+      measured: fleet.stopReachedOtherInstanceMs === null ? 'not within 5 s' : `${fleet.stopReachedOtherInstanceMs} ms`,
+      met: fleet.stopReachedOtherInstanceMs !== null && fleet.stopReachedOtherInstanceMs <= 1000,
+    });
+  }
+  if (burst) {
+    checks.push({
+      goal: `${STAMPEDE_REQUESTS} simultaneous app opens on a cold feed: exactly one build`,
+      measured: `${burst.builds} build(s), ${burst.ok}/${burst.requests} answered`,
+      met: burst.builds === 1 && burst.ok === burst.requests,
+    });
+  }
+  return checks;
+}
+
 /** Resolves true when every answer was right and every backend call count minimal. */
 async function main(): Promise<boolean> {
   const profile = readProfile();
@@ -332,7 +475,8 @@ async function main(): Promise<boolean> {
   log(`${profile.quick ? 'quick' : 'full'} run on ${machine.cores} cores (${machine.cpuModel}), Node ${machine.node}, load average ${machine.loadAverage.join(' ')}`);
   if (!driverPinned) log('taskset unavailable or a single core: processes are not pinned');
 
-  const [emulatorPort, bffPort, floorPort, stockApolloPort, restFloorPort, bffTracedPort, traceSinkPort] = [
+  const [emulatorPort, bffPort, floorPort, stockApolloPort, restFloorPort, bffTracedPort, traceSinkPort, feedFloorPort] = [
+    await freePort(),
     await freePort(),
     await freePort(),
     await freePort(),
@@ -351,12 +495,18 @@ async function main(): Promise<boolean> {
   });
   const admin = new EmulatorAdmin(emulator.origin);
 
+  const feedFiles = writeFeedFiles();
   const bffEnv = {
     NODE_ENV: 'production',
     CAMPAIGN_API_URL: emulator.origin,
     LOG_LEVEL: 'warn',
     PORT: String(bffPort),
     HOST: '127.0.0.1',
+    // The app of the feed scenarios: its key and its trusted document (issue 12).
+    APP_KEYS_FILE: feedFiles.appKeysFile,
+    TRUSTED_DOCUMENTS: feedFiles.trustedDocuments,
+    // One load generator stands in for thousands of phones: the per-address limit would refuse it.
+    CLIENT_RATE_LIMIT: '0',
   };
   // Settings of the BFF taken from this shell (a tuning being tried), recorded with the figures.
   const inheritedSettings = Object.fromEntries(
@@ -431,7 +581,9 @@ async function main(): Promise<boolean> {
   if (bffTraced && (await warmCategoriesBody(bffTraced)) !== categoriesBody) {
     throw new Error('the traced BFF answers the categories query with other bytes than the untraced one');
   }
-  const [floor, stockApollo] = await Promise.all([
+  await seedFeedPartners(emulator.origin);
+  const feedBody = await warmFeedBody(bff.origin);
+  const [floor, stockApollo, feedFloor] = await Promise.all([
     startService({
       name: 'floor',
       script: 'bench/floor-server.ts',
@@ -449,22 +601,34 @@ async function main(): Promise<boolean> {
       readyPath: '/?query=%7B__typename%7D',
       readyHeaders: { 'apollo-require-preflight': 'true' },
     }),
+    startService({
+      name: 'feed floor',
+      script: 'bench/floor-server.ts',
+      env: { PORT: String(feedFloorPort), FLOOR_BODY: feedBody },
+      ...(pin ? { core: 0 } : {}),
+      port: feedFloorPort,
+      readyPath: '/',
+    }),
   ]);
-  const servers: Servers = { emulator, bff, floor, stockApollo, restFloor, bffTraced, traceSink };
+  const servers: Servers = { emulator, bff, floor, stockApollo, restFloor, bffTraced, traceSink, feedFloor };
   log(`servers up in ${((Date.now() - started) / 1000).toFixed(1)} s; ${ids.length} campaigns on the first page of ${DEMO_STORE_TOKEN}`);
 
-  const scenarios = buildScenarios({
-    readToken: DEMO_STORE_TOKEN,
-    createToken: DEMO_AGGREGATOR_TOKEN,
-    cardId: ids[0]!,
-    categoriesBody,
-  });
+  const scenarios = [
+    ...buildScenarios({
+      readToken: DEMO_STORE_TOKEN,
+      createToken: DEMO_AGGREGATOR_TOKEN,
+      cardId: ids[0]!,
+      categoriesBody,
+    }),
+    ...(profile.parts.has('feed') || profile.parts.has('feed-load') ? feedScenarios(feedBody) : []),
+  ];
+  const isFeed = (key: string) => key.startsWith('feed');
   const byKey = (key: string) => scenarios.find((s) => s.key === key)!;
 
   const results: (ScenarioResult & { sampleFailure?: string })[] = [];
   for (const latency of profile.latenciesMs) {
     await admin.setLatency(latency);
-    for (const scenario of scenarios.filter((s) => profile.parts.has(s.key))) {
+    for (const scenario of scenarios.filter((s) => profile.parts.has(s.key) || (isFeed(s.key) && profile.parts.has('feed')))) {
       results.push(await measure(servers, admin, scenario, latency, profile.connections, profile.warmupSeconds, profile.measureSeconds));
       // Right after its untraced twin: the same world, the same moment of the machine.
       if (bffTraced && TRACED_KEYS.includes(scenario.key)) {
@@ -478,7 +642,26 @@ async function main(): Promise<boolean> {
       }
     }
   }
+  const feedLoad = profile.parts.has('feed-load') ? await measureFeedLoad(servers, admin, byKey, profile) : null;
+  let feedStampede: Awaited<ReturnType<typeof stampede>> | null = null;
+  if (profile.parts.has('stampede')) {
+    await admin.setLatency(10);
+    feedStampede = await stampede(bff.origin, STAMPEDE_REQUESTS, () => admin.calls(), () => admin.resetCalls());
+    log(`stampede: ${feedStampede.requests} app opens at once on a cold feed, backend 10 ms: ${feedStampede.ok} answered, ${feedStampede.builds} build(s), calls ${JSON.stringify(feedStampede.calls)}, ${feedStampede.ms} ms`);
+  }
   await admin.clearFaults();
+  const fleet: FleetResult | null = profile.parts.has('fleet')
+    ? await measureFleet({
+        bffEnv,
+        admin,
+        connections: FEED_LOAD_CONNECTIONS,
+        warmupSeconds: profile.warmupSeconds,
+        // Longer than the 30 s freshness window, so the run shows the fleet's rebuild (one, in total).
+        measureSeconds: profile.quick ? profile.measureSeconds : 35,
+        pin,
+        log,
+      })
+    : null;
 
   let memory: MemoryCheck | null = null;
   if (profile.parts.has('memory')) {
@@ -500,7 +683,7 @@ async function main(): Promise<boolean> {
       log,
     });
   }
-  const targets = checkTargets(results, profile.connections, memory);
+  const targets = [...checkTargets(results, profile.connections, memory), ...feedTargets(results, profile.connections, feedLoad, feedStampede, fleet)];
 
   const report = {
     version: 1,
@@ -516,6 +699,7 @@ async function main(): Promise<boolean> {
     results,
     memory,
     subscriptions: live,
+    feed: { load: feedLoad, stampede: feedStampede, fleet },
     targets,
   };
   mkdirSync(`${REPO_ROOT}bench/results`, { recursive: true });
@@ -537,6 +721,13 @@ async function main(): Promise<boolean> {
       '',
       live ? formatSubscriptions(live) : 'live status scenario not run',
       '',
+      ...(feedLoad ? [formatFeedLoad(feedLoad), ''] : []),
+      ...(fleet
+        ? [`Fleet: 2 instances sharing redis-server, ${fleet.connections} connections at 10 ms: ${Math.round(fleet.requestsPerSecond)} req/s, ${fleet.feedBuilds} feed build(s) in ${fleet.seconds.toFixed(1)} s, backend calls ${JSON.stringify(fleet.backendCalls)}; a stop through A left B's feed in ${fleet.stopReachedOtherInstanceMs ?? '> 5000'} ms`, '']
+        : []),
+      ...(feedStampede
+        ? [`Stampede: ${feedStampede.requests} app opens at once on a cold feed (backend 10 ms): ${feedStampede.ok} answered in ${feedStampede.ms} ms, ${feedStampede.builds} build(s), backend calls ${JSON.stringify(feedStampede.calls)}`, '']
+        : []),
       formatTargets(targets),
       '',
       `written to bench/results/latest.json (${report.seconds} s)`,
@@ -545,7 +736,7 @@ async function main(): Promise<boolean> {
   );
 
   // The profile is written when the BFF exits by itself, after its graceful shutdown.
-  await Promise.all([floor.stop(), stockApollo.stop(), restFloor.stop(), bff.stop(profile.cpuProfile ? 20_000 : 3000), bffTraced?.stop()]);
+  await Promise.all([floor.stop(), stockApollo.stop(), restFloor.stop(), feedFloor.stop(), bff.stop(profile.cpuProfile ? 20_000 : 3000), bffTraced?.stop()]);
   await traceSink?.stop();
   await emulator.stop();
   if (profile.cpuProfile) {

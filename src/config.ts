@@ -79,6 +79,22 @@ export const envSchema = z.object({
   SUBSCRIPTION_CONNECTIONS_PER_PARTNER: int(1, 1_000_000, 2000),
   SUBSCRIPTION_INIT_TIMEOUT_MS: int(100, 60_000, 3000),
   SUBSCRIPTION_KEEPALIVE_MS: int(0, 600_000, 12_000),
+
+  // Apps (issue 12): app keys, the shared offer feed, trusted documents, rate limits.
+  APP_KEYS_FILE: z.string().min(1).optional(),
+  APP_KEYS_RELOAD_MS: int(100, 3_600_000, 1000),
+  FEED_TTL_MS: int(1000, 86_400_000, 30_000),
+  FEED_MAX_STALE_MS: int(0, 604_800_000, 86_400_000),
+  FEED_LOCK_MS: int(100, 120_000, 10_000),
+  FEED_LOCK_WAIT_MS: int(0, 120_000, 10_000),
+  FEED_MAX_CAMPAIGNS: int(1, 100_000, 1000),
+  FEED_HTTP_MAX_AGE_S: int(0, 86_400, 10),
+  FEED_HTTP_SWR_S: int(0, 86_400, 30),
+  TRUSTED_DOCUMENTS: z.string().min(1).optional(),
+  TRUSTED_DOCUMENTS_ONLY: bool.default(false),
+  RATE_LIMIT_WINDOW_MS: int(100, 3_600_000, 60_000),
+  APP_KEY_RATE_LIMIT: int(0, 1_000_000_000, 1_200_000),
+  CLIENT_RATE_LIMIT: int(0, 1_000_000_000, 1200),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -135,6 +151,35 @@ export interface Config {
     /** 0: no pings. */
     keepAliveMs: number;
   };
+  apps: AppsConfig;
+}
+
+/** App keys, the shared offer feed, trusted documents and rate limits (issue 12). */
+export interface AppsConfig {
+  /** JSON file: app key → app name and the partner tokens it reads for; re-read on change. */
+  keysFile: string | undefined;
+  keysReloadMs: number;
+  /** How long a built feed counts as fresh; then it is served stale while one rebuild runs. */
+  feedTtlMs: number;
+  /** How long the last good feed may still be served while rebuilds fail. */
+  feedMaxStaleMs: number;
+  /** The cross-instance build lock's lifetime (longer than a build takes). */
+  feedLockMs: number;
+  /** How long a request for a cold feed waits on another instance's build (while it holds the lock) before building itself. */
+  feedLockWaitMs: number;
+  /** Campaigns one partner's feed build reads at most (list calls of 100). */
+  feedMaxCampaigns: number;
+  /** `Cache-Control` of feed answers to GET: max-age and stale-while-revalidate, in seconds. */
+  httpMaxAgeS: number;
+  httpStaleWhileRevalidateS: number;
+  /** JSON manifest sha256 → document (GraphQL Codegen's persisted documents). */
+  trustedDocumentsFile: string | undefined;
+  /** Partner tokens too may run only trusted documents. */
+  trustedDocumentsOnly: boolean;
+  rateLimitWindowMs: number;
+  /** Requests per window per app key, and per client address; 0 turns the limit off. */
+  appKeyRateLimit: number;
+  clientRateLimit: number;
 }
 
 export class ConfigError extends Error {
@@ -228,6 +273,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       connectionsPerPartner: e.SUBSCRIPTION_CONNECTIONS_PER_PARTNER,
       initTimeoutMs: e.SUBSCRIPTION_INIT_TIMEOUT_MS,
       keepAliveMs: e.SUBSCRIPTION_KEEPALIVE_MS,
+    },
+    apps: {
+      keysFile: e.APP_KEYS_FILE,
+      keysReloadMs: e.APP_KEYS_RELOAD_MS,
+      feedTtlMs: e.FEED_TTL_MS,
+      feedMaxStaleMs: e.FEED_MAX_STALE_MS,
+      feedLockMs: e.FEED_LOCK_MS,
+      feedLockWaitMs: e.FEED_LOCK_WAIT_MS,
+      feedMaxCampaigns: e.FEED_MAX_CAMPAIGNS,
+      httpMaxAgeS: e.FEED_HTTP_MAX_AGE_S,
+      httpStaleWhileRevalidateS: e.FEED_HTTP_SWR_S,
+      trustedDocumentsFile: e.TRUSTED_DOCUMENTS,
+      trustedDocumentsOnly: e.TRUSTED_DOCUMENTS_ONLY,
+      rateLimitWindowMs: e.RATE_LIMIT_WINDOW_MS,
+      appKeyRateLimit: e.APP_KEY_RATE_LIMIT,
+      clientRateLimit: e.CLIENT_RATE_LIMIT,
     },
   };
 }

@@ -5,6 +5,9 @@ import { startBff } from './server/bff.js';
 import { startTracing, type Tracing } from './tracing/index.js';
 import { traceLogFields } from './tracing/logs.js';
 
+/** The app key `npm start` configures on the embedded emulator (public by design, like every app key). */
+const DEMO_APP_KEY = 'demo-app-key';
+
 function readConfig(): Config {
   try {
     return loadConfig();
@@ -51,7 +54,15 @@ if (!campaignApiUrl) {
 const bff = await startBff(config, {
   campaignApiUrl,
   fallbackToken: config.demoFallback ? DEMO_TOKENS.store : null,
+  // On the embedded emulator an app key reads the demo partners' feed (docs/operations/offer-feed).
+  appKeys: emulator ? { [DEMO_APP_KEY]: { name: 'Demo app', partnerTokens: [DEMO_TOKENS.store, DEMO_TOKENS.aggregator] } } : undefined,
   logger,
+}).catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`campaign-bff: ${error.message}\n`);
+    process.exit(1);
+  }
+  throw error;
 });
 
 const lines = [
@@ -73,6 +84,7 @@ if (emulator) {
     `  demo tokens  Authorization: Bearer ${DEMO_TOKENS.store}   (a store)`,
     `               Authorization: Bearer ${DEMO_TOKENS.aggregator}   (an aggregator)`,
   );
+  lines.push(`  demo app key X-App-Key: ${DEMO_APP_KEY}   (offerFeed and categories of both demo partners)`);
   if (config.demoFallback) lines.push(`               requests without Authorization act as ${DEMO_TOKENS.store}`);
 }
 process.stdout.write(`${lines.join('\n')}\n\n`);

@@ -4,7 +4,7 @@ import { graphqlCreateInput } from './campaign-samples.js';
 /** The scenarios of issue 6: what each one sends, to which server, and what a right answer is. */
 
 /** `bff-traced`: a second BFF process exporting every span (the `--tracing` runs). */
-export type Target = 'floor' | 'stock-apollo' | 'bff' | 'bff-traced' | 'rest-floor';
+export type Target = 'floor' | 'stock-apollo' | 'bff' | 'bff-traced' | 'rest-floor' | 'feed-floor';
 
 export interface Scenario {
   /** Stable key, used in latest.json. */

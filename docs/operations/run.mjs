@@ -4,11 +4,13 @@
 //   node docs/operations/run.mjs campaign                 one operation, with campaign.variables.json
 //   node docs/operations/run.mjs all                      every operation, in the order of README.md
 //   BFF_URL=http://localhost:4000/graphql TOKEN=demo-aggregator-token node docs/operations/run.mjs campaigns
+//   APP_KEY=demo-app-key node docs/operations/run.mjs offer-feed   as a mobile app (X-App-Key, no partner token)
 import { readFileSync } from 'node:fs';
 
 const dir = new URL('./', import.meta.url);
 const url = process.env.BFF_URL ?? 'http://localhost:4000/graphql';
 const token = process.env.TOKEN ?? 'demo-store-token';
+const appKey = process.env.APP_KEY;
 
 /** The operations in the order README.md lists them (mutations rely on that order). */
 export function operationNames() {
@@ -26,7 +28,7 @@ export function load(name) {
 async function run(name) {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    headers: { 'content-type': 'application/json', ...(appKey ? { 'x-app-key': appKey } : { authorization: `Bearer ${token}` }) },
     body: JSON.stringify(load(name)),
   });
   const body = await response.json();

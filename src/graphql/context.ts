@@ -1,4 +1,5 @@
 import type { CampaignApi } from '../campaign-api/api.js';
+import type { AppsContext } from '../apps/context.js';
 import type { Category, CategoryDirectory } from '../cache/category-directory.js';
 import { noTokenError, type TokenProblem } from './errors.js';
 import type { KeyedQueue } from './keyed-queue.js';
@@ -51,6 +52,8 @@ export interface GraphQLContext {
   cursors: Cursors;
   /** Live campaign status; set only for operations of the WebSocket and SSE transports. */
   live?: LiveSource;
+  /** App keys and the shared offer feed; set by the server for every request. */
+  apps?: AppsContext;
 }
 
 export interface RequestScope {

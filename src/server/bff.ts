@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { Counter } from 'prom-client';
+import { appCategories, createApps, type Apps } from '../apps/index.js';
 import { createCampaignApiClient, type CampaignApiClient } from '../campaign-api/http-client.js';
 import { createApqCache } from '../cache/apq-cache.js';
 import { createCacheStore } from '../cache/store.js';
@@ -24,6 +26,7 @@ import { traceGraphqlRequests } from '../tracing/http-server.js';
 import { activeTracer } from '../tracing/state.js';
 import { createLive } from '../subscriptions/index.js';
 import { createHttpHandler, type Readiness } from './http.js';
+import type { AppsContext } from '../apps/context.js';
 
 export type ServerContext = GraphQLContext & RequestMeta;
 
@@ -32,6 +35,8 @@ export interface BffOptions {
   campaignApiUrl: string;
   /** Token a request without Authorization acts with; only on the embedded emulator. */
   fallbackToken?: string | null;
+  /** App keys configured in code (the demo key on the embedded emulator); APP_KEYS_FILE adds more. */
+  appKeys?: Record<string, { name: string; partnerTokens: string[] }>;
   logger?: Logger;
 }
 
@@ -41,6 +46,8 @@ export interface RunningBff {
   server: Server;
   metrics: Metrics;
   api: CampaignApiClient;
+  /** App keys and the shared offer feed. */
+  apps: Apps;
   /** Stops accepting, lets in-flight requests finish within the grace period, then frees everything. */
   close(): Promise<void>;
 }
@@ -80,6 +87,32 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     },
   });
 
+  const schema = createSchema();
+  // Tracing is started (or not) by the process before this; the compiled path must see the wrapped resolvers.
+  const tracer = activeTracer();
+  if (tracer) traceResolvers(schema, tracer);
+  const feedBuilds = new Counter({
+    name: 'bff_feed_builds_total',
+    help: 'Builds of a partner offer feed by outcome (ok, error).',
+    labelNames: ['outcome'] as const,
+    registers: [metrics.registry],
+  });
+  const apps = await createApps({
+    config: config.apps,
+    production,
+    api,
+    cache,
+    cacheUrl: config.cacheUrl,
+    schema,
+    logger,
+    buildConcurrency: config.limits.loaderConcurrency,
+    fixedKeys: options.appKeys,
+    onCacheError: () => metrics.cacheLookups.inc({ cache: 'store', result: 'error' }),
+    onBuild: (outcome) => feedBuilds.inc({ outcome }),
+    onLookup: (result) => metrics.cacheLookups.inc({ cache: 'feed', result }),
+    onRefused: (reason) => metrics.limitRejections.inc({ limit: reason }),
+  });
+
   const categories = createCategoryDirectory({
     api,
     store: cache.keyv('categories'),
@@ -88,8 +121,9 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   });
   const live = await createLive({ config, api, logger, registry: metrics.registry });
   const deps = {
-    // Mutations publish the status they leave a campaign in to its subscribers at once.
-    api: live.publishing(api),
+    // Mutations refresh the partner's feeds and publish the status they leave a campaign in to
+    // its subscribers, at once.
+    api: live.publishing(apps.api),
     categories,
     pinUploads: new KeyedQueue(),
     limits: {
@@ -102,10 +136,6 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   };
 
   const onLimit = (limit: string) => metrics.limitRejections.inc({ limit });
-  const schema = createSchema();
-  // Tracing is started (or not) by the process before this; the compiled path must see the wrapped resolvers.
-  const tracer = activeTracer();
-  if (tracer) traceResolvers(schema, tracer);
   const recorder = createRequestRecorder(metrics, logger);
   const costLimit = createCostLimit<ServerContext>(config.limits, onLimit);
   const operations = createOperationCache<ServerContext>(
@@ -135,6 +165,8 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
       error: (m) => logger.error(m),
     },
     plugins: [
+      // First: an app key's operation beyond its scope is refused before anything else looks at it.
+      apps.plugin,
       ApolloServerPluginCacheControlDisabled(),
       production
         ? ApolloServerPluginLandingPageDisabled()
@@ -184,11 +216,17 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
 
   const untracedHandler = createHttpHandler<ServerContext>({
     apollo,
-    fastPath: config.limits.compiledOperations ? operations.tryExecute : undefined,
-    async context({ requestId, token, tokenProblem, signal }) {
+    fastPath: config.limits.compiledOperations ? apps.guardFastPath(operations.tryExecute) : undefined,
+    gate: apps.gate,
+    async context({ requestId, token, tokenProblem, signal, gate }) {
       const backend = { calls: 0 };
       const context = createContext(deps, { token, tokenProblem, signal, onBackendCall: () => backend.calls++ });
-      return Object.assign(context, { requestId, backend });
+      const state = gate as AppsContext | undefined;
+      const app = state?.app;
+      // An app reads the shared directory with its partners' tokens (only when it is cold); the
+      // tokens go nowhere else, and the request itself carries none.
+      if (app) context.categories = appCategories(categories, app.partnerTokens);
+      return Object.assign(context, { requestId, backend, apps: state ?? { app: null, feed: apps.feed } });
     },
     bodyLimitBytes: config.limits.bodyLimitBytes,
     requestTimeoutMs: config.limits.requestTimeoutMs,
@@ -246,11 +284,12 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
       clearTimeout(timer);
       server.closeAllConnections();
       await apollo.stop();
+      await apps.close();
       await api.close();
       await cache.close();
     })();
     return closing;
   }
 
-  return { url: `http://${host}:${port}/graphql`, port, server, metrics, api, close };
+  return { url: `http://${host}:${port}/graphql`, port, server, metrics, api, apps, close };
 }

@@ -8,7 +8,7 @@ export interface CorsPolicy {
 }
 
 const LOCALHOST_ORIGIN = /^https?:\/\/(?:localhost|127\.0\.0\.1|\[::1\])(?::\d{1,5})?$/;
-const ALLOWED_HEADERS = 'content-type, authorization, apollo-require-preflight, x-apollo-operation-name, apollographql-client-name, apollographql-client-version, x-request-id';
+const ALLOWED_HEADERS = 'content-type, authorization, x-app-key, if-none-match, apollo-require-preflight, x-apollo-operation-name, apollographql-client-name, apollographql-client-version, x-request-id';
 
 export function isAllowedOrigin(policy: CorsPolicy, origin: string): boolean {
   return policy.origins.includes(origin) || (policy.allowLocalhost && LOCALHOST_ORIGIN.test(origin));

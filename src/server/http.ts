@@ -23,7 +23,43 @@ export interface RequestInfo {
   tokenProblem: TokenProblem | undefined;
   /** Aborted at the request deadline or when the client goes away; made on first call. */
   signal: () => AbortSignal;
+  /** What the gate attached to this request (the app it came from, for one). */
+  gate?: unknown;
 }
+
+/** A /graphql request as the gate sees it, once its body is read. */
+export interface GateRequest {
+  req: IncomingMessage;
+  method: 'GET' | 'POST';
+  url: URL;
+  body: unknown;
+}
+
+/** The gate answers the request itself: a refusal, or a 304. */
+export interface GateAnswer {
+  /** A Buffer body is sent as it is (an answer the gate remembered, encoded once). */
+  answer: { status: number; headers?: Record<string, string>; body?: string | Buffer };
+}
+
+/** The gate lets the request run, possibly rewritten. */
+export interface GatePass {
+  /** Replaces the POST body (a document named by id, resolved to its text). */
+  body?: unknown;
+  /** Replaces the query string Apollo sees (GET). */
+  search?: string;
+  /** Headers added to what Apollo sees. */
+  headers?: Record<string, string>;
+  /** A GET the compiled path may answer (the gate knows it is a query). */
+  fastGet?: FastPathRequest;
+  /** Replaces the token read from Authorization (null: the request acts without one). */
+  token?: string | null;
+  /** Handed to the context factory as `RequestInfo.gate`. */
+  state?: unknown;
+  /** Sees a complete answer before it is sent: may add headers, rewrite it, or make it a 304 (body null). */
+  finish?: (answer: { status: number; body: string }) => { status: number; headers: Record<string, string>; body: string | null };
+}
+
+export type Gate = (request: GateRequest) => Promise<GateAnswer | GatePass> | GateAnswer | GatePass;
 
 export interface Readiness {
   ready: boolean;
@@ -33,7 +69,9 @@ export interface Readiness {
 export interface HttpHandlerOptions<C extends BaseContext> {
   apollo: ApolloServer<C>;
   /** Answers operations Apollo accepted before, or returns undefined to leave them to Apollo. */
-  fastPath?: ((request: FastPathRequest, context: () => Promise<C>) => Promise<FastPathAnswer | undefined>) | undefined;
+  fastPath?: ((request: FastPathRequest, context: () => Promise<C>, gate: unknown) => Promise<FastPathAnswer | undefined>) | undefined;
+  /** Sees each /graphql request before it runs (app keys, trusted documents, rate limits, caching). */
+  gate?: Gate;
   context: (info: RequestInfo) => Promise<C>;
   bodyLimitBytes: number;
   requestTimeoutMs: number;
@@ -341,21 +379,47 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
       }
     }
 
+    const gated = options.gate ? await options.gate({ req, method, url, body }) : {};
+    if ('answer' in gated) {
+      const { status, headers = {}, body: text } = gated.answer;
+      const bytes = text === undefined ? undefined : typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+      // Refusals are GraphQL error bodies: in the media type the client asked for, as Apollo's are.
+      res.writeHead(status, { ...cors, ...(bytes ? { 'content-type': errorMediaType(req.headers.accept), 'content-length': bytes.length } : {}), ...headers });
+      res.end(bytes);
+      return;
+    }
+    if (gated.body !== undefined) body = gated.body;
+
     const lifetime = new RequestLifetime(res, options.requestTimeoutMs);
     const authorization = readAuthorization(req.headers.authorization);
     // A malformed header never falls back to the demo token: the client meant to send one.
-    const token = authorization.kind === 'token' ? authorization.token : authorization.kind === 'missing' ? options.fallbackToken : null;
+    const headerToken = authorization.kind === 'token' ? authorization.token : authorization.kind === 'missing' ? options.fallbackToken : null;
+    const token = gated.token !== undefined ? gated.token : headerToken;
     const tokenProblem = token === null ? (authorization.kind === 'malformed' ? 'malformed' : 'missing') : undefined;
-    const context = () => options.context({ requestId, token, tokenProblem, signal: lifetime.signal });
-    const fast = method === 'POST' && options.fastPath ? fastPathRequest(body, req.headers.accept) : undefined;
+    const context = () => options.context({ requestId, token, tokenProblem, signal: lifetime.signal, gate: gated.state });
+    const fast = options.fastPath ? (method === 'POST' ? fastPathRequest(body, req.headers.accept) : gated.fastGet) : undefined;
     const answer = async () => {
-      const compiled = fast && (await options.fastPath!(fast, context));
+      const compiled = fast && (await options.fastPath!(fast, context, gated.state));
       if (compiled) return compiled;
       const headers = new HeaderMap();
       for (const [key, value] of Object.entries(req.headers)) {
         if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
       }
-      return apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: { method, headers, search: url.search, body }, context });
+      for (const [key, value] of Object.entries(gated.headers ?? {})) headers.set(key, value);
+      return apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: { method, headers, search: gated.search ?? url.search, body }, context });
+    };
+    /** A complete answer, through the gate's finish when it has one. */
+    const send = (status: number, headers: Record<string, string>, text: string) => {
+      const finished = gated.finish ? gated.finish({ status, body: text }) : { status, headers: {}, body: text };
+      if (finished.body === null) {
+        res.writeHead(finished.status, { ...cors, ...headers, ...finished.headers });
+        res.end();
+        return;
+      }
+      // Encoded once: measuring the string and then writing it would encode it twice.
+      const bytes = Buffer.from(finished.body, 'utf8');
+      res.writeHead(finished.status, { ...cors, ...headers, ...finished.headers, 'content-length': bytes.length });
+      res.end(bytes);
     };
 
     try {
@@ -367,22 +431,18 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
         return;
       }
       if (!('headers' in result)) {
-        // Encoded once: measuring the string and then writing it would encode it twice.
-        const bytes = Buffer.from(result.body, 'utf8');
-        res.writeHead(result.status, { ...cors, 'content-type': JSON_TYPE, 'content-length': bytes.length });
-        res.end(bytes);
+        send(result.status, { 'content-type': JSON_TYPE }, result.body);
+        return;
+      }
+      if (result.body.kind === 'complete') {
+        send(result.status ?? 200, Object.fromEntries(result.headers), result.body.string);
         return;
       }
       res.statusCode = result.status ?? 200;
       for (const [key, value] of Object.entries(cors)) res.setHeader(key, value);
       for (const [key, value] of result.headers) res.setHeader(key, value);
-      if (result.body.kind === 'complete') {
-        res.setHeader('content-length', Buffer.byteLength(result.body.string));
-        res.end(result.body.string);
-      } else {
-        for await (const chunk of result.body.asyncIterator) res.write(chunk);
-        res.end();
-      }
+      for await (const chunk of result.body.asyncIterator) res.write(chunk);
+      res.end();
     } finally {
       lifetime.end();
     }

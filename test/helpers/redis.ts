@@ -58,7 +58,8 @@ export async function startRedis(): Promise<RunningRedis> {
   };
   const stop = async (crash = false) => {
     const c = child;
-    if (!c || c.exitCode !== null) return;
+    // A process killed by a signal has signalCode set and exitCode null: it has exited too.
+    if (!c || c.exitCode !== null || c.signalCode !== null) return;
     await new Promise<void>((resolve) => {
       c.once('exit', () => resolve());
       c.kill(crash ? 'SIGKILL' : 'SIGTERM');

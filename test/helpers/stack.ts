@@ -16,6 +16,8 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** What a request without Authorization acts as (the development demo fallback); none by default. */
   fallbackToken?: string;
+  /** App keys configured in code, as `npm start` configures the demo key. */
+  appKeys?: Record<string, { name: string; partnerTokens: string[] }>;
   logger?: Logger;
 }
 
@@ -52,6 +54,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const bff = await startBff(config, {
     campaignApiUrl: baseUrl ?? emulator.url,
     fallbackToken: options.fallbackToken ?? null,
+    ...(options.appKeys ? { appKeys: options.appKeys } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
 

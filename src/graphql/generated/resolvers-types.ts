@@ -2,6 +2,7 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { CampaignRef, CampaignPage, PinPage, PinModel, CategoryModel, CampaignStatsModel, PinCountsModel, LeadCountsModel, LeadModel, UserErrorModel } from '../models.js';
 import type { StatusEvent } from '../../subscriptions/events.js';
 import type { CampaignDetails } from '../../campaign-api/index.js';
+import type { OfferPage, OfferModel, OfferFeedCategoryModel } from '../../apps/context.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -762,6 +763,53 @@ export type MutationUpdateCampaignArgs = {
   input: UpdateCampaignInput;
 };
 
+/** One running campaign as an app shows it. */
+export type Offer = {
+  __typename?: 'Offer';
+  /** Everything the card draws. */
+  card: CampaignCard;
+  /** The offer's category from the shared directory; `null` when the directory does not list it. */
+  category?: Maybe<Category>;
+  /** The campaign id (`Campaign.id`), for the tap-through and for reporting what a user saw. */
+  id: Scalars['ID']['output'];
+};
+
+/** A page of the offer feed. */
+export type OfferConnection = {
+  __typename?: 'OfferConnection';
+  /**
+   * The categories that have offers in this feed (with the `platform` filter, whatever the
+   * `categoryId` filter), ordered by id, for the feed's tabs.
+   */
+  categories: Array<OfferFeedCategory>;
+  /** The offers of this page with their cursors. */
+  edges: Array<OfferEdge>;
+  /** The offers of this page, newest campaign first. */
+  nodes: Array<Offer>;
+  /** Where this page ends, to read the next one. */
+  pageInfo: PageInfo;
+  /** How many offers the feed has with these filters, over all pages. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** An offer of the feed with its cursor. */
+export type OfferEdge = {
+  __typename?: 'OfferEdge';
+  /** Pass it as `after` to read the offers after this one. */
+  cursor: Scalars['String']['output'];
+  /** The offer. */
+  node: Offer;
+};
+
+/** A category that has offers in the feed: a tab of the feed screen. */
+export type OfferFeedCategory = {
+  __typename?: 'OfferFeedCategory';
+  /** The category. */
+  category: Category;
+  /** How many offers of the feed are in this category. */
+  offerCount: Scalars['Int']['output'];
+};
+
 /**
  * Where a page of a connection starts and ends, for cursor-based pagination.
  * Pass `endCursor` as `after` to read the next page.
@@ -862,9 +910,10 @@ export type Platform =
 
 /**
  * The root of every read. Every field needs the partner token (`Authorization: Bearer <token>`):
- * a partner sees only its own campaigns. Every field that reads the campaign API is nullable: when
- * one read fails, that field is `null` with its error in `errors`, and the other fields of the same
- * query still answer.
+ * a partner sees only its own campaigns. `offerFeed` and `categories` also answer a mobile app's
+ * public key (`X-App-Key`), which reaches nothing else. Every field that reads the campaign API is
+ * nullable: when one read fails, that field is `null` with its error in `errors`, and the other
+ * fields of the same query still answer.
  */
 export type Query = {
   __typename?: 'Query';
@@ -890,14 +939,26 @@ export type Query = {
   categories?: Maybe<Array<Category>>;
   /** One category of the directory, or `null` when there is no category with this id. */
   category?: Maybe<Category>;
+  /**
+   * The public offer feed for mobile apps: the cards of the running (`STARTED`) campaigns of the
+   * partners an app key reads for (merged when it reads for several), newest campaign first, a page
+   * at a time. Apps send their app key as the `X-App-Key` header; a partner token may read its own
+   * feed too. Served from a shared cache rebuilt at most once per freshness window (30 s by default)
+   * and at once after a change made through this API; while the campaign API fails, the last good
+   * feed is served and `extensions.feed.stale` says so; only when there is no feed at all is the
+   * field `null` with its error (the rest of the query still answers). Filters and pages are cut from the cached
+   * feed, so asking for them costs no backend call.
+   */
+  offerFeed?: Maybe<OfferConnection>;
 };
 
 
 /**
  * The root of every read. Every field needs the partner token (`Authorization: Bearer <token>`):
- * a partner sees only its own campaigns. Every field that reads the campaign API is nullable: when
- * one read fails, that field is `null` with its error in `errors`, and the other fields of the same
- * query still answer.
+ * a partner sees only its own campaigns. `offerFeed` and `categories` also answer a mobile app's
+ * public key (`X-App-Key`), which reaches nothing else. Every field that reads the campaign API is
+ * nullable: when one read fails, that field is `null` with its error in `errors`, and the other
+ * fields of the same query still answer.
  */
 export type QueryCampaignArgs = {
   id: Scalars['ID']['input'];
@@ -906,9 +967,10 @@ export type QueryCampaignArgs = {
 
 /**
  * The root of every read. Every field needs the partner token (`Authorization: Bearer <token>`):
- * a partner sees only its own campaigns. Every field that reads the campaign API is nullable: when
- * one read fails, that field is `null` with its error in `errors`, and the other fields of the same
- * query still answer.
+ * a partner sees only its own campaigns. `offerFeed` and `categories` also answer a mobile app's
+ * public key (`X-App-Key`), which reaches nothing else. Every field that reads the campaign API is
+ * nullable: when one read fails, that field is `null` with its error in `errors`, and the other
+ * fields of the same query still answer.
  */
 export type QueryCampaignsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
@@ -919,9 +981,10 @@ export type QueryCampaignsArgs = {
 
 /**
  * The root of every read. Every field needs the partner token (`Authorization: Bearer <token>`):
- * a partner sees only its own campaigns. Every field that reads the campaign API is nullable: when
- * one read fails, that field is `null` with its error in `errors`, and the other fields of the same
- * query still answer.
+ * a partner sees only its own campaigns. `offerFeed` and `categories` also answer a mobile app's
+ * public key (`X-App-Key`), which reaches nothing else. Every field that reads the campaign API is
+ * nullable: when one read fails, that field is `null` with its error in `errors`, and the other
+ * fields of the same query still answer.
  */
 export type QueryCampaignsByIdsArgs = {
   ids: Array<Scalars['ID']['input']>;
@@ -930,12 +993,29 @@ export type QueryCampaignsByIdsArgs = {
 
 /**
  * The root of every read. Every field needs the partner token (`Authorization: Bearer <token>`):
- * a partner sees only its own campaigns. Every field that reads the campaign API is nullable: when
- * one read fails, that field is `null` with its error in `errors`, and the other fields of the same
- * query still answer.
+ * a partner sees only its own campaigns. `offerFeed` and `categories` also answer a mobile app's
+ * public key (`X-App-Key`), which reaches nothing else. Every field that reads the campaign API is
+ * nullable: when one read fails, that field is `null` with its error in `errors`, and the other
+ * fields of the same query still answer.
  */
 export type QueryCategoryArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+/**
+ * The root of every read. Every field needs the partner token (`Authorization: Bearer <token>`):
+ * a partner sees only its own campaigns. `offerFeed` and `categories` also answer a mobile app's
+ * public key (`X-App-Key`), which reaches nothing else. Every field that reads the campaign API is
+ * nullable: when one read fails, that field is `null` with its error in `errors`, and the other
+ * fields of the same query still answer.
+ */
+export type QueryOfferFeedArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  categoryId?: InputMaybe<Scalars['ID']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  locale?: InputMaybe<Scalars['String']['input']>;
+  platform?: InputMaybe<Platform>;
 };
 
 /**
@@ -1334,6 +1414,10 @@ export type ResolversTypes = {
   LeadCounts: ResolverTypeWrapper<LeadCountsModel>;
   LeadState: LeadState;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Offer: ResolverTypeWrapper<OfferModel>;
+  OfferConnection: ResolverTypeWrapper<OfferPage>;
+  OfferEdge: ResolverTypeWrapper<Omit<OfferEdge, 'node'> & { node: ResolversTypes['Offer'] }>;
+  OfferFeedCategory: ResolverTypeWrapper<OfferFeedCategoryModel>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   Pin: ResolverTypeWrapper<PinModel>;
   PinConnection: ResolverTypeWrapper<PinPage>;
@@ -1389,6 +1473,10 @@ export type ResolversParentTypes = {
   Lead: LeadModel;
   LeadCounts: LeadCountsModel;
   Mutation: Record<PropertyKey, never>;
+  Offer: OfferModel;
+  OfferConnection: OfferPage;
+  OfferEdge: Omit<OfferEdge, 'node'> & { node: ResolversParentTypes['Offer'] };
+  OfferFeedCategory: OfferFeedCategoryModel;
   PageInfo: PageInfo;
   Pin: PinModel;
   PinConnection: PinPage;
@@ -1475,7 +1563,7 @@ export type CampaignCardResolvers<ContextType = GraphQLContext, ParentType exten
   backgroundImageUrl?: Resolver<Maybe<ResolversTypes['URL']>, ParentType, ContextType>;
   conditions?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  discountLabel?: Resolver<ResolversTypes['String'], ParentType, ContextType, RequireFields<CampaignCardDiscountLabelArgs, 'locale'>>;
+  discountLabel?: Resolver<ResolversTypes['String'], ParentType, ContextType, Partial<CampaignCardDiscountLabelArgs>>;
   fontColor?: Resolver<ResolversTypes['HexColorCode'], ParentType, ContextType>;
   logoPngUrl?: Resolver<ResolversTypes['URL'], ParentType, ContextType>;
   logoSvgUrl?: Resolver<ResolversTypes['URL'], ParentType, ContextType>;
@@ -1606,6 +1694,30 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   updateCampaign?: Resolver<ResolversTypes['UpdateCampaignPayload'], ParentType, ContextType, RequireFields<MutationUpdateCampaignArgs, 'input'>>;
 };
 
+export type OfferResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Offer'] = ResolversParentTypes['Offer']> = {
+  card?: Resolver<ResolversTypes['CampaignCard'], ParentType, ContextType>;
+  category?: Resolver<Maybe<ResolversTypes['Category']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type OfferConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OfferConnection'] = ResolversParentTypes['OfferConnection']> = {
+  categories?: Resolver<Array<ResolversTypes['OfferFeedCategory']>, ParentType, ContextType>;
+  edges?: Resolver<Array<ResolversTypes['OfferEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['Offer']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type OfferEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OfferEdge'] = ResolversParentTypes['OfferEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Offer'], ParentType, ContextType>;
+};
+
+export type OfferFeedCategoryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OfferFeedCategory'] = ResolversParentTypes['OfferFeedCategory']> = {
+  category?: Resolver<ResolversTypes['Category'], ParentType, ContextType>;
+  offerCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type PageInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
   endCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   hasNextPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -1649,6 +1761,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   campaignsByIds?: Resolver<Maybe<Array<Maybe<ResolversTypes['Campaign']>>>, ParentType, ContextType, RequireFields<QueryCampaignsByIdsArgs, 'ids'>>;
   categories?: Resolver<Maybe<Array<ResolversTypes['Category']>>, ParentType, ContextType>;
   category?: Resolver<Maybe<ResolversTypes['Category']>, ParentType, ContextType, RequireFields<QueryCategoryArgs, 'id'>>;
+  offerFeed?: Resolver<Maybe<ResolversTypes['OfferConnection']>, ParentType, ContextType, RequireFields<QueryOfferFeedArgs, 'first'>>;
 };
 
 export type RedeemStatusResolvers = EnumResolverSignature<{ APPROVED?: any, DECLINED?: any, USED?: any }, ResolversTypes['RedeemStatus']>;
@@ -1723,6 +1836,10 @@ export type Resolvers<ContextType = GraphQLContext> = {
   LeadCounts?: LeadCountsResolvers<ContextType>;
   LeadState?: LeadStateResolvers;
   Mutation?: MutationResolvers<ContextType>;
+  Offer?: OfferResolvers<ContextType>;
+  OfferConnection?: OfferConnectionResolvers<ContextType>;
+  OfferEdge?: OfferEdgeResolvers<ContextType>;
+  OfferFeedCategory?: OfferFeedCategoryResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
   Pin?: PinResolvers<ContextType>;
   PinConnection?: PinConnectionResolvers<ContextType>;

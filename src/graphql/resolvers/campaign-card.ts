@@ -1,3 +1,4 @@
+import { feedLocaleOf } from '../../apps/context.js';
 import { discountLabel } from '../discount-label.js';
 import type { CampaignCardResolvers } from '../generated/resolvers-types.js';
 
@@ -5,7 +6,7 @@ export const CampaignCard: CampaignCardResolvers = {
   title: (d) => d.merchantName,
   description: (d) => d.description,
   conditions: (d) => d.conditions,
-  discountLabel: (d, { locale }) => discountLabel(d, locale),
+  discountLabel: (d, { locale }) => discountLabel(d, locale ?? feedLocaleOf(d) ?? 'ru-RU'),
   logoSvgUrl: (d) => d.merchantLogoSvg,
   logoPngUrl: (d) => d.merchantLogoPng,
   backgroundColor: (d) => d.backgroundColor,

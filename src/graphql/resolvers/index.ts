@@ -1,3 +1,4 @@
+import { Offer, OfferConnection, OfferEdge, OfferFeedCategory, offerFeedQuery } from '../../apps/feed-resolvers.js';
 import type { Resolvers } from '../generated/resolvers-types.js';
 import { Campaign } from './campaign.js';
 import { CampaignAppearance } from './campaign-appearance.js';
@@ -22,7 +23,7 @@ import { CampaignStatusEvent, Subscription } from '../../subscriptions/resolvers
 
 export const resolvers: Resolvers = {
   ...enumResolvers,
-  Query,
+  Query: { ...Query, ...offerFeedQuery },
   Mutation,
   Subscription,
   CampaignStatusEvent,
@@ -42,4 +43,8 @@ export const resolvers: Resolvers = {
   Category,
   Lead,
   UserError,
+  Offer,
+  OfferConnection,
+  OfferEdge,
+  OfferFeedCategory,
 };

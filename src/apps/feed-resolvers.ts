@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto';
+import { GraphQLError } from 'graphql';
+import { UnauthenticatedError } from '../campaign-api/index.js';
+import { checkedLocale } from '../graphql/discount-label.js';
+import { badArgument, noTokenError } from '../graphql/errors.js';
+import type {
+  OfferConnectionResolvers,
+  OfferEdgeResolvers,
+  OfferFeedCategoryResolvers,
+  OfferResolvers,
+  QueryResolvers,
+} from '../graphql/generated/resolvers-types.js';
+import { pageSize, parsePositiveId } from '../graphql/pagination.js';
+import { withFeedLocale, type OfferFeedCategoryModel, type OfferModel, type OfferPage } from './context.js';
+import type { FeedItem } from './feed-cache.js';
+
+const DEFAULT_PAGE = 20;
+const MAX_PAGE = 100;
+const CURSOR_PREFIX = 'feed:';
+
+/**
+ * Cursors name the last campaign seen (the feed is ordered by campaign id, newest first), so a
+ * page read after the feed changed continues where the last one ended, without repeats or gaps;
+ * they carry a hash of the partner set and the filters, so a cursor of another feed is refused.
+ */
+function cursorOf(binding: string, id: number): string {
+  return Buffer.from(`${CURSOR_PREFIX}${binding}:${id}`, 'utf8').toString('base64url');
+}
+
+function afterId(after: string, binding: string): number {
+  const decoded = Buffer.from(after, 'base64url').toString('utf8');
+  const match = /^feed:([0-9a-f]{16}):([1-9]\d{0,15})$/.exec(decoded);
+  if (!match || cursorOf(match[1]!, Number(match[2])) !== after) {
+    throw badArgument('after', `must be a cursor of offerFeed (pageInfo.endCursor or an edge's cursor), got ${JSON.stringify(after.slice(0, 60))}`);
+  }
+  if (match[1] !== binding) {
+    throw badArgument('after', 'is a cursor of another feed or other filters; pass the categoryId and platform of the page it came from');
+  }
+  return Number(match[2]);
+}
+
+/** Offers without a platform list are shown everywhere. */
+function shownOn(item: FeedItem, platform: string): boolean {
+  const list = item.record.supportedPlatforms;
+  return !list || list.split(',').some((p) => p.trim() === platform);
+}
+
+export const offerFeedQuery: Pick<QueryResolvers, 'offerFeed'> = {
+  offerFeed: async (_root, { first, after, categoryId, platform, locale }, ctx) => {
+    const apps = ctx.apps;
+    if (!apps) throw new GraphQLError('The offer feed is not configured on this server.', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+    const tokens = apps.app ? apps.app.partnerTokens : ctx.token ? [ctx.token] : null;
+    if (!tokens) throw noTokenError(ctx.tokenProblem);
+    const size = pageSize(first, DEFAULT_PAGE, MAX_PAGE);
+    const tag = locale == null ? null : checkedLocale(locale);
+    let category: number | null = null;
+    if (categoryId != null) {
+      category = parsePositiveId(categoryId);
+      if (category === null) throw badArgument('categoryId', `must be a category id (Category.id, a positive integer), got ${JSON.stringify(categoryId.slice(0, 40))}`);
+    }
+    if (platform != null && platform !== 'mobile' && platform !== 'desktop') {
+      throw badArgument('platform', 'must be MOBILE or DESKTOP');
+    }
+
+    let view;
+    try {
+      view = await apps.feed.read(tokens);
+    } catch (error) {
+      // The app's tokens are the server's configuration, not the caller's: say so, not "send a token".
+      if (apps.app && error instanceof UnauthenticatedError) {
+        throw new GraphQLError(
+          `The campaign API does not accept the partner token configured for the app "${apps.app.name}"; the server's operators must fix APP_KEYS_FILE.`,
+          { extensions: { code: 'APP_KEY_MISCONFIGURED' } },
+        );
+      }
+      throw error;
+    }
+    const served = apps.served;
+    apps.served = served
+      ? { stale: served.stale || view.stale, incomplete: served.incomplete || view.incomplete, builtAt: Math.min(served.builtAt, view.builtAt), version: `${served.version}+${view.version}` }
+      : { stale: view.stale, incomplete: view.incomplete, builtAt: view.builtAt, version: view.version };
+
+    const tabs = platform ? view.items.filter((item) => shownOn(item, platform)) : view.items;
+    const matching = category === null ? tabs : tabs.filter((item) => item.categoryId === category);
+    const binding = createHash('sha256').update(`${view.setKey}|${category ?? ''}|${platform ?? ''}`).digest('hex').slice(0, 16);
+    let start = 0;
+    if (after != null) {
+      const id = afterId(after, binding);
+      start = matching.findIndex((item) => item.id < id);
+      if (start === -1) start = matching.length;
+    }
+    return { items: matching.slice(start, start + size), start, totalCount: matching.length, tabs, binding, locale: tag } satisfies OfferPage;
+  },
+};
+
+const offersOf = (page: OfferPage): OfferModel[] => page.items.map((item) => ({ item, locale: page.locale }));
+
+export const OfferConnection: OfferConnectionResolvers = {
+  totalCount: (page) => page.totalCount,
+  nodes: (page) => offersOf(page),
+  edges: (page) => offersOf(page).map((node) => ({ cursor: cursorOf(page.binding, node.item.id), node })),
+  pageInfo: (page) => {
+    const count = page.items.length;
+    return {
+      hasNextPage: page.start + count < page.totalCount,
+      hasPreviousPage: page.start > 0,
+      startCursor: count ? cursorOf(page.binding, page.items[0]!.id) : null,
+      endCursor: count ? cursorOf(page.binding, page.items[count - 1]!.id) : null,
+    };
+  },
+  categories: async (page, _args, ctx) => {
+    const counts = new Map<number, number>();
+    for (const item of page.tabs) if (item.categoryId !== null) counts.set(item.categoryId, (counts.get(item.categoryId) ?? 0) + 1);
+    if (counts.size === 0) return [];
+    const directory = await ctx.categories.list();
+    return directory
+      .filter((c) => counts.has(c.categoryId))
+      .map((c): OfferFeedCategoryModel => ({ categoryId: c.categoryId, categoryName: c.categoryName, offerCount: counts.get(c.categoryId)! }));
+  },
+};
+
+export const OfferEdge: OfferEdgeResolvers = {};
+
+export const Offer: OfferResolvers = {
+  id: (offer) => String(offer.item.id),
+  card: (offer) => withFeedLocale(offer.item.record, offer.locale),
+  category: async (offer, _args, ctx) => (offer.item.categoryId === null ? null : ((await ctx.categories.get(offer.item.categoryId)) ?? null)),
+};
+
+export const OfferFeedCategory: OfferFeedCategoryResolvers = {
+  category: (model) => model,
+  offerCount: (model) => model.offerCount,
+};

@@ -1,0 +1,232 @@
+import { createHash } from 'node:crypto';
+import type { FastPathRequest } from '../graphql/operation-cache.js';
+import type { Gate, GateAnswer, GatePass } from '../server/http.js';
+import type { AppKey, AppKeyRegistry } from './app-keys.js';
+import type { AppsContext } from './context.js';
+import type { FeedCache } from './feed-cache.js';
+import type { RateLimiter } from './rate-limit.js';
+import type { TrustedDocument, TrustedDocuments } from './trusted-documents.js';
+
+/**
+ * The door of /graphql for apps, before anything runs:
+ *
+ * 1. `X-App-Key`: an unknown or revoked key is 401 before any backend call; the request then
+ *    acts for the key's partners without any partner token in it.
+ * 2. Rate limits per app key and per client address (app requests): 429 with `Retry-After`.
+ * 3. Trusted documents: a document named by `documentId` or `extensions.persistedQuery` is
+ *    replaced by its text from the manifest (an unknown id is a 4xx, never a backend call); app
+ *    keys in production, and partner tokens with `TRUSTED_DOCUMENTS_ONLY`, run nothing else.
+ * 4. HTTP caching: an app's GET of a trusted document answers `Cache-Control: public` with an
+ *    `ETag`, and 304 to a matching `If-None-Match`; partner answers are `private, no-store`.
+ *    The answer itself is remembered per app, document and variables until the feed changes,
+ *    so a warm app open costs neither the backend nor an execution.
+ */
+export interface GateOptions {
+  keys: AppKeyRegistry;
+  trusted: TrustedDocuments;
+  feed: FeedCache;
+  limiter: RateLimiter;
+  /** App keys may run only trusted documents (production). */
+  appsTrustedOnly: boolean;
+  /** Partner tokens may run only trusted documents (`TRUSTED_DOCUMENTS_ONLY`). */
+  partnersTrustedOnly: boolean;
+  appKeyRateLimit: number;
+  clientRateLimit: number;
+  httpMaxAgeS: number;
+  httpStaleWhileRevalidateS: number;
+  /** Answers remembered are good for at most this long (the feed's freshness). */
+  memoMs: number;
+  now?: () => number;
+  onRefused?: (reason: 'app_key' | 'rate_limit' | 'trusted_document') => void;
+}
+
+const MEMO_ENTRIES = 2000;
+const PRIVATE = { 'cache-control': 'private, no-store' };
+const NO_STORE = { 'cache-control': 'no-store' };
+
+function refuse(status: number, code: string, message: string, headers: Record<string, string> = {}, extensions: Record<string, unknown> = {}): GateAnswer {
+  return { answer: { status, headers, body: JSON.stringify({ errors: [{ message, extensions: { code, ...extensions } }] }) } };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function persistedHash(extensions: unknown): string | undefined {
+  if (!isObject(extensions) || !isObject(extensions.persistedQuery)) return undefined;
+  const hash = extensions.persistedQuery.sha256Hash;
+  return typeof hash === 'string' ? hash : undefined;
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Whether `If-None-Match` names this ETag (weak or strong, or `*`). */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t === etag || t === `W/${etag}`;
+  });
+}
+
+interface Memo {
+  version: string;
+  at: number;
+  etag: string;
+  /** Encoded once, sent as it is to every app open until the feed changes. */
+  bytes: Buffer;
+  headers: Record<string, string>;
+}
+
+export function createAppGate(options: GateOptions): Gate {
+  const now = options.now ?? Date.now;
+  const memo = new Map<string, Memo>();
+  const publicCache = `public, max-age=${options.httpMaxAgeS}, stale-while-revalidate=${options.httpStaleWhileRevalidateS}`;
+  // Vary names both: CORS answers vary by Origin, and a CDN must never give one app's feed to another.
+  const cacheable = (etag: string) => ({ 'cache-control': publicCache, etag, vary: 'Origin, X-App-Key' });
+
+  function remember(key: string, entry: Memo): void {
+    memo.delete(key);
+    if (memo.size >= MEMO_ENTRIES) memo.delete(memo.keys().next().value!);
+    memo.set(key, entry);
+  }
+
+  return async ({ req, method, url, body }): Promise<GateAnswer | GatePass> => {
+    const keyHeader = header(req.headers['x-app-key']);
+    let app: AppKey | null = null;
+    if (keyHeader !== undefined) {
+      if (req.headers.authorization) {
+        return refuse(400, 'BAD_REQUEST', 'Send either X-App-Key (an app) or Authorization (a partner), not both.');
+      }
+      app = options.keys.lookup(keyHeader.trim()) ?? null;
+      if (!app) {
+        options.onRefused?.('app_key');
+        return refuse(401, 'UNAUTHENTICATED', 'The app key in X-App-Key is unknown or has been revoked. Use the key issued for your app.', {
+          'www-authenticate': 'X-App-Key',
+        });
+      }
+      const client = req.socket.remoteAddress ?? 'unknown';
+      const retryAfter =
+        (options.appKeyRateLimit > 0 ? await options.limiter.hit(`key:${app.keyHash}`, options.appKeyRateLimit) : undefined) ??
+        (options.clientRateLimit > 0 ? await options.limiter.hit(`client:${client}`, options.clientRateLimit) : undefined);
+      if (retryAfter !== undefined) {
+        options.onRefused?.('rate_limit');
+        return refuse(429, 'RATE_LIMITED', `Too many requests for this app or from this address; retry after ${retryAfter} s.`, { 'retry-after': String(retryAfter) }, { retryAfterSeconds: retryAfter });
+      }
+    }
+
+    // Which document: by id, by Apollo's persisted-query hash, or the text itself.
+    const params = method === 'GET' ? url.searchParams : undefined;
+    const post = isObject(body) ? body : {};
+    const documentId = params ? (params.get('documentId') ?? undefined) : typeof post.documentId === 'string' ? post.documentId : undefined;
+    let extensions: unknown = post.extensions;
+    if (params?.has('extensions')) {
+      try {
+        extensions = JSON.parse(params.get('extensions')!);
+      } catch {
+        return refuse(400, 'BAD_REQUEST', 'The "extensions" parameter is not valid JSON.');
+      }
+    }
+    const hash = persistedHash(extensions);
+    const text = params ? params.get('query') : typeof post.query === 'string' ? post.query : undefined;
+    const trustedOnly = app ? options.appsTrustedOnly : options.partnersTrustedOnly;
+
+    let trusted: TrustedDocument | undefined;
+    if (documentId !== undefined || (hash !== undefined && !text)) {
+      const id = documentId ?? hash!;
+      trusted = options.trusted.byId(id);
+      if (!trusted && (documentId !== undefined || trustedOnly)) {
+        options.onRefused?.('trusted_document');
+        return refuse(
+          400,
+          'PERSISTED_QUERY_NOT_FOUND',
+          `No trusted document has the id ${JSON.stringify(id.slice(0, 80))}: this server runs only the documents of its manifest (TRUSTED_DOCUMENTS, ${options.trusted.size} documents). Build the app with this manifest, or send a document it lists.`,
+        );
+      }
+    } else if (trustedOnly && text) {
+      trusted = options.trusted.byText(text);
+      if (!trusted) {
+        options.onRefused?.('trusted_document');
+        return refuse(
+          403,
+          'TRUSTED_DOCUMENT_REQUIRED',
+          `This server runs only trusted documents for ${app ? 'app keys' : 'partner tokens'}: send a documentId from its manifest (TRUSTED_DOCUMENTS) instead of a query text.`,
+        );
+      }
+    } else if (trustedOnly && hash === undefined && documentId === undefined) {
+      options.onRefused?.('trusted_document');
+      return refuse(403, 'TRUSTED_DOCUMENT_REQUIRED', 'This server runs only trusted documents: send a documentId from its manifest (TRUSTED_DOCUMENTS).');
+    }
+
+    const state: AppsContext = { app, feed: options.feed };
+    const pass: GatePass = { state, token: app ? null : undefined };
+    if (app) pass.headers = { 'apollo-require-preflight': 'true' }; // X-App-Key already forces a CORS preflight
+
+    const ifNoneMatch = header(req.headers['if-none-match']);
+    let memoKey: string | undefined;
+    if (trusted) {
+      const variablesText = params ? (params.get('variables') ?? '') : JSON.stringify(post.variables ?? null);
+      const operationName = params ? params.get('operationName') : typeof post.operationName === 'string' ? post.operationName : null;
+      if (params) {
+        if (trusted.operation !== 'query') {
+          return refuse(405, 'METHOD_NOT_ALLOWED', 'Only queries may be sent with GET; send this document with POST.', { allow: 'POST' });
+        }
+        if (app) {
+          // The hot path of an app open: an answer remembered for this feed version, as it is.
+          memoKey = `${app.keyHash}|${trusted.hash}|${operationName ?? ''}|${variablesText}`;
+          const hit = memo.get(memoKey);
+          if (hit && now() - hit.at < options.memoMs && options.feed.peekVersion(app.partnerTokens) === hit.version) {
+            if (matches(ifNoneMatch, hit.etag)) return { answer: { status: 304, headers: hit.headers } };
+            return { answer: { status: 200, headers: hit.headers, body: hit.bytes } };
+          }
+        }
+        let variables: Record<string, unknown> | null = null;
+        if (variablesText) {
+          try {
+            variables = JSON.parse(variablesText);
+          } catch {
+            return refuse(400, 'BAD_REQUEST', 'The "variables" parameter is not valid JSON.');
+          }
+          if (variables !== null && !isObject(variables)) return refuse(400, 'BAD_REQUEST', 'The "variables" parameter must be a JSON object.');
+        }
+        const search = new URLSearchParams({ query: trusted.query });
+        if (variablesText) search.set('variables', variablesText);
+        if (operationName) search.set('operationName', operationName);
+        pass.search = `?${search}`;
+        if (app) pass.fastGet = { query: trusted.query, variables, operationName } satisfies FastPathRequest;
+      } else {
+        // Only the keys the client sent: Apollo refuses a `variables` key that is not an object.
+        pass.body = {
+          query: trusted.query,
+          ...(post.variables !== undefined ? { variables: post.variables } : {}),
+          ...(post.operationName !== undefined ? { operationName: post.operationName } : {}),
+        };
+      }
+    }
+
+
+    pass.finish = ({ status, body: text }) => {
+      let out = text;
+      const served = state.served;
+      if (served && (served.stale || served.incomplete)) {
+        // The answer says where it came from: rare, so a re-serialisation is affordable.
+        try {
+          const parsed = JSON.parse(text) as Record<string, unknown>;
+          const feed = { stale: served.stale, builtAt: new Date(served.builtAt).toISOString(), ...(served.incomplete ? { incomplete: true } : {}) };
+          parsed.extensions = { ...(isObject(parsed.extensions) ? parsed.extensions : {}), feed };
+          out = `${JSON.stringify(parsed)}\n`;
+        } catch {
+          // Not JSON (cannot happen for a complete GraphQL answer): sent as it is.
+        }
+      }
+      if (!app) return { status, headers: PRIVATE, body: out };
+      const clean = status === 200 && out.startsWith('{"data"') && !served?.stale && !served?.incomplete;
+      if (!memoKey || !clean) return { status, headers: NO_STORE, body: out };
+      const etag = `"${createHash('sha1').update(out).digest('base64url')}"`;
+      if (served) remember(memoKey, { version: served.version, at: now(), etag, bytes: Buffer.from(out, 'utf8'), headers: cacheable(etag) });
+      if (matches(ifNoneMatch, etag)) return { status: 304, headers: cacheable(etag), body: null };
+      return { status, headers: cacheable(etag), body: out };
+    };
+    return pass;
+  };
+}

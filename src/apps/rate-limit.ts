@@ -1,0 +1,40 @@
+import type { Coordination } from './coordination.js';
+
+/**
+ * Fixed-window request limits per app key and per client address. Shared by the fleet on Redis
+ * (one counter per bucket and window); in memory, or while Redis is down, each instance counts
+ * on its own. The in-memory table is bounded: a flood of addresses evicts the oldest buckets
+ * rather than growing the process.
+ */
+export interface RateLimiter {
+  /** Undefined when the hit is allowed; else the seconds to wait (`Retry-After`). */
+  hit(bucket: string, limit: number): Promise<number | undefined>;
+}
+
+const MAX_BUCKETS = 100_000;
+
+export function createRateLimiter(coordination: Coordination, windowMs: number, now: () => number = Date.now): RateLimiter {
+  const local = new Map<string, { count: number; resetAt: number }>();
+
+  function countLocally(bucket: string): { count: number; resetInMs: number } {
+    const t = now();
+    let entry = local.get(bucket);
+    if (!entry || entry.resetAt <= t) {
+      if (entry) local.delete(bucket);
+      else if (local.size >= MAX_BUCKETS) local.delete(local.keys().next().value!);
+      entry = { count: 0, resetAt: t + windowMs };
+      local.set(bucket, entry);
+    }
+    entry.count++;
+    return { count: entry.count, resetInMs: entry.resetAt - t };
+  }
+
+  return {
+    async hit(bucket, limit) {
+      if (limit <= 0) return undefined;
+      const shared = coordination.kind === 'redis' ? await coordination.countHit(`campaign-bff:rate:${bucket}`, windowMs) : undefined;
+      const { count, resetInMs } = shared ?? countLocally(bucket);
+      return count > limit ? Math.max(1, Math.ceil(resetInMs / 1000)) : undefined;
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import { GraphQLError, TypeInfo, parse, visit, visitWithTypeInfo, type DocumentNode, type GraphQLSchema } from 'graphql';
+import type { AppKey } from './app-keys.js';
+
+/**
+ * What an app key reaches: the public offer feed and the category directory, nothing else.
+ * Every other root field, every partner-only field (stats, pins, fees, `partnerCampaignId`, raw
+ * values: none of them is on these types) and every mutation is refused before anything runs,
+ * so a refused request never calls the backend.
+ */
+export const APP_ROOT_FIELDS: ReadonlySet<string> = new Set(['offerFeed', 'categories']);
+/** Types whose every field is public: what the feed and the directory return. */
+export const APP_TYPES: ReadonlySet<string> = new Set(['OfferConnection', 'OfferEdge', 'Offer', 'OfferFeedCategory', 'CampaignCard', 'Category', 'PageInfo']);
+
+export const FORBIDDEN = 'FORBIDDEN';
+
+/** `Type.field` coordinates of the fields an app key may not ask for, in document order. */
+export function forbiddenForApps(schema: GraphQLSchema, document: DocumentNode): string[] {
+  const typeInfo = new TypeInfo(schema);
+  const found: string[] = [];
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      OperationDefinition(node) {
+        if (node.operation !== 'query') found.push(node.operation === 'mutation' ? 'Mutation' : 'Subscription');
+      },
+      Field(node) {
+        const name = node.name.value;
+        // Meta fields (__typename, and introspection where the server allows it) cost nothing.
+        if (name.startsWith('__')) return false;
+        const parent = typeInfo.getParentType();
+        if (!parent || parent.name.startsWith('__')) return;
+        const allowed = parent === schema.getQueryType() ? APP_ROOT_FIELDS.has(name) : APP_TYPES.has(parent.name);
+        if (!allowed) {
+          const coordinate = `${parent.name}.${name}`;
+          if (!found.includes(coordinate)) found.push(coordinate);
+          return false;
+        }
+        return undefined;
+      },
+    }),
+  );
+  return found;
+}
+
+export function forbiddenError(coordinates: string[]): GraphQLError {
+  const listed = coordinates.slice(0, 10).join(', ') + (coordinates.length > 10 ? `, and ${coordinates.length - 10} more` : '');
+  return new GraphQLError(
+    `An app key (X-App-Key) reaches only Query.offerFeed and Query.categories; this operation asks for ${listed}. Partner fields and mutations need the partner's own token (Authorization: Bearer <token>) on the partner's server.`,
+    { extensions: { code: FORBIDDEN, fields: coordinates, http: { status: 403 } } },
+  );
+}
+
+/** Per request: which app the request came from, if any (put in the context by the server). */
+export interface AppRequest {
+  app: AppKey | null;
+}
+
+/** Refuses app-key operations that reach beyond the feed, after validation and before execution. */
+export function appScopePlugin<C extends BaseContext & { apps?: AppRequest }>(): ApolloServerPlugin<C> {
+  return {
+    async requestDidStart({ contextValue }) {
+      if (!contextValue.apps?.app) return;
+      return {
+        async didResolveOperation({ schema, document }) {
+          const forbidden = forbiddenForApps(schema, document);
+          if (forbidden.length) throw forbiddenError(forbidden);
+        },
+      };
+    },
+  };
+}
+
+/**
+ * The same verdict for the compiled path, remembered per query text (bounded): a document an
+ * app may not run is left to Apollo, which refuses it with the plugin above.
+ */
+export function createScopeCache(schema: GraphQLSchema, maxEntries = 1000) {
+  const verdicts = new Map<string, boolean>();
+  return (query: string): boolean => {
+    let allowed = verdicts.get(query);
+    if (allowed === undefined) {
+      try {
+        allowed = forbiddenForApps(schema, parse(query)).length === 0;
+      } catch {
+        allowed = false;
+      }
+      if (verdicts.size >= maxEntries) verdicts.delete(verdicts.keys().next().value!);
+      verdicts.set(query, allowed);
+    }
+    return allowed;
+  };
+}

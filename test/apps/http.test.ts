@@ -1,0 +1,191 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_TOKENS } from '../../src/emulator/index.js';
+import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
+import { startStack, type Stack } from '../helpers/stack.js';
+import { app, DEMO_APP, FEED, get, partner, post } from './support.js';
+
+/**
+ * Trusted documents, HTTP caching and rate limits, as an app in production meets them: a
+ * manifest in GraphQL Codegen's persisted-documents format, GET by documentId with ETag and 304,
+ * 429 with Retry-After. Production mode with the emulator as the backend.
+ */
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+const CATEGORIES = 'query Categories { categories { id name } }';
+const CAMPAIGNS = 'query Campaigns { campaigns(first: 5) { nodes { id } } }';
+const manifest = { [sha(FEED)]: FEED, [sha(CATEGORIES)]: CATEGORIES, [sha(CAMPAIGNS)]: CAMPAIGNS };
+const feedId = `sha256:${sha(FEED)}`;
+
+let dir: string;
+let file: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'bff-trusted-'));
+  file = join(dir, 'persisted-documents.json');
+  writeFileSync(file, JSON.stringify(manifest));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const production = (extra: Record<string, string> = {}) => ({
+  NODE_ENV: 'production',
+  CAMPAIGN_API_URL: 'http://127.0.0.1:1', // replaced by the stack's emulator
+  TRUSTED_DOCUMENTS: file,
+  ...extra,
+});
+
+describe('trusted documents and HTTP caching (production)', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ env: production(), appKeys: DEMO_APP, emulator: { moderation: { mode: 'manual' } } });
+  });
+  afterAll(() => stack?.close());
+
+  it('an app runs a document by documentId (GET or POST) or by persistedQuery hash, and nothing else', async () => {
+    const byGet = await get(stack.bffUrl, { documentId: feedId, variables: JSON.stringify({ first: 3 }) }, app());
+    expect(byGet.status).toBe(200);
+    expect(byGet.body.data.offerFeed.nodes).toHaveLength(3);
+    const byPost = await post(stack.bffUrl, { documentId: feedId, variables: { first: 3 } }, app());
+    expect(byPost.body).toEqual(byGet.body);
+    const byApq = await post(stack.bffUrl, { extensions: { persistedQuery: { version: 1, sha256Hash: sha(FEED) } }, variables: { first: 3 } }, app());
+    expect(byApq.body).toEqual(byGet.body);
+    // The text of a trusted document is as good as its id.
+    expect((await post(stack.bffUrl, { query: FEED, variables: { first: 3 } }, app())).body).toEqual(byGet.body);
+
+    await stack.resetCalls();
+    const untrusted = await post(stack.bffUrl, { query: '{ categories { id } }' }, app());
+    expect(untrusted.status).toBe(403);
+    expect(untrusted.body.errors[0].extensions.code).toBe('TRUSTED_DOCUMENT_REQUIRED');
+    for (const unknown of [
+      () => get(stack.bffUrl, { documentId: `sha256:${'0'.repeat(64)}` }, app()),
+      () => post(stack.bffUrl, { documentId: 'not-a-hash' }, app()),
+      () => post(stack.bffUrl, { extensions: { persistedQuery: { version: 1, sha256Hash: 'f'.repeat(64) } } }, app()),
+    ]) {
+      const answer = await unknown();
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+      expect(answer.body.errors[0].message).toContain('TRUSTED_DOCUMENTS');
+    }
+    // A trusted document beyond the app's scope is still FORBIDDEN.
+    const beyond = await get(stack.bffUrl, { documentId: sha(CAMPAIGNS) }, app());
+    expect(beyond.status).toBe(403);
+    expect(beyond.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(await stack.calls()).toEqual({});
+  });
+
+  it('a GET of the feed by documentId is public, cacheable, with an ETag; If-None-Match gets 304 with no body and no backend call', async () => {
+    const params = { documentId: feedId, variables: JSON.stringify({ first: 5 }) };
+    const first = await get(stack.bffUrl, params, app());
+    expect(first.status).toBe(200);
+    expect(first.headers['cache-control']).toBe('public, max-age=10, stale-while-revalidate=30');
+    expect(first.headers.vary).toContain('X-App-Key');
+    const etag = first.headers.etag!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+
+    await stack.resetCalls();
+    const again = await get(stack.bffUrl, params, app());
+    expect(again.text).toBe(first.text);
+    expect(again.headers.etag).toBe(etag);
+    const notModified = await get(stack.bffUrl, params, { ...app(), 'if-none-match': etag });
+    expect(notModified.status).toBe(304);
+    expect(notModified.text).toBe('');
+    expect(notModified.headers.etag).toBe(etag);
+    const weak = await get(stack.bffUrl, params, { ...app(), 'if-none-match': `"other", W/${etag}` });
+    expect(weak.status).toBe(304);
+    expect(await stack.calls()).toEqual({});
+
+    // Other variables, another answer and ETag.
+    const other = await get(stack.bffUrl, { documentId: feedId, variables: JSON.stringify({ first: 2 }) }, { ...app(), 'if-none-match': etag });
+    expect(other.status).toBe(200);
+    expect(other.headers.etag).not.toBe(etag);
+  });
+
+  it('after a change through the BFF the ETag changes', async () => {
+    const params = { documentId: feedId, variables: JSON.stringify({ first: 50 }) };
+    const before = await get(stack.bffUrl, params, app());
+    const target = before.body.data.offerFeed.nodes.find((n: any) => true).id as string;
+    const owner = (await post(stack.bffUrl, { query: `mutation { stopCampaign(id: "${target}") { userErrors { code } } }` }, partner(DEMO_TOKENS.store))).body.data
+      .stopCampaign.userErrors.length
+      ? DEMO_TOKENS.aggregator
+      : DEMO_TOKENS.store;
+    if (owner === DEMO_TOKENS.aggregator) await post(stack.bffUrl, { query: `mutation { stopCampaign(id: "${target}") { userErrors { code } } }` }, partner(owner));
+    const after = await get(stack.bffUrl, params, { ...app(), 'if-none-match': before.headers.etag! });
+    expect(after.status).toBe(200);
+    expect(after.body.data.offerFeed.nodes.map((n: any) => n.id)).not.toContain(target);
+    await post(stack.bffUrl, { query: `mutation { startCampaign(id: "${target}") { userErrors { code } } }` }, partner(owner));
+  });
+
+  it('POST answers to apps are not stored; answers to partner tokens are private, no-store', async () => {
+    const byPost = await post(stack.bffUrl, { documentId: feedId }, app());
+    expect(byPost.headers['cache-control']).toBe('no-store');
+    expect(byPost.headers.etag).toBeUndefined();
+    const partnerAnswer = await post(stack.bffUrl, { query: CATEGORIES }, partner(DEMO_TOKENS.store));
+    expect(partnerAnswer.status).toBe(200);
+    expect(partnerAnswer.headers['cache-control']).toBe('private, no-store');
+  });
+
+  it('partner tokens may run any document unless TRUSTED_DOCUMENTS_ONLY', async () => {
+    expect((await post(stack.bffUrl, { query: '{ campaigns(first: 1) { totalCount } }' }, partner(DEMO_TOKENS.store))).status).toBe(200);
+    const strict = await startStack({ env: production({ TRUSTED_DOCUMENTS_ONLY: 'true' }), appKeys: DEMO_APP });
+    try {
+      await strict.resetCalls();
+      const refused = await post(strict.bffUrl, { query: '{ campaigns(first: 1) { totalCount } }' }, partner(DEMO_TOKENS.store));
+      expect(refused.status).toBe(403);
+      expect(refused.body.errors[0].extensions.code).toBe('TRUSTED_DOCUMENT_REQUIRED');
+      expect(await strict.calls()).toEqual({});
+      const trusted = await post(strict.bffUrl, { documentId: sha(CAMPAIGNS) }, partner(DEMO_TOKENS.store));
+      expect(trusted.status).toBe(200);
+      expect(trusted.body.data.campaigns.nodes.length).toBeGreaterThan(0);
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
+describe('development: app keys run any document (Sandbox)', () => {
+  it('runs a document that is in no manifest', async () => {
+    const stack = await startStack({ appKeys: DEMO_APP });
+    try {
+      const answer = await post(stack.bffUrl, { query: '{ categories { id } }' }, app());
+      expect(answer.status).toBe(200);
+      expect(answer.body.data.categories.length).toBeGreaterThan(0);
+    } finally {
+      await stack.close();
+    }
+  });
+});
+
+const cacheKinds = [{ name: 'memory' }, ...(redisAvailable ? [{ name: 'Redis' }] : [])];
+
+describe.each(cacheKinds)('rate limits ($name)', ({ name }) => {
+  let redis: RunningRedis | undefined;
+  let stack: Stack;
+  beforeAll(async () => {
+    if (name === 'Redis') redis = await startRedis();
+    stack = await startStack({
+      env: { APP_KEY_RATE_LIMIT: '30', CLIENT_RATE_LIMIT: '20', RATE_LIMIT_WINDOW_MS: '60000', ...(redis ? { CACHE_URL: redis.url } : {}) },
+      appKeys: { ...DEMO_APP, 'other-app-key': { name: 'Other', partnerTokens: [DEMO_TOKENS.store] } },
+    });
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await redis?.close();
+  });
+
+  it('answers 429 with Retry-After over the per-client limit, counting concurrent requests, before any backend call', async () => {
+    const answers = await Promise.all(Array.from({ length: 40 }, () => post(stack.bffUrl, { query: FEED }, app())));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(20);
+    const limited = answers.find((a) => a.status === 429)!;
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(limited.body.errors[0].extensions.code).toBe('RATE_LIMITED');
+    await stack.resetCalls();
+    expect((await post(stack.bffUrl, { query: FEED }, app('other-app-key'))).status).toBe(429);
+    expect(await stack.calls()).toEqual({});
+    // Partner tokens are not held to the app limits.
+    expect((await post(stack.bffUrl, { query: '{ categories { id } }' }, partner(DEMO_TOKENS.store))).status).toBe(200);
+  });
+});
