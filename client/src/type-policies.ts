@@ -27,6 +27,8 @@ export const VALUE_TYPES = [
   // The latest `campaignChanged` event of a subscription: its campaign is normalized by id, the
   // event itself is the subscription field's value, replaced by the next one field for field.
   'CampaignStatusEvent',
+  // A feed tab: its category is normalized by id, its offer count belongs to this feed.
+  'OfferFeedCategory',
 ] as const;
 
 /** What the cache keeps for a connection field: its items in order, whatever a page selected. */

@@ -93,6 +93,10 @@ export function createSseHandler(options: SseOptions) {
     if (!req.headers.accept?.includes('text/event-stream')) {
       return refuse(res, 406, 'Send Accept: text/event-stream: this path streams subscription events (graphql-sse).', 'NOT_ACCEPTABLE');
     }
+    // Before any token: an app must not act as the demo partner through the fallback.
+    if (req.headers['x-app-key'] !== undefined) {
+      return refuse(res, 403, 'An app key reaches only offerFeed and categories, not subscriptions.', 'FORBIDDEN');
+    }
     const authorization = readAuthorization(req.headers.authorization);
     const token = authorization.kind === 'token' ? authorization.token : authorization.kind === 'missing' ? options.fallbackToken : null;
     if (!token) return refuse(res, 401, noTokenError(authorization.kind === 'malformed' ? 'malformed' : 'missing').message, 'UNAUTHENTICATED');

@@ -34,6 +34,8 @@ export interface WebSocketOptions {
 export const LiveCloseCode = {
   /** No token, or one the campaign API refuses. */
   Unauthorized: CloseCode.Unauthorized,
+  /** An app key (`X-App-Key`): apps reach only offerFeed and categories, never live status. */
+  Forbidden: CloseCode.Forbidden,
   /** The partner already has `SUBSCRIPTION_CONNECTIONS_PER_PARTNER` connections. */
   TooManyConnections: 4429,
   /** Graceful shutdown (graphql-ws's dispose): reconnect, to another instance. */
@@ -89,11 +91,15 @@ export function attachWebSocket(options: WebSocketOptions) {
       schema: options.schema,
       connectionInitWaitTimeout: limits.initTimeoutMs,
       async onConnect(ctx) {
-        const token = tokenOf(ctx, options.fallbackToken);
         const refuse = (code: number, reason: string) => {
           ctx.extra.socket.close(code, reason);
           return false;
         };
+        // Checked before any token: an app must not act as the demo partner through the fallback.
+        if (ctx.extra.request.headers['x-app-key'] !== undefined) {
+          return refuse(LiveCloseCode.Forbidden, 'Forbidden: an app key reaches only offerFeed and categories, not subscriptions');
+        }
+        const token = tokenOf(ctx, options.fallbackToken);
         if (!token) return refuse(LiveCloseCode.Unauthorized, 'Unauthorized: send connection_init with { "authorization": "Bearer <token>" }');
         if ((await live.verify(token)) === 'invalid') return refuse(LiveCloseCode.Unauthorized, 'Unauthorized: the campaign API did not accept the partner token');
         if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) return false;

@@ -18,7 +18,8 @@ import { APP_ROOT_FIELDS, APP_TYPES } from '../../src/apps/scope.js';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { newPartner } from '../graphql/support.js';
-import { app, DEMO_APP, partner, post } from './support.js';
+import { WebSocket } from 'ws';
+import { app, DEMO_APP, DEMO_APP_KEY, partner, post } from './support.js';
 
 /**
  * Walks the whole schema, as introspection gives it, with an app key: every root field and every
@@ -37,6 +38,7 @@ const SCALARS: Record<string, string> = {
   URL: '"https://shop.example.ru/"',
   HexColorCode: '"#000000"',
   Decimal: '"1"',
+  SafeInt: '1',
 };
 
 /** A literal that passes validation for this input type. */
@@ -136,6 +138,15 @@ describe('an app key walks the whole schema', () => {
       const calls = await stack.calls();
       if (probe.allowed) {
         expect({ probe: probe.coordinate, status: answer.status, errors: answer.body.errors }).toEqual({ probe: probe.coordinate, status: 200, errors: undefined });
+      } else if (probe.operation === 'subscription') {
+        // No one runs a subscription over plain HTTP (it is refused before any scope check); an
+        // app key over the streaming transports is refused below.
+        expect({ probe: probe.coordinate, status: answer.status, code: answer.body.errors?.[0]?.extensions?.code, calls }).toEqual({
+          probe: probe.coordinate,
+          status: 400,
+          code: 'GRAPHQL_VALIDATION_FAILED',
+          calls: {},
+        });
       } else {
         expect({ probe: probe.coordinate, status: answer.status, code: answer.body.errors?.[0]?.extensions?.code, calls }).toEqual({
           probe: probe.coordinate,
@@ -152,6 +163,26 @@ describe('an app key walks the whole schema', () => {
       expect(answer.text).not.toContain(DEMO_TOKENS.aggregator);
     }
   }, 120_000);
+
+  it('refuses an app key on the subscription transports, even where a request without a token acts as the demo partner', async () => {
+    const dev = await startStack({ appKeys: DEMO_APP, fallbackToken: DEMO_TOKENS.store });
+    try {
+      const socket = new WebSocket(dev.bffUrl.replace(/^http/, 'ws'), 'graphql-transport-ws', { headers: { 'x-app-key': DEMO_APP_KEY } });
+      socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: {} })));
+      const [code] = await new Promise<[number, string]>((resolve) => socket.on('close', (c, reason) => resolve([c, reason.toString()])));
+      expect(code).toBe(4403);
+
+      const sse = await fetch(`${dev.bffUrl}/stream`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-app-key': DEMO_APP_KEY },
+        body: JSON.stringify({ query: 'subscription { campaignChanged { status } }' }),
+      });
+      expect(sse.status).toBe(403);
+      expect(((await sse.json()) as any).errors[0].extensions.code).toBe('FORBIDDEN');
+    } finally {
+      await dev.close();
+    }
+  });
 
   it('refuses a mixed operation as a whole, naming each field it may not reach', async () => {
     await stack.resetCalls();
