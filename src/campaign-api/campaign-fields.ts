@@ -22,7 +22,10 @@ import {
   isPercent,
   merchantDomainProblem,
   pinProblem,
+  quote,
   relativeLuminance,
+  textProblem,
+  type TextOptions,
 } from './field-rules.js';
 
 /** Field bounds of reference section 2.1 (varchar sizes). */
@@ -44,32 +47,33 @@ export const FIELD_LIMITS = {
   transactionId: 36,
 } as const;
 
-const dateTime = z.iso.datetime({ offset: true }).meta({ description: 'ISO 8601 timestamp with a time-zone offset or Z.' });
-const url = (max: number) =>
+/**
+ * A string field under the text rule (field-rules.ts): bad text is refused with its reason, and
+ * the field's other checks are skipped, so one value gets one message.
+ */
+export const text = (max: number, options: TextOptions = {}) =>
   z
     .string()
-    .max(max)
-    .refine(isHttpUrl, { message: 'must be an absolute http(s) URL' });
-export const money = z
-  .string()
-  .max(FIELD_LIMITS.money)
-  .refine(isMoney, { message: 'must be a non-negative decimal with at most two decimals, such as "15" or "10.00"' });
-const hexColor = z
-  .string()
-  .max(FIELD_LIMITS.backgroundColor)
-  .refine(isHexColor, { message: 'must be a colour written #RGB or #RRGGBB' });
-const russianText = (max: number) =>
-  z
-    .string()
-    .min(1)
-    .max(max)
-    .refine(hasCyrillic, { message: 'must be written in Russian (contain Cyrillic letters)' });
-const platforms = z
-  .string()
-  .max(FIELD_LIMITS.supportedPlatforms)
-  .refine((v) => v.split(',').every((p) => (PLATFORMS as readonly string[]).includes(p.trim())), {
-    message: `must be ${PLATFORMS.join(' or ')}, or both separated by a comma`,
-  });
+    .refine((v) => textProblem(v, options) === null, {
+      error: (issue) => textProblem(issue.input as string, options) ?? undefined,
+      abort: true,
+    })
+    .max(max);
+
+export const dateTime = text(64)
+  .datetime({ offset: true })
+  .meta({ description: 'ISO 8601 timestamp with a time-zone offset or Z.' });
+const url = (max: number) => text(max).refine(isHttpUrl, { message: 'must be an absolute http(s) URL' });
+export const money = text(FIELD_LIMITS.money).refine(isMoney, {
+  message: 'must be a non-negative decimal with at most two decimals, such as "15" or "10.00"',
+});
+const hexColor = text(FIELD_LIMITS.backgroundColor).refine(isHexColor, { message: 'must be a colour written #RGB or #RRGGBB' });
+const russianText = (max: number, options: TextOptions = {}) =>
+  text(max, options).refine(hasCyrillic, { message: 'must be written in Russian (contain Cyrillic letters)' });
+const platforms = text(FIELD_LIMITS.supportedPlatforms).refine(
+  (v) => v.split(',').every((p) => (PLATFORMS as readonly string[]).includes(p.trim())),
+  { message: `must be ${PLATFORMS.join(' or ')}, or both separated by a comma` },
+);
 
 export const partnerCampaignId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 export const ymCampaignId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -85,26 +89,24 @@ export const campaignFieldShape = {
   offerEnd: dateTime.meta({ description: 'Another offer period; the reference names it without a format.' }),
   pinType: z.enum(PIN_TYPES),
   pinDisplayType: z.enum(PIN_DISPLAY_TYPES),
-  couponCode: z.string().min(1).max(FIELD_LIMITS.couponCode),
+  couponCode: text(FIELD_LIMITS.couponCode),
   appearanceType: z.enum(APPEARANCE_TYPES),
   acceptUrl: url(FIELD_LIMITS.url),
-  merchantDomain: z
-    .string()
-    .max(FIELD_LIMITS.merchantDomain)
-    .superRefine((v, ctx) => {
-      const problem = merchantDomainProblem(v);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    }),
+  merchantDomain: text(FIELD_LIMITS.merchantDomain).superRefine((v, ctx) => {
+    const problem = merchantDomainProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
   merchantLogoSvg: url(FIELD_LIMITS.merchantLogoSvg),
   merchantLogoPng: url(FIELD_LIMITS.merchantLogoPng),
-  merchantName: z.string().min(1).max(FIELD_LIMITS.merchantName),
+  merchantName: text(FIELD_LIMITS.merchantName),
   backgroundColor: hexColor,
   backgroundImage: url(FIELD_LIMITS.url),
   fontColor: hexColor,
   description: russianText(FIELD_LIMITS.description),
-  conditions: russianText(FIELD_LIMITS.conditions),
+  // Conditions are paragraphs on the offer's page: the one field that may hold line breaks.
+  conditions: russianText(FIELD_LIMITS.conditions, { multiline: true }),
   discountType: z.enum(DISCOUNT_TYPES),
-  discountAmount: z.string().min(1).max(FIELD_LIMITS.discountAmount),
+  discountAmount: text(FIELD_LIMITS.discountAmount),
   discountCurrency: currencyCode,
   campaignFee: money,
   campaignFeeMin: money,
@@ -145,10 +147,8 @@ type Loose = Partial<Record<CampaignFieldName, unknown>>;
 
 const str = (v: unknown): v is string => typeof v === 'string';
 
-/** A received value as a message quotes it: cut short, so a huge input is never echoed whole. */
-function quoted(value: string, max = 40): string {
-  return JSON.stringify(value.length > max ? `${value.slice(0, max)}…` : value);
-}
+/** A string that passes the text rule: the rules below judge only such values, so each bad value gets one message. */
+const goodText = (v: unknown): v is string => str(v) && textProblem(v) === null;
 
 /**
  * The rules that tie fields together (reference 2.1, design 4.12). Written against possibly
@@ -188,18 +188,18 @@ export function crossFieldIssues(data: Loose, complete: boolean): FieldIssue[] {
   } else if (has('campaignFeeMin') !== has('campaignFeeMax') && (complete || !has('campaignFee'))) {
     add(has('campaignFeeMin') ? 'campaignFeeMax' : 'campaignFeeMin', 'campaignFeeMin and campaignFeeMax go together');
   }
-  if (str(data.campaignFeeMin) && str(data.campaignFeeMax) && isMoney(data.campaignFeeMin) && isMoney(data.campaignFeeMax)) {
+  if (goodText(data.campaignFeeMin) && goodText(data.campaignFeeMax) && isMoney(data.campaignFeeMin) && isMoney(data.campaignFeeMax)) {
     if (Number(data.campaignFeeMin) > Number(data.campaignFeeMax)) {
-      add('campaignFeeMin', `must not exceed campaignFeeMax (${quoted(data.campaignFeeMin)} > ${quoted(data.campaignFeeMax)})`);
+      add('campaignFeeMin', `must not exceed campaignFeeMax (${quote(data.campaignFeeMin)} > ${quote(data.campaignFeeMax)})`);
     }
   }
 
   const bg = data.backgroundColor;
-  if (str(bg) && isHexColor(bg)) {
+  if (goodText(bg) && isHexColor(bg)) {
     const luminance = relativeLuminance(bg);
     if (luminance > MAX_BACKGROUND_LUMINANCE) {
       add('backgroundColor', `is too light: relative luminance ${luminance.toFixed(2)}, at most ${MAX_BACKGROUND_LUMINANCE} allowed`);
-    } else if (str(data.fontColor) && isHexColor(data.fontColor)) {
+    } else if (goodText(data.fontColor) && isHexColor(data.fontColor)) {
       const ratio = contrastRatio(bg, data.fontColor);
       if (ratio < MIN_FONT_CONTRAST) {
         add('fontColor', `contrast with backgroundColor ${bg} is ${ratio.toFixed(2)}:1, at least ${MIN_FONT_CONTRAST}:1 required`);
@@ -208,22 +208,22 @@ export function crossFieldIssues(data: Loose, complete: boolean): FieldIssue[] {
   }
 
   const amount = data.discountAmount;
-  if (str(amount)) {
+  if (goodText(amount)) {
     if (data.discountType === 'text' && !hasCyrillic(amount)) add('discountAmount', 'must be written in Russian for discountType text');
-    if (data.discountType === 'fix' && !isMoney(amount)) add('discountAmount', `must be a decimal amount for discountType fix, got ${quoted(amount)}`);
-    if (data.discountType === 'percent' && !isPercent(amount)) add('discountAmount', `must be a percentage in (0, 100] for discountType percent, got ${quoted(amount)}`);
+    if (data.discountType === 'fix' && !isMoney(amount)) add('discountAmount', `must be a decimal amount for discountType fix, got ${quote(amount)}`);
+    if (data.discountType === 'percent' && !isPercent(amount)) add('discountAmount', `must be a percentage in (0, 100] for discountType percent, got ${quote(amount)}`);
   }
   if (data.discountCurrency === 840 && has('discountType') && data.discountType !== 'fix') {
     add('discountCurrency', '840 (USD) is allowed only with discountType fix');
   }
 
-  if (str(data.couponCode) && (data.pinDisplayType === 'text' || data.pinDisplayType === 'ean_13')) {
+  if (goodText(data.couponCode) && (data.pinDisplayType === 'text' || data.pinDisplayType === 'ean_13')) {
     const problem = pinProblem(data.couponCode, data.pinDisplayType);
     if (problem) add('couponCode', problem);
   }
   if (has('couponCode') && data.pinType === 'one-off') add('couponCode', 'is only for pinType reusable; one-off pins are uploaded with add-pins');
 
-  if (str(data.campaignStart) && str(data.campaignEnd)) {
+  if (goodText(data.campaignStart) && goodText(data.campaignEnd)) {
     const start = Date.parse(data.campaignStart);
     const end = Date.parse(data.campaignEnd);
     if (!Number.isNaN(start) && !Number.isNaN(end) && end <= start) add('campaignEnd', 'must be after campaignStart');

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { formatFieldPath } from '../campaign-api/index.js';
+import { formatFieldPath, text } from '../campaign-api/index.js';
 import { AdminError } from './admin-error.js';
 import type { Campaign } from './campaign.js';
 import { faultRequest, type FaultRegistry } from './faults.js';
@@ -27,7 +27,8 @@ const moderateBody = z
   .object({
     ymCampaignId: z.number().int().positive(),
     decision: z.enum(['approve', 'decline']),
-    reason: z.string().max(1000).optional(),
+    // Free text a partner may be shown: the same text rule as the campaign's own text.
+    reason: text(1000, { multiline: true }).optional(),
   })
   .strict();
 const clockBody = z

@@ -37,8 +37,9 @@ export type AddPinsInput = {
   campaignId: Scalars['ID']['input'];
   /**
    * The codes, at most 100,000 per call. Each must fit the campaign's `pinSettings.displayType`:
-   * `TEXT` codes are 1 to 255 characters without control characters or surrounding spaces,
-   * `EAN_13` codes exactly 13 digits. Codes are matched case-insensitively: a code repeated in
+   * `TEXT` codes are 1 to 255 characters of plain text (see `CreateCampaignInput`) without
+   * surrounding spaces, `EAN_13` codes exactly 13 digits. A code that is no plain text is refused
+   * before the campaign is even read. Codes are matched case-insensitively: a code repeated in
    * this list is uploaded once (`duplicateCount`), and a code the campaign already has is kept once
    * (`alreadyPresentCount`).
    *
@@ -461,6 +462,14 @@ export type Category = {
  * A new campaign. Fields keep the campaign API's names, so partners who know it can fill them at
  * once. Values a person types (colours, links, dates, money) are plain strings checked by this API:
  * every problem comes back at once in `userErrors`, each naming its field.
+ *
+ * Every string field holds plain text, stored and returned exactly as sent: not empty and not
+ * blank (only spaces or invisible characters); no control character (only `conditions` may hold
+ * line breaks, written `\n`; no tab, no `\r`); no lone surrogate; no bidirectional control
+ * (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069) or other invisible format character
+ * (U+180E, U+200B, U+2060 to U+2064, U+206A to U+206F, U+FEFF, U+FFF9 to U+FFFB); no line or
+ * paragraph separator (U+2028, U+2029); no noncharacter. Emoji (joiners and variation selectors
+ * included) and every script are welcome.
  */
 export type CreateCampaignInput = {
   /** The tracked link a user follows to get the bonus, an absolute http(s) URL; required for `PROMO`, `BANNER` and `CODE_ONLINE`. */
@@ -489,11 +498,14 @@ export type CreateCampaignInput = {
   cashbackType?: InputMaybe<CashbackType>;
   /** The category (`Category.id`) from the `categories` directory. */
   categoryId: Scalars['ID']['input'];
-  /** The conditions for getting the bonus, in Russian, 1 to 512 characters. */
+  /**
+   * The conditions for getting the bonus, in Russian, 1 to 512 characters; the one field that may
+   * hold line breaks (`\n`), shown as paragraphs.
+   */
   conditions: Scalars['String']['input'];
   /** The code every user gets; required when `pinType` is `REUSABLE`, refused for `ONE_OFF`. Must fit `pinDisplayType`. */
   couponCode?: InputMaybe<Scalars['String']['input']>;
-  /** The offer in one line, in Russian, 1 to 90 characters. */
+  /** The offer in one line (no line breaks), in Russian, 1 to 90 characters. */
   description: Scalars['String']['input'];
   /** The discount: a percentage above 0 and at most 100 for `PERCENT` (`"15"`), a decimal amount for `FIX` (`"500"`, `"9.99"`), or a Russian text for `TEXT`; at most 30 characters. */
   discountAmount: Scalars['String']['input'];
@@ -868,7 +880,11 @@ export type RedeemStatus =
   /** The offer was used; whether the partner pays is not decided yet. */
   | 'used';
 
-/** A lead to report: a user used an offer of a campaign. */
+/**
+ * A lead to report: a user used an offer of a campaign. Every string field holds plain text, as
+ * `CreateCampaignInput` describes it, on one line; text that is not is refused before anything is
+ * sent to the campaign API.
+ */
 export type ReportLeadInput = {
   /** What the bonus was spent on. */
   bonusDescription?: InputMaybe<BonusDescriptionInput>;
@@ -953,7 +969,7 @@ export type StopCampaignPayload = {
 /**
  * Changes to a campaign, found by its `partnerCampaignId`. Only the fields given change; an omitted
  * or `null` field keeps its value. The campaign as a whole must still satisfy the rules of
- * `CreateCampaignInput`, which the campaign API checks.
+ * `CreateCampaignInput` (plain text in every string field included), which the campaign API checks.
  */
 export type UpdateCampaignInput = {
   /** The tracked link a user follows to get the bonus, an absolute http(s) URL; required for `PROMO`, `BANNER` and `CODE_ONLINE`. */
@@ -982,11 +998,14 @@ export type UpdateCampaignInput = {
   cashbackType?: InputMaybe<CashbackType>;
   /** The category (`Category.id`) from the `categories` directory. */
   categoryId?: InputMaybe<Scalars['ID']['input']>;
-  /** The conditions for getting the bonus, in Russian, 1 to 512 characters. */
+  /**
+   * The conditions for getting the bonus, in Russian, 1 to 512 characters; the one field that may
+   * hold line breaks (`\n`), shown as paragraphs.
+   */
   conditions?: InputMaybe<Scalars['String']['input']>;
   /** The code every user gets; required when `pinType` is `REUSABLE`, refused for `ONE_OFF`. Must fit `pinDisplayType`. */
   couponCode?: InputMaybe<Scalars['String']['input']>;
-  /** The offer in one line, in Russian, 1 to 90 characters. */
+  /** The offer in one line (no line breaks), in Russian, 1 to 90 characters. */
   description?: InputMaybe<Scalars['String']['input']>;
   /** The discount: a percentage above 0 and at most 100 for `PERCENT` (`"15"`), a decimal amount for `FIX` (`"500"`, `"9.99"`), or a Russian text for `TEXT`; at most 30 characters. */
   discountAmount?: InputMaybe<Scalars['String']['input']>;

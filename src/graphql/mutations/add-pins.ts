@@ -7,6 +7,7 @@ import {
   isUnknownEnumValue,
   pinKey,
   pinProblem,
+  textProblem,
   type CampaignStatus,
   type UnknownEnumValue,
 } from '../../campaign-api/index.js';
@@ -70,6 +71,13 @@ export async function addPins(ctx: GraphQLContext, input: { campaignId: string; 
   if (pins.length > maxPinsPerMutation) {
     return refused([incorrect(PINS, `takes at most ${maxPinsPerMutation} pins per call, got ${pins.length}; split them into several addPins calls`)]);
   }
+
+  // Text no campaign can hold fails whatever the campaign's display type: refused before any call.
+  const badText = pins.flatMap((pin, index) => {
+    const problem = textProblem(pin);
+    return problem ? [incorrect([...PINS, String(index)], problem)] : [];
+  });
+  if (badText.length) return refused(badText);
 
   const ymCampaignId = parsePositiveId(input.campaignId);
   const notFound = () => refused([userError(['input', 'campaignId'], 'campaignNotFound', `no campaign with id ${JSON.stringify(input.campaignId.slice(0, 40))} belongs to this partner`)]);

@@ -34,8 +34,9 @@ function kindProblems(details: CampaignDetails, input: ReportLeadInput): UserErr
 }
 
 /**
- * reportLead → campaigns/redeem. The input's values are checked with the contract, and
- * pinContent / clickId against the campaign's kind (one read of the campaign), before redeem.
+ * reportLead → campaigns/redeem. The input's values are checked with the contract (no backend
+ * call when they fail), then pinContent / clickId against the campaign's kind (one read of the
+ * campaign), before redeem.
  */
 export async function reportLead(ctx: GraphQLContext, input: ReportLeadInput): Promise<ReportLeadPayloadModel> {
   const ymCampaignId = parsePositiveId(input.campaignId);
@@ -52,14 +53,15 @@ export async function reportLead(ctx: GraphQLContext, input: ReportLeadInput): P
   }
 
   const parsed = operations.redeem.request.safeParse(request);
-  const userErrors = parsed.success ? [] : userErrorsFromIssues(parsed.error, ROOT, rename);
+  // Values the contract refuses are the caller's to fix before anything is read or sent.
+  if (!parsed.success) return { lead: null, userErrors: userErrorsFromIssues(parsed.error, ROOT, rename) };
+  const userErrors: UserErrorModel[] = [];
   const details = await ctx.loaders.details.load(ymCampaignId);
   if (!details) {
     return { lead: null, userErrors: [userError([...ROOT, 'campaignId'], 'campaignNotFound', `no campaign with id ${ymCampaignId} belongs to this partner`)] };
   }
-  const reported = new Set(userErrors.map((e) => e.field?.[1]));
-  userErrors.push(...kindProblems(details, input).filter((e) => !reported.has(e.field?.[1])));
-  if (userErrors.length || !parsed.success) return { lead: null, userErrors };
+  userErrors.push(...kindProblems(details, input));
+  if (userErrors.length) return { lead: null, userErrors };
 
   try {
     const result = await ctx.partner.redeem(parsed.data);
