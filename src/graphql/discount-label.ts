@@ -1,4 +1,4 @@
-import { isMoney, isPercent, type CampaignDetails } from '../campaign-api/index.js';
+import { isMoney, isPercent, quote, type CampaignDetails } from '../campaign-api/index.js';
 import { badArgument } from './errors.js';
 
 // Intl objects are costly to make and a card list formats dozens of labels a request: reuse them.
@@ -31,7 +31,7 @@ export function checkedLocale(locale: string): string {
   } catch {
     // reported below
   }
-  throw badArgument('locale', `must be a BCP 47 language tag such as "ru-RU" or "en-US", got ${JSON.stringify(locale.slice(0, 40))}`);
+  throw badArgument('locale', `must be a BCP 47 language tag such as "ru-RU" or "en-US", got ${quote(locale)}`);
 }
 
 /**

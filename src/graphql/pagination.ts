@@ -1,3 +1,4 @@
+import { quote } from '../campaign-api/index.js';
 import type { Page } from './models.js';
 import { badArgument } from './errors.js';
 
@@ -17,7 +18,7 @@ export function startAfter(after: string | null | undefined): number {
   const decoded = Buffer.from(after, 'base64url').toString('utf8');
   const digits = decoded.startsWith(PREFIX) ? decoded.slice(PREFIX.length) : '';
   if (!/^(0|[1-9]\d{0,14})$/.test(digits) || encodeCursor(Number(digits)) !== after) {
-    throw badArgument('after', `must be a cursor this API returned (pageInfo.endCursor or an edge's cursor), got ${JSON.stringify(after.slice(0, 60))}`);
+    throw badArgument('after', `must be a cursor this API returned (pageInfo.endCursor or an edge's cursor), got ${quote(after)}`);
   }
   return Number(digits) + 1;
 }

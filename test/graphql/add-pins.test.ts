@@ -101,7 +101,7 @@ describe('addPins', () => {
       ['input', 'pins', '2'],
       ['input', 'pins', '5'],
     ]);
-    expect(payload.userErrors.every((e: { code: string; message: string }) => e.code === 'INCORRECT_DATA' && /^must be exactly 13 digits for pinDisplayType ean_13, got "/.test(e.message))).toBe(true);
+    expect(payload.userErrors.every((e: { code: string; message: string }) => e.code === 'INCORRECT_DATA' && /^must be exactly 13 digits for pinDisplayType EAN_13, got "/.test(e.message))).toBe(true);
     expect((await stack.calls())['campaigns/add-pins']).toBeUndefined();
   });
 

@@ -1065,7 +1065,11 @@ export type UserError = {
    * `null` when the problem is not about one field.
    */
   field?: Maybe<Array<Scalars['String']['output']>>;
-  /** What is wrong, stating the rule and what was received, written for the person filling the form. */
+  /**
+   * What is wrong, stating the rule and what was received, written for the person filling the form
+   * in this API's words: its field names, mutations and enum values (`PERCENT`, `USD`), also when
+   * the campaign API refused. A quoted received value is cut at 40 characters, ending with `…`.
+   */
   message: Scalars['String']['output'];
 };
 

@@ -7,14 +7,17 @@ import {
   isUnknownEnumValue,
   pinKey,
   pinProblem,
+  quote,
   textProblem,
   type CampaignStatus,
   type UnknownEnumValue,
 } from '../../campaign-api/index.js';
 import type { GraphQLContext } from '../context.js';
 import { CampaignTypeValues } from '../enum-values.js';
+import { unavailableReason } from '../errors.js';
 import type { CampaignRef, UserErrorModel } from '../models.js';
 import { parsePositiveId } from '../pagination.js';
+import { inGraphQLTerms } from '../vocabulary.js';
 import { incorrect, userError, userErrorsFromBusiness } from './user-errors.js';
 
 export interface AddPinsPayloadModel {
@@ -80,7 +83,7 @@ export async function addPins(ctx: GraphQLContext, input: { campaignId: string; 
   if (badText.length) return refused(badText);
 
   const ymCampaignId = parsePositiveId(input.campaignId);
-  const notFound = () => refused([userError(['input', 'campaignId'], 'campaignNotFound', `no campaign with id ${JSON.stringify(input.campaignId.slice(0, 40))} belongs to this partner`)]);
+  const notFound = () => refused([userError(['input', 'campaignId'], 'campaignNotFound', `no campaign with id ${quote(input.campaignId)} belongs to this partner`)]);
   if (ymCampaignId === null) return notFound();
   const details = await ctx.loaders.details.load(ymCampaignId);
   if (!details) return notFound();
@@ -100,7 +103,7 @@ export async function addPins(ctx: GraphQLContext, input: { campaignId: string; 
     const problems: UserErrorModel[] = [];
     for (const { pin, index } of unique) {
       const problem = pinProblem(pin, displayType ?? 'text');
-      if (problem) problems.push(incorrect([...PINS, String(index)], problem));
+      if (problem) problems.push(incorrect([...PINS, String(index)], inGraphQLTerms(problem)));
     }
     if (problems.length) return refused(problems, duplicateCount, campaign);
   }
@@ -139,7 +142,7 @@ export async function addPins(ctx: GraphQLContext, input: { campaignId: string; 
         if (stored > 0) userErrors.push(incorrect(PINS, `the upload stopped: ${range} were not stored; fix and re-send them (see notStoredPins)`));
       } else {
         const code = isBadResponse(error) ? 'backendBadResponse' : 'backendUnavailable';
-        const what = isBadResponse(error) ? 'answered with data this API cannot read' : `was unavailable (${error.kind})`;
+        const what = isBadResponse(error) ? 'answered with data this API cannot use' : `was unavailable (${unavailableReason(error)})`;
         userErrors.push(
           userError(PINS, code, `the campaign API ${what}; ${range} are not confirmed stored (the failed chunk may or may not have been stored); re-send notStoredPins, pins already stored are ignored`),
         );

@@ -1,4 +1,4 @@
-import { BusinessError } from '../../campaign-api/index.js';
+import { BusinessError, quote } from '../../campaign-api/index.js';
 import type { GraphQLContext } from '../context.js';
 import type { CampaignRef, UserErrorModel } from '../models.js';
 import { parsePositiveId } from '../pagination.js';
@@ -17,7 +17,7 @@ export interface StatusChangePayload {
 export async function changeStatus(ctx: GraphQLContext, id: string, operation: 'start' | 'stop'): Promise<StatusChangePayload> {
   const ymCampaignId = parsePositiveId(id);
   if (ymCampaignId === null) {
-    return { campaign: null, userErrors: [userError(['id'], 'campaignNotFound', `no campaign has id ${JSON.stringify(id.slice(0, 40))}; ids are positive integers`)] };
+    return { campaign: null, userErrors: [userError(['id'], 'campaignNotFound', `no campaign has id ${quote(id)}; ids are positive integers`)] };
   }
   try {
     const result = await ctx.partner[operation]({ ymCampaignId });
