@@ -25,6 +25,7 @@ import {
   pinProblem,
   relativeLuminance,
 } from './field-rules.js';
+import { textProblem, type TextOptions } from './text-rule.js';
 
 /** Field bounds of reference section 2.1 (varchar sizes). */
 export const FIELD_LIMITS = {
@@ -45,32 +46,36 @@ export const FIELD_LIMITS = {
   transactionId: 36,
 } as const;
 
-const dateTime = z.iso.datetime({ offset: true }).meta({ description: 'ISO 8601 timestamp with a time-zone offset or Z.' });
-const url = (max: number) =>
+/**
+ * A string field under the text rule (field-rules.ts): bad text is refused with its reason, and
+ * the field's other checks are skipped, so one value gets one message.
+ */
+export const text = (max: number, options: TextOptions = {}) =>
   z
     .string()
-    .max(max)
-    .refine(isHttpUrl, { message: 'must be an absolute http(s) URL' });
-export const money = z
-  .string()
-  .max(FIELD_LIMITS.money)
-  .refine(isMoney, { message: 'must be a non-negative decimal with at most two decimals, such as "15" or "10.00"' });
-const hexColor = z
-  .string()
-  .max(FIELD_LIMITS.backgroundColor)
-  .refine(isHexColor, { message: 'must be a colour written #RGB or #RRGGBB' });
-const russianText = (max: number) =>
-  z
-    .string()
-    .min(1)
-    .max(max)
-    .refine(hasCyrillic, { message: 'must be written in Russian (contain Cyrillic letters)' });
-const platforms = z
-  .string()
-  .max(FIELD_LIMITS.supportedPlatforms)
-  .refine((v) => v.split(',').every((p) => (PLATFORMS as readonly string[]).includes(p.trim())), {
-    message: `must be ${PLATFORMS.join(' or ')}, or both separated by a comma`,
-  });
+    .refine((v) => textProblem(v, options) === null, {
+      error: (issue) => textProblem(issue.input as string, options) ?? undefined,
+      abort: true,
+    })
+    .max(max);
+
+/** A check of a value that passed the text rule; its message states the contract and quotes what came. */
+const must = (holds: (value: string) => boolean, contract: string) =>
+  [holds, { error: (issue: { input?: unknown }) => `${contract}, got ${quote(String(issue.input))}` }] as const;
+
+export const dateTime = text(64)
+  .datetime({ offset: true })
+  .meta({ description: 'ISO 8601 timestamp with a time-zone offset or Z.' });
+const url = (max: number) => text(max).refine(...must(isHttpUrl, 'must be an absolute http(s) URL'));
+export const money = text(FIELD_LIMITS.money).refine(
+  ...must(isMoney, 'must be a non-negative decimal with at most two decimals, such as "15" or "10.00"'),
+);
+const hexColor = text(FIELD_LIMITS.backgroundColor).refine(...must(isHexColor, 'must be a colour written #RGB or #RRGGBB'));
+const russianText = (max: number, options: TextOptions = {}) =>
+  text(max, options).refine(...must(hasCyrillic, 'must be written in Russian (contain Cyrillic letters)'));
+const platforms = text(FIELD_LIMITS.supportedPlatforms).refine(
+  ...must((v) => v.split(',').every((p) => (PLATFORMS as readonly string[]).includes(p.trim())), `must list ${PLATFORMS.join(', ')} or both, separated by a comma`),
+);
 
 export const partnerCampaignId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 export const ymCampaignId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -86,26 +91,24 @@ export const campaignFieldShape = {
   offerEnd: dateTime.meta({ description: 'Another offer period; the reference names it without a format.' }),
   pinType: z.enum(PIN_TYPES),
   pinDisplayType: z.enum(PIN_DISPLAY_TYPES),
-  couponCode: z.string().min(1).max(FIELD_LIMITS.couponCode),
+  couponCode: text(FIELD_LIMITS.couponCode),
   appearanceType: z.enum(APPEARANCE_TYPES),
   acceptUrl: url(FIELD_LIMITS.url),
-  merchantDomain: z
-    .string()
-    .max(FIELD_LIMITS.merchantDomain)
-    .superRefine((v, ctx) => {
-      const problem = merchantDomainProblem(v);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    }),
+  merchantDomain: text(FIELD_LIMITS.merchantDomain).superRefine((v, ctx) => {
+    const problem = merchantDomainProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: `${problem}, got ${quote(v)}` });
+  }),
   merchantLogoSvg: url(FIELD_LIMITS.merchantLogoSvg),
   merchantLogoPng: url(FIELD_LIMITS.merchantLogoPng),
-  merchantName: z.string().min(1).max(FIELD_LIMITS.merchantName),
+  merchantName: text(FIELD_LIMITS.merchantName),
   backgroundColor: hexColor,
   backgroundImage: url(FIELD_LIMITS.url),
   fontColor: hexColor,
   description: russianText(FIELD_LIMITS.description),
-  conditions: russianText(FIELD_LIMITS.conditions),
+  // Conditions are paragraphs on the offer's page: the one field that may hold line breaks.
+  conditions: russianText(FIELD_LIMITS.conditions, { multiline: true }),
   discountType: z.enum(DISCOUNT_TYPES),
-  discountAmount: z.string().min(1).max(FIELD_LIMITS.discountAmount),
+  discountAmount: text(FIELD_LIMITS.discountAmount),
   discountCurrency: currencyCode,
   campaignFee: money,
   campaignFeeMin: money,
@@ -146,11 +149,18 @@ type Loose = Partial<Record<CampaignFieldName, unknown>>;
 
 const str = (v: unknown): v is string => typeof v === 'string';
 
+/** A string that passes the text rule: the rules below judge only such values, so each bad value gets one message. */
+const goodText = (v: unknown): v is string => str(v) && textProblem(v) === null;
+
 /**
  * The rules that tie fields together (reference 2.1, design 4.12). Written against possibly
  * invalid input so that every violated field is reported at once. With `complete`, the record is
  * a whole campaign (create, or an update merged onto the stored one) and conditional
  * requirements apply; without it, only rules whose fields are all present are checked.
+ *
+ * Messages name an enum value after its field (`pinType reusable`, `discountCurrency 840`) and an
+ * operation by its path (`campaigns/add-pins`): the REST API's own words, in a form the GraphQL
+ * API puts into its words (src/graphql/vocabulary.ts).
  */
 export function crossFieldIssues(data: Loose, complete: boolean): FieldIssue[] {
   const issues: FieldIssue[] = [];
@@ -162,17 +172,17 @@ export function crossFieldIssues(data: Loose, complete: boolean): FieldIssue[] {
   if (complete) {
     for (const f of ALWAYS_REQUIRED_ON_CREATE) if (!has(f)) add(f, 'is required');
     if (isCode) {
-      if (!has('pinType')) add('pinType', `is required for a ${String(type)} campaign`);
-      if (!has('pinDisplayType')) add('pinDisplayType', `is required for a ${String(type)} campaign`);
-      if (data.pinType === 'reusable' && !has('couponCode')) add('couponCode', 'is required when pinType is reusable');
+      if (!has('pinType')) add('pinType', `is required for campaignType ${String(type)}`);
+      if (!has('pinDisplayType')) add('pinDisplayType', `is required for campaignType ${String(type)}`);
+      if (data.pinType === 'reusable' && !has('couponCode')) add('couponCode', 'is required for pinType reusable');
     }
     if ((type === 'promo' || type === 'banner' || type === 'codeOnline') && !has('acceptUrl')) {
-      add('acceptUrl', `is required for a ${type} campaign`);
+      add('acceptUrl', `is required for campaignType ${type}`);
     }
     if (type === 'banner') {
-      if (!has('appearanceType')) add('appearanceType', 'is required for a banner campaign');
+      if (!has('appearanceType')) add('appearanceType', 'is required for campaignType banner');
       if (data.appearanceType === 'ImageBanner' && !has('backgroundImage')) {
-        add('backgroundImage', 'is required for a banner campaign with appearanceType ImageBanner');
+        add('backgroundImage', 'is required for campaignType banner with appearanceType ImageBanner');
       }
     }
     const feeForms = Number(has('campaignFee')) + Number(has('campaignFeeMin') || has('campaignFeeMax'));
@@ -184,18 +194,18 @@ export function crossFieldIssues(data: Loose, complete: boolean): FieldIssue[] {
   } else if (has('campaignFeeMin') !== has('campaignFeeMax') && (complete || !has('campaignFee'))) {
     add(has('campaignFeeMin') ? 'campaignFeeMax' : 'campaignFeeMin', 'campaignFeeMin and campaignFeeMax go together');
   }
-  if (str(data.campaignFeeMin) && str(data.campaignFeeMax) && isMoney(data.campaignFeeMin) && isMoney(data.campaignFeeMax)) {
+  if (goodText(data.campaignFeeMin) && goodText(data.campaignFeeMax) && isMoney(data.campaignFeeMin) && isMoney(data.campaignFeeMax)) {
     if (Number(data.campaignFeeMin) > Number(data.campaignFeeMax)) {
       add('campaignFeeMin', `must not exceed campaignFeeMax (${quote(data.campaignFeeMin)} > ${quote(data.campaignFeeMax)})`);
     }
   }
 
   const bg = data.backgroundColor;
-  if (str(bg) && isHexColor(bg)) {
+  if (goodText(bg) && isHexColor(bg)) {
     const luminance = relativeLuminance(bg);
     if (luminance > MAX_BACKGROUND_LUMINANCE) {
       add('backgroundColor', `is too light: relative luminance ${luminance.toFixed(2)}, at most ${MAX_BACKGROUND_LUMINANCE} allowed`);
-    } else if (str(data.fontColor) && isHexColor(data.fontColor)) {
+    } else if (goodText(data.fontColor) && isHexColor(data.fontColor)) {
       const ratio = contrastRatio(bg, data.fontColor);
       if (ratio < MIN_FONT_CONTRAST) {
         add('fontColor', `contrast with backgroundColor ${bg} is ${ratio.toFixed(2)}:1, at least ${MIN_FONT_CONTRAST}:1 required`);
@@ -204,25 +214,29 @@ export function crossFieldIssues(data: Loose, complete: boolean): FieldIssue[] {
   }
 
   const amount = data.discountAmount;
-  if (str(amount)) {
-    if (data.discountType === 'text' && !hasCyrillic(amount)) add('discountAmount', 'must be written in Russian for discountType text');
+  if (goodText(amount)) {
+    if (data.discountType === 'text' && !hasCyrillic(amount)) add('discountAmount', `must be written in Russian for discountType text, got ${quote(amount)}`);
     if (data.discountType === 'fix' && !isMoney(amount)) add('discountAmount', `must be a decimal amount for discountType fix, got ${quote(amount)}`);
-    if (data.discountType === 'percent' && !isPercent(amount)) add('discountAmount', `must be a percentage in (0, 100] for discountType percent, got ${quote(amount)}`);
+    if (data.discountType === 'percent' && !isPercent(amount)) add('discountAmount', `must be a percentage above 0 and at most 100 for discountType percent, got ${quote(amount)}`);
   }
   if (data.discountCurrency === 840 && has('discountType') && data.discountType !== 'fix') {
-    add('discountCurrency', '840 (USD) is allowed only with discountType fix');
+    add('discountCurrency', `only discountType fix allows discountCurrency 840, got discountType ${String(data.discountType)}`);
   }
 
-  if (str(data.couponCode) && (data.pinDisplayType === 'text' || data.pinDisplayType === 'ean_13')) {
+  if (goodText(data.couponCode) && (data.pinDisplayType === 'text' || data.pinDisplayType === 'ean_13')) {
     const problem = pinProblem(data.couponCode, data.pinDisplayType);
     if (problem) add('couponCode', problem);
   }
-  if (has('couponCode') && data.pinType === 'one-off') add('couponCode', 'is only for pinType reusable; one-off pins are uploaded with add-pins');
+  if (has('couponCode') && data.pinType === 'one-off') {
+    add('couponCode', 'is only for pinType reusable; for pinType one-off, upload the pins with campaigns/add-pins');
+  }
 
-  if (str(data.campaignStart) && str(data.campaignEnd)) {
+  if (goodText(data.campaignStart) && goodText(data.campaignEnd)) {
     const start = Date.parse(data.campaignStart);
     const end = Date.parse(data.campaignEnd);
-    if (!Number.isNaN(start) && !Number.isNaN(end) && end <= start) add('campaignEnd', 'must be after campaignStart');
+    if (!Number.isNaN(start) && !Number.isNaN(end) && end <= start) {
+      add('campaignEnd', `must be after campaignStart: ${quote(data.campaignEnd)} is not after ${quote(data.campaignStart)}`);
+    }
   }
   return issues;
 }

@@ -1,4 +1,5 @@
 import { quote } from './received-value.js';
+import { textProblem } from './text-rule.js';
 
 /**
  * Value rules of reference section 2.1 and design 4.12 as plain predicates, so the zod contract,
@@ -81,14 +82,16 @@ export function isHttpUrl(value: string): boolean {
 export const EAN_13 = /^\d{13}$/;
 export const MAX_TEXT_PIN_LENGTH = 255;
 
-/** Why a pin does not fit the campaign's display type, or null when it does. */
+/**
+ * Why a pin does not fit the campaign's display type, or null when it does. Messages name the
+ * display type as `pinDisplayType <value>` (see crossFieldIssues).
+ */
 export function pinProblem(pin: string, displayType: 'text' | 'ean_13'): string | null {
-  if (displayType === 'ean_13') return EAN_13.test(pin) ? null : `an ean_13 pin must be exactly 13 digits, got ${quote(pin)}`;
-  if (pin.length === 0) return 'a text pin must not be empty';
-  if (pin.trim() !== pin) return 'a text pin must not start or end with white space';
-  if (pin.length > MAX_TEXT_PIN_LENGTH) return `a text pin is at most ${MAX_TEXT_PIN_LENGTH} characters, got ${pin.length}`;
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(pin)) return 'a text pin must not contain control characters';
+  if (displayType === 'ean_13') return EAN_13.test(pin) ? null : `must be exactly 13 digits for pinDisplayType ean_13, got ${quote(pin)}`;
+  const text = textProblem(pin);
+  if (text) return text;
+  if (pin.trim() !== pin) return 'must not start or end with white space';
+  if (pin.length > MAX_TEXT_PIN_LENGTH) return `must be at most ${MAX_TEXT_PIN_LENGTH} characters for pinDisplayType text, got ${pin.length}`;
   return null;
 }
 

@@ -14,7 +14,7 @@ import {
   currencyCode,
   lenientEnum,
 } from './enums.js';
-import { FIELD_LIMITS, campaignData, campaignUpdate, money, ymCampaignId } from './campaign-fields.js';
+import { FIELD_LIMITS, campaignData, campaignUpdate, dateTime, money, text, ymCampaignId } from './campaign-fields.js';
 
 /**
  * The REST contract of all 11 operations: one zod schema per request and per response payload.
@@ -83,19 +83,19 @@ export type CampaignInfo = z.infer<typeof campaignInfo>;
 
 export const redeemRequest = z.object({
   ymCampaignId,
-  pinContent: z.string().min(1).max(255).optional(),
-  clickId: z.string().min(1).max(255).optional(),
-  transactionId: z.string().min(1).max(FIELD_LIMITS.transactionId),
+  pinContent: text(255).optional(),
+  clickId: text(255).optional(),
+  transactionId: text(FIELD_LIMITS.transactionId),
   redeemStatus: z.enum(REDEEM_STATUSES).optional(),
-  sceneRedeem: z.string().max(255).optional(),
-  redeemTime: z.iso.datetime({ offset: true }).optional(),
+  sceneRedeem: text(255).optional(),
+  redeemTime: dateTime.optional(),
   campaignFee: money,
   feeCurrency: currencyCode.optional(),
   orderAmount: money.optional(),
   orderCurrency: currencyCode.optional(),
   cashbackAmount: money.optional(),
-  viewId: z.string().max(255).optional(),
-  bonusDescription: z.object({ category: z.string().max(255).optional() }).optional(),
+  viewId: text(255).optional(),
+  bonusDescription: z.object({ category: text(255).optional() }).optional(),
 });
 
 export const pinCounters = z.object({

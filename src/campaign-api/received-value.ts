@@ -1,3 +1,5 @@
+import { escapeNotText } from './text-rule.js';
+
 /**
  * How every message quotes a value it received: at most `QUOTE_LIMIT` characters of it, then
  * "…", so a huge input is never echoed whole (SECURITY.md promises 40).
@@ -10,9 +12,20 @@ function prefix(text: string, limit: number): string {
   return text.slice(0, last >= 0xd800 && last <= 0xdbff ? limit - 1 : limit);
 }
 
-/** A received string in double quotes: whole when short, else its first 40 characters and "…". */
+/**
+ * A received string as a message quotes it: at most 40 characters (never half of one), an
+ * ellipsis when cut, and every character the text rule refuses written as an escape, so a message
+ * is always plain text however hostile the value.
+ */
 export function quote(text: string): string {
-  return JSON.stringify(text.length > QUOTE_LIMIT ? `${prefix(text, QUOTE_LIMIT)}…` : text);
+  let end = 0;
+  for (let chars = 0; chars < QUOTE_LIMIT && end < text.length; chars++) {
+    const code = text.charCodeAt(end);
+    const pair = code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(end + 1) & 0xfc00) === 0xdc00;
+    end += pair ? 2 : 1;
+  }
+  const cut = end < text.length;
+  return escapeNotText(JSON.stringify(cut ? `${text.slice(0, end)}…` : text));
 }
 
 /**

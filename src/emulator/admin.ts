@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { formatFieldPath } from '../campaign-api/index.js';
+import { PARSE_OPTIONS, formatFieldPath, text } from '../campaign-api/index.js';
 import { AdminError } from './admin-error.js';
 import type { Campaign } from './campaign.js';
 import { faultRequest, type FaultRegistry } from './faults.js';
@@ -30,7 +30,8 @@ const moderateBody = z
   .object({
     ymCampaignId: z.number().int().positive(),
     decision: z.enum(['approve', 'decline']),
-    reason: z.string().max(1000).optional(),
+    // Free text a partner may be shown: the same text rule as the campaign's own text.
+    reason: text(1000, { multiline: true }).optional(),
   })
   .strict();
 const clockBody = z
@@ -46,7 +47,7 @@ const partnerBody = z
 type Route = (ctx: AdminContext, body: unknown, url: URL) => unknown;
 
 function parse<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const parsed = schema.safeParse(body);
+  const parsed = schema.safeParse(body, PARSE_OPTIONS);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((i) => `${formatFieldPath(i.path)}: ${i.message}`);
   throw new AdminError(400, problems.join('; '));

@@ -8,6 +8,7 @@ import {
   pinProblem,
   fieldsReplacedBy,
   redeemRequest,
+  quote,
   type CampaignData,
   type CampaignFieldName,
   type FieldIssue,
@@ -69,14 +70,15 @@ function stateIssues(state: EmulatorState, data: Record<string, unknown>, now: n
   const issues: FieldIssue[] = [];
   const categoryId = data.categoryId;
   if (typeof categoryId === 'number' && Number.isInteger(categoryId) && categoryId > 0 && !state.categoryIds.has(categoryId)) {
-    issues.push({ field: 'categoryId', message: `is not a category of categories/get, got ${categoryId}` });
+    issues.push({ field: 'categoryId', message: `must be a category of categories/get, got ${categoryId}` });
   }
   if (typeof data.campaignEnd === 'string') {
     const end = Date.parse(data.campaignEnd);
     if (!Number.isNaN(end) && end <= now) {
       issues.push({
         field: 'campaignEnd',
-        message: `must be in the future: ${data.campaignEnd} has passed (emulator time ${new Date(now).toISOString()})`,
+        // The campaign API's clock, which the emulator's admin API may have moved on.
+        message: `must be in the future: ${quote(data.campaignEnd)} has passed (it is now ${new Date(now).toISOString()})`,
       });
     }
   }
@@ -110,8 +112,8 @@ const create: Handler = (state, partner, body) => {
     if (!sameDiscountAmount(existing.data.discountAmount, data.discountAmount)) {
       throw new ApiFailure(
         'repeatCampaignData',
-        `campaign ${existing.ymCampaignId} already has partnerCampaignId ${data.partnerCampaignId} with discountAmount ${JSON.stringify(existing.data.discountAmount)}, got ${JSON.stringify(data.discountAmount)}; change it with campaigns/update`,
-        [{ field: 'discountAmount', message: `differs from the existing campaign's ${JSON.stringify(existing.data.discountAmount)}` }],
+        `campaign ${existing.ymCampaignId} already has partnerCampaignId ${data.partnerCampaignId} with discountAmount ${quote(existing.data.discountAmount ?? '')}, got ${quote(data.discountAmount ?? '')}; change it with campaigns/update`,
+        [{ field: 'discountAmount', message: `must stay ${quote(existing.data.discountAmount ?? '')}, the discountAmount of campaign ${existing.ymCampaignId} with partnerCampaignId ${data.partnerCampaignId}, got ${quote(data.discountAmount ?? '')}; change the discount with campaigns/update` }],
       );
     }
     const pinIssues = pinKindIssues(existing, data);
@@ -245,7 +247,7 @@ const start: Handler = (state, partner, body) => {
       return success(c.statusResult);
     default:
       if (c.usesOneOffPins && c.pins.unusedCount === 0) {
-        throw refuse('failPin', `campaign ${c.ymCampaignId} has no unused one-off pins; upload pins with campaigns/add-pins first`);
+        throw refuse('failPin', `campaign ${c.ymCampaignId} has no unused pins (pinType one-off); upload pins with campaigns/add-pins first`);
       }
       c.status = 'started';
       c.awaitingStart = false;
@@ -334,8 +336,8 @@ const redeem: Handler = (state, partner, body) => {
     throw fieldFailure(
       keyField,
       byPin
-        ? 'is required for a code campaign with one-off pins: the pin the user took'
-        : `is required for a ${c.data.campaignType}${c.isCode ? ' reusable-code' : ''} campaign: the clickId appended to its acceptUrl`,
+        ? `is required for campaignType ${c.data.campaignType} with pinType one-off: send the pin the user took`
+        : `is required for campaignType ${c.data.campaignType}${c.isCode ? ' with pinType reusable' : ''}: send the clickId appended to its acceptUrl`,
     );
   }
   const status: RedeemStatus = request.redeemStatus ?? 'used';
@@ -349,7 +351,7 @@ const redeem: Handler = (state, partner, body) => {
   if (known) {
     const samePin = byPin ? c.pins.find(keyValue)?.slot === known.pinSlot : keyValue === known.clickId;
     if (!samePin) {
-      throw fieldFailure(keyField, `transactionId ${JSON.stringify(transactionId)} was reported for another ${byPin ? 'pin' : 'clickId'}; a transaction keeps the ${keyField} of its first report`);
+      throw fieldFailure(keyField, `must be the ${keyField} of the first report of transactionId ${quote(transactionId)}, which was for another ${byPin ? 'pin' : 'clickId'}`);
     }
     const differences = reportDifferences(known.report, report, transactionId);
     if (differences.length) throw incorrectData(differences);
@@ -357,7 +359,7 @@ const redeem: Handler = (state, partner, body) => {
     if (!LEAD_MOVES[known.status].includes(status)) {
       throw fieldFailure(
         'redeemStatus',
-        `cannot move lead ${JSON.stringify(transactionId)} from ${known.status} to ${status}; allowed moves are used → approved or declined, approved → declined`,
+        `cannot move the lead of transactionId ${quote(transactionId)} from redeemStatus ${known.status} to redeemStatus ${status}: a lead moves from redeemStatus used to redeemStatus approved or declined, and from redeemStatus approved to redeemStatus declined`,
       );
     }
     c.leadCounts[known.status]--;
@@ -379,7 +381,7 @@ const redeem: Handler = (state, partner, body) => {
     const click = c.clicks.get(keyValue);
     if (!click) throw fieldFailure('clickId', `was not issued for campaign ${c.ymCampaignId}: clickIds come with the acceptUrl of a taken offer`);
     if (click.transactionId !== null) {
-      throw fieldFailure('clickId', `was already reported with transactionId ${JSON.stringify(click.transactionId)}`);
+      throw fieldFailure('clickId', `was already reported with transactionId ${quote(click.transactionId)}`);
     }
     click.transactionId = transactionId;
     lead = { transactionId, pinSlot: null, clickId: keyValue, status, report };
@@ -398,8 +400,8 @@ const addPins: Handler = (state, partner, body) => {
   const { ymCampaignId, pinList } = parseWithId(operations.addPins.request, body);
   const c = ownCampaign(state, partner, ymCampaignId);
   if (!c.usesOneOffPins) {
-    const kind = c.isCode ? `${c.data.campaignType} campaign with pinType ${c.data.pinType}` : `${c.data.campaignType} campaign`;
-    throw fieldFailure('pinList', `add-pins is only for codeOnline or codeOffline campaigns with pinType one-off; campaign ${c.ymCampaignId} is a ${kind}`);
+    const kind = c.isCode ? `campaignType ${c.data.campaignType} with pinType ${c.data.pinType}` : `campaignType ${c.data.campaignType}`;
+    throw fieldFailure('pinList', `takes pins only for campaignType codeOnline or codeOffline with pinType one-off; campaign ${c.ymCampaignId} is ${kind}`);
   }
   const displayType = c.data.pinDisplayType ?? 'text';
   const issues: FieldIssue[] = [];

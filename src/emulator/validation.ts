@@ -1,11 +1,9 @@
 import type { z } from 'zod';
-import { toFieldIssues, type FieldIssue } from '../campaign-api/index.js';
+import { PARSE_OPTIONS, toFieldIssues, type FieldIssue } from '../campaign-api/index.js';
 import { incorrectData } from './api-failure.js';
 
-/** A missing field reads "is required" rather than zod's "expected number, received undefined". */
-const parseOptions = {
-  error: (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : undefined),
-};
+/** The contract's messages (a missing field "is required"), never zod's defaults. */
+const parseOptions = PARSE_OPTIONS;
 
 /** Field issues of `body` against `schema`, every one of them. */
 export function issuesOf(schema: z.ZodType, body: unknown): FieldIssue[] {

@@ -1,14 +1,18 @@
 import { GraphQLError, Kind, print, type ASTNode, type GraphQLFormattedError } from 'graphql';
 import {
+  BUSINESS_ERROR_CODES,
   BusinessError,
   CampaignApiError,
   QUOTE_LIMIT,
+  HttpStatusError,
   UnauthenticatedError,
   isBadResponse,
   isUnavailable,
   quote,
   shorten,
+  type OperationName,
 } from '../campaign-api/index.js';
+import { UserErrorCodeValues } from './enum-values.js';
 
 /** `extensions.code` of the top-level errors this API raises itself. */
 export const ErrorCode = {
@@ -55,8 +59,48 @@ export function badArgument(argument: string, message: string): GraphQLError {
   });
 }
 
+/** What a GraphQL caller was doing when the backend call failed: its mutation, or the read. */
+const DOING: Record<OperationName, string> = {
+  create: 'createCampaign',
+  update: 'updateCampaign',
+  start: 'startCampaign',
+  stop: 'stopCampaign',
+  addPins: 'addPins',
+  redeem: 'reportLead',
+  get: 'a campaign read',
+  info: 'a statistics read',
+  getAllCampaigns: 'a campaign list read',
+  getPinsByStatus: 'a pin list read',
+  getCategories: 'a category read',
+};
+
+/** Why the campaign API counts as unavailable, in words (the `reason` extension keeps the kind). */
+export function unavailableReason(error: CampaignApiError): string {
+  switch (error.kind) {
+    case 'timeout':
+      return 'no answer in time';
+    case 'network':
+      return 'no connection';
+    case 'http':
+      return error instanceof HttpStatusError ? `HTTP ${error.httpStatus}` : 'an HTTP error';
+    case 'circuit-open':
+      return 'paused after repeated failures';
+    case 'overloaded':
+      return 'too many calls in flight';
+    default:
+      return error.kind;
+  }
+}
+
+/** A backend error code as the UserErrorCode enum names it; a code it does not know, quoted. */
+function codeName(code: string): string {
+  if (!(BUSINESS_ERROR_CODES as readonly string[]).includes(code)) return quote(code);
+  return Object.entries(UserErrorCodeValues).find(([, v]) => v === code)![0];
+}
+
 /**
- * What a client failure means to a GraphQL caller. Messages are our own: backend texts and
+ * What a client failure means to a GraphQL caller. Messages are our own, in the GraphQL API's
+ * words (the mutation or what was being read, never the REST operation): backend texts and
  * internals (URLs, stack traces, tokens) never reach the response.
  */
 function describe(error: unknown): { message: string; extensions: Record<string, unknown> } | undefined {
@@ -68,13 +112,13 @@ function describe(error: unknown): { message: string; extensions: Record<string,
   }
   if (error instanceof CampaignApiError && isUnavailable(error)) {
     return {
-      message: `The campaign API is unavailable (${error.kind} on ${error.operation}); try again shortly.`,
+      message: `The campaign API is unavailable (${unavailableReason(error)}) for ${DOING[error.operation]}; try again shortly.`,
       extensions: { code: ErrorCode.BACKEND_UNAVAILABLE, reason: error.kind, operation: error.operation },
     };
   }
   if (error instanceof CampaignApiError && isBadResponse(error)) {
     return {
-      message: `The campaign API answered ${error.operation} with data this API cannot read.`,
+      message: `The campaign API answered ${DOING[error.operation]} with data this API cannot use.`,
       extensions: { code: ErrorCode.BACKEND_BAD_RESPONSE, reason: error.kind, operation: error.operation },
     };
   }
@@ -86,7 +130,7 @@ function describe(error: unknown): { message: string; extensions: Record<string,
   }
   if (error instanceof BusinessError) {
     return {
-      message: `The campaign API refused ${error.operation} with code ${error.code}.`,
+      message: `The campaign API refused ${DOING[error.operation]} with code ${codeName(error.code)}.`,
       extensions: { code: ErrorCode.BACKEND_REJECTED, backendCode: error.code, operation: error.operation },
     };
   }

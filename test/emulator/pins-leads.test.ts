@@ -74,7 +74,7 @@ describe('pins (design 4.10)', () => {
       const id = await create(env.client, body);
       const error = await env.client.fail('addPins', { ymCampaignId: id, pinList: ['A'] }, 'incorrectData', 400);
       expect(error.errors.fields![0]!.field).toBe('pinList');
-      expect(error.errors.message).toMatch(/only for codeOnline or codeOffline campaigns with pinType one-off/);
+      expect(error.errors.message).toMatch(/^pinList takes pins only for campaignType codeOnline or codeOffline with pinType one-off; campaign \d+ is campaignType /);
     }
   });
 
@@ -123,7 +123,7 @@ describe('leads (design 4.11)', () => {
       const e = await env.client.fail('redeem', lead(id, { pinContent, transactionId: `t-${Math.random()}` }), 'incorrectData', 400);
       expect(e.errors.fields).toEqual([{ field: 'pinContent', message: expect.stringMatching(message) }]);
     };
-    await bad(undefined, /is required for a code campaign with one-off pins/);
+    await bad(undefined, /^is required for campaignType codeOffline with pinType one-off/);
     await bad('NOT-A-PIN', /is not a pin of campaign/);
     await bad(`P${id}-2`, /has not been taken by a user yet/);
     await env.client.ok('redeem', lead(id, { pinContent: pin, transactionId: 'first' }));
@@ -163,7 +163,7 @@ describe('leads (design 4.11)', () => {
     await env.client.ok('redeem', report('t1', clicks[0], 'approved'));
     await env.client.ok('redeem', report('t1', clicks[0], 'approved'));
     const back = await env.client.fail('redeem', report('t1', clicks[0], 'used'), 'incorrectData', 400);
-    expect(back.errors.fields).toEqual([{ field: 'redeemStatus', message: expect.stringMatching(/cannot move lead "t1" from approved to used/) }]);
+    expect(back.errors.fields).toEqual([{ field: 'redeemStatus', message: expect.stringMatching(/cannot move the lead of transactionId "t1" from redeemStatus approved to redeemStatus used/) }]);
     await env.client.ok('redeem', report('t1', clicks[0], 'declined'));
     await env.client.fail('redeem', report('t1', clicks[0], 'approved'), 'incorrectData', 400);
     await env.client.ok('redeem', report('t2', clicks[1]));

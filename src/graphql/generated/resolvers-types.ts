@@ -48,8 +48,9 @@ export type AddPinsInput = {
   campaignId: Scalars['ID']['input'];
   /**
    * The codes, at most 100,000 per call. Each must fit the campaign's `pinSettings.displayType`:
-   * `TEXT` codes are 1 to 255 characters without control characters or surrounding spaces,
-   * `EAN_13` codes exactly 13 digits. Codes are matched case-insensitively: a code repeated in
+   * `TEXT` codes are 1 to 255 characters of plain text (see `CreateCampaignInput`) without
+   * surrounding spaces, `EAN_13` codes exactly 13 digits. A code that is no plain text is refused
+   * before the campaign is even read. Codes are matched case-insensitively: a code repeated in
    * this list is uploaded once (`duplicateCount`), and a code the campaign already has is kept once
    * (`alreadyPresentCount`).
    *
@@ -510,6 +511,14 @@ export type Category = {
  * A new campaign. Fields keep the campaign API's names, so partners who know it can fill them at
  * once. Values a person types (colours, links, dates, money) are plain strings checked by this API:
  * every problem comes back at once in `userErrors`, each naming its field.
+ *
+ * Every string field holds plain text, stored and returned exactly as sent: not empty and not
+ * blank (only spaces or invisible characters); no control character (only `conditions` may hold
+ * line breaks, written `\n`; no tab, no `\r`); no lone surrogate; no bidirectional control
+ * (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069) or other invisible format character
+ * (U+180E, U+200B, U+2060 to U+2064, U+206A to U+206F, U+FEFF, U+FFF9 to U+FFFB); no line or
+ * paragraph separator (U+2028, U+2029); no noncharacter. Emoji (joiners and variation selectors
+ * included) and every script are welcome.
  */
 export type CreateCampaignInput = {
   /** The tracked link a user follows to get the bonus, an absolute http(s) URL; required for `PROMO`, `BANNER` and `CODE_ONLINE`. */
@@ -538,11 +547,14 @@ export type CreateCampaignInput = {
   cashbackType?: InputMaybe<CashbackType>;
   /** The category (`Category.id`) from the `categories` directory. */
   categoryId: Scalars['ID']['input'];
-  /** The conditions for getting the bonus, in Russian, 1 to 512 characters. */
+  /**
+   * The conditions for getting the bonus, in Russian, 1 to 512 characters; the one field that may
+   * hold line breaks (`\n`), shown as paragraphs.
+   */
   conditions: Scalars['String']['input'];
   /** The code every user gets; required when `pinType` is `REUSABLE`, refused for `ONE_OFF`. Must fit `pinDisplayType`. */
   couponCode?: InputMaybe<Scalars['String']['input']>;
-  /** The offer in one line, in Russian, 1 to 90 characters. */
+  /** The offer in one line (no line breaks), in Russian, 1 to 90 characters. */
   description: Scalars['String']['input'];
   /** The discount: a percentage above 0 and at most 100 for `PERCENT` (`"15"`), a decimal amount for `FIX` (`"500"`, `"9.99"`), or a Russian text for `TEXT`; at most 30 characters. */
   discountAmount: Scalars['String']['input'];
@@ -1030,7 +1042,11 @@ export type RedeemStatus =
   /** The offer was used; whether the partner pays is not decided yet. */
   | 'used';
 
-/** A lead to report: a user used an offer of a campaign. */
+/**
+ * A lead to report: a user used an offer of a campaign. Every string field holds plain text, as
+ * `CreateCampaignInput` describes it, on one line; text that is not is refused before anything is
+ * sent to the campaign API.
+ */
 export type ReportLeadInput = {
   /** What the bonus was spent on. */
   bonusDescription?: InputMaybe<BonusDescriptionInput>;
@@ -1159,6 +1175,7 @@ export type SubscriptionCampaignChangedArgs = {
  * `couponCode`; a `campaignType` without codes (`PROMO`, `BANNER`) drops the pin settings. The
  * campaign as it is after the change must satisfy the rules of `CreateCampaignInput`; a problem with
  * a field not given (such as `acceptUrl` when the type becomes `PROMO`) is reported on that field.
+ * Every string field given must be plain text (the rules of `CreateCampaignInput`).
  */
 export type UpdateCampaignInput = {
   /** The tracked link a user follows to get the bonus, an absolute http(s) URL; required for `PROMO`, `BANNER` and `CODE_ONLINE`. */
@@ -1187,11 +1204,14 @@ export type UpdateCampaignInput = {
   cashbackType?: InputMaybe<CashbackType>;
   /** The category (`Category.id`) from the `categories` directory. Cannot be `null`. */
   categoryId?: InputMaybe<Scalars['ID']['input']>;
-  /** The conditions for getting the bonus, in Russian, 1 to 512 characters. Cannot be `null`. */
+  /**
+   * The conditions for getting the bonus, in Russian, 1 to 512 characters; the one field that may
+   * hold line breaks (`\n`), shown as paragraphs. Cannot be `null`.
+   */
   conditions?: InputMaybe<Scalars['String']['input']>;
   /** The code every user gets; required when `pinType` is `REUSABLE`, refused for `ONE_OFF`. Must fit `pinDisplayType`. */
   couponCode?: InputMaybe<Scalars['String']['input']>;
-  /** The offer in one line, in Russian, 1 to 90 characters. Cannot be `null`. */
+  /** The offer in one line (no line breaks), in Russian, 1 to 90 characters. Cannot be `null`. */
   description?: InputMaybe<Scalars['String']['input']>;
   /** The discount: a percentage above 0 and at most 100 for `PERCENT` (`"15"`), a decimal amount for `FIX` (`"500"`, `"9.99"`), or a Russian text for `TEXT`; at most 30 characters. Cannot be `null`. */
   discountAmount?: InputMaybe<Scalars['String']['input']>;
@@ -1260,7 +1280,11 @@ export type UserError = {
    * `null` when the problem is not about one field.
    */
   field?: Maybe<Array<Scalars['String']['output']>>;
-  /** What is wrong, stating the rule and what was received, written for the person filling the form. */
+  /**
+   * What is wrong, stating the rule and what was received, written for the person filling the form
+   * in this API's words: its field names, mutations and enum values (`PERCENT`, `USD`), also when
+   * the campaign API refused. A quoted received value is cut at 40 characters, ending with `…`.
+   */
   message: Scalars['String']['output'];
 };
 

@@ -8,13 +8,16 @@ import {
   pinKey,
   pinProblem,
   quote,
+  textProblem,
   type CampaignStatus,
   type UnknownEnumValue,
 } from '../../campaign-api/index.js';
 import type { GraphQLContext } from '../context.js';
 import { CampaignTypeValues } from '../enum-values.js';
+import { unavailableReason } from '../errors.js';
 import type { CampaignRef, UserErrorModel } from '../models.js';
 import { parsePositiveId } from '../pagination.js';
+import { inGraphQLTerms } from '../vocabulary.js';
 import { incorrect, userError, userErrorsFromBusiness } from './user-errors.js';
 
 export interface AddPinsPayloadModel {
@@ -72,6 +75,13 @@ export async function addPins(ctx: GraphQLContext, input: { campaignId: string; 
     return refused([incorrect(PINS, `takes at most ${maxPinsPerMutation} pins per call, got ${pins.length}; split them into several addPins calls`)]);
   }
 
+  // Text no campaign can hold fails whatever the campaign's display type: refused before any call.
+  const badText = pins.flatMap((pin, index) => {
+    const problem = textProblem(pin);
+    return problem ? [incorrect([...PINS, String(index)], problem)] : [];
+  });
+  if (badText.length) return refused(badText);
+
   const ymCampaignId = parsePositiveId(input.campaignId);
   const notFound = () => refused([userError(['input', 'campaignId'], 'campaignNotFound', `no campaign with id ${quote(input.campaignId)} belongs to this partner`)]);
   if (ymCampaignId === null) return notFound();
@@ -93,7 +103,7 @@ export async function addPins(ctx: GraphQLContext, input: { campaignId: string; 
     const problems: UserErrorModel[] = [];
     for (const { pin, index } of unique) {
       const problem = pinProblem(pin, displayType ?? 'text');
-      if (problem) problems.push(incorrect([...PINS, String(index)], problem));
+      if (problem) problems.push(incorrect([...PINS, String(index)], inGraphQLTerms(problem)));
     }
     if (problems.length) return refused(problems, campaign);
   }
@@ -144,7 +154,7 @@ async function upload(ctx: GraphQLContext, campaign: CampaignRef, unique: Unique
         if (stored > 0) userErrors.push(incorrect(PINS, `the upload stopped: ${range} were not stored; fix and re-send them (see notStoredPins)`));
       } else {
         const code = isBadResponse(error) ? 'backendBadResponse' : 'backendUnavailable';
-        const what = isBadResponse(error) ? 'answered with data this API cannot read' : `was unavailable (${error.kind})`;
+        const what = isBadResponse(error) ? 'answered with data this API cannot use' : `was unavailable (${unavailableReason(error)})`;
         userErrors.push(
           userError(PINS, code, `the campaign API ${what}; ${range} are not confirmed stored (the failed chunk may or may not have been stored); re-send notStoredPins, pins already stored are ignored`),
         );

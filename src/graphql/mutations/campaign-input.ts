@@ -1,4 +1,4 @@
-import { campaignChanges, operations, quote } from '../../campaign-api/index.js';
+import { PARSE_OPTIONS, campaignChanges, operations, quote } from '../../campaign-api/index.js';
 import type { GraphQLContext } from '../context.js';
 import { ENUM_VALUES, UNKNOWN_CURRENCY, UNKNOWN_VALUE } from '../enum-values.js';
 import type { CreateCampaignInput, UpdateCampaignInput } from '../generated/resolvers-types.js';
@@ -105,12 +105,12 @@ export interface CheckedInput<T> {
 async function check<T>(
   ctx: GraphQLContext,
   input: Record<string, unknown>,
-  schema: { safeParse(data: unknown): { success: true; data: T } | { success: false; error: import('zod').ZodError } },
+  schema: { safeParse(data: unknown, options: typeof PARSE_OPTIONS): { success: true; data: T } | { success: false; error: import('zod').ZodError } },
   nullMeans: NullMeans,
 ): Promise<CheckedInput<T>> {
   const { request, errors } = toRestShape(input, nullMeans);
   const reported = new Set(errors.map((e) => e.field?.[1]));
-  const parsed = schema.safeParse(request);
+  const parsed = schema.safeParse(request, PARSE_OPTIONS);
   const issues = parsed.success ? [] : userErrorsFromIssues(parsed.error, ROOT).filter((e) => !reported.has(e.field?.[1]));
   const category = reported.has('categoryId') ? null : await categoryProblem(ctx, request.categoryId);
   const userErrors = [...errors, ...issues, ...(category ? [category] : [])];

@@ -2,11 +2,13 @@ import {
   BusinessError,
   CODE_CAMPAIGN_TYPES,
   isUnknownEnumValue,
+  PARSE_OPTIONS,
   operations,
   quote,
   type CampaignDetails,
 } from '../../campaign-api/index.js';
 import type { GraphQLContext } from '../context.js';
+import { CampaignTypeValues } from '../enum-values.js';
 import type { ReportLeadInput } from '../generated/resolvers-types.js';
 import type { LeadModel, UserErrorModel } from '../models.js';
 import { parsePositiveId } from '../pagination.js';
@@ -25,18 +27,19 @@ function kindProblems(details: CampaignDetails, input: ReportLeadInput): UserErr
   const type = details.campaignType;
   if (isUnknownEnumValue(type) || isUnknownEnumValue(details.pinType ?? '')) return [];
   const isCode = CODE_CAMPAIGN_TYPES.includes(type);
+  const kind = `campaignType ${Object.entries(CampaignTypeValues).find(([, v]) => v === type)?.[0] ?? type}`;
   if (isCode && details.pinType === 'one-off') {
-    return input.pinContent ? [] : [incorrect([...ROOT, 'pinContent'], 'is required for a code campaign with pinType ONE_OFF: send the promo code the user used')];
+    return input.pinContent ? [] : [incorrect([...ROOT, 'pinContent'], `is required for ${kind} with pinType ONE_OFF: send the promo code the user used`)];
   }
   if (isCode && details.pinType === undefined) return [];
   if (input.clickId) return [];
-  const kind = isCode ? 'a code campaign with pinType REUSABLE' : `a ${type === 'promo' ? 'PROMO' : 'BANNER'} campaign`;
-  return [incorrect([...ROOT, 'clickId'], `is required for ${kind}: send the clickId the campaign API appended to acceptUrl`)];
+  return [incorrect([...ROOT, 'clickId'], `is required for ${kind}${isCode ? ' with pinType REUSABLE' : ''}: send the clickId the campaign API appended to acceptUrl`)];
 }
 
 /**
- * reportLead → campaigns/redeem. The input's values are checked with the contract, and
- * pinContent / clickId against the campaign's kind (one read of the campaign), before redeem.
+ * reportLead → campaigns/redeem. The input's values are checked with the contract (no backend
+ * call when they fail), then pinContent / clickId against the campaign's kind (one read of the
+ * campaign), before redeem.
  */
 export async function reportLead(ctx: GraphQLContext, input: ReportLeadInput): Promise<ReportLeadPayloadModel> {
   const ymCampaignId = parsePositiveId(input.campaignId);
@@ -52,15 +55,16 @@ export async function reportLead(ctx: GraphQLContext, input: ReportLeadInput): P
     request.bonusDescription = category === null || category === undefined ? {} : { category };
   }
 
-  const parsed = operations.redeem.request.safeParse(request);
-  const userErrors = parsed.success ? [] : userErrorsFromIssues(parsed.error, ROOT, rename);
+  const parsed = operations.redeem.request.safeParse(request, PARSE_OPTIONS);
+  // Values the contract refuses are the caller's to fix before anything is read or sent.
+  if (!parsed.success) return { lead: null, userErrors: userErrorsFromIssues(parsed.error, ROOT, rename) };
+  const userErrors: UserErrorModel[] = [];
   const details = await ctx.loaders.details.load(ymCampaignId);
   if (!details) {
     return { lead: null, userErrors: [userError([...ROOT, 'campaignId'], 'campaignNotFound', `no campaign with id ${ymCampaignId} belongs to this partner`)] };
   }
-  const reported = new Set(userErrors.map((e) => e.field?.[1]));
-  userErrors.push(...kindProblems(details, input).filter((e) => !reported.has(e.field?.[1])));
-  if (userErrors.length || !parsed.success) return { lead: null, userErrors };
+  userErrors.push(...kindProblems(details, input));
+  if (userErrors.length) return { lead: null, userErrors };
 
   try {
     const result = await ctx.partner.redeem(parsed.data);

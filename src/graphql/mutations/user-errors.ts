@@ -1,7 +1,8 @@
 import type { z } from 'zod';
-import { BUSINESS_ERROR_CODES, type BusinessError } from '../../campaign-api/index.js';
+import { BUSINESS_ERROR_CODES, quote, type BusinessError } from '../../campaign-api/index.js';
 import { UNKNOWN_VALUE } from '../enum-values.js';
 import type { UserErrorCodeValue, UserErrorModel } from '../models.js';
+import { inGraphQLTerms } from '../vocabulary.js';
 
 /** Where a problem is in the mutation's arguments: `["input", "backgroundColor"]`, `["id"]`. */
 export type FieldPath = string[];
@@ -22,20 +23,24 @@ export function splitBackendPath(path: string): string[] | null {
   return parts.length ? parts : null;
 }
 
-/** Zod issues as user errors under `root`, naming each field by its path in the input. */
+/**
+ * Zod issues as user errors under `root`, naming each field by its path in the input, in the
+ * GraphQL API's words. Parse with the contract's PARSE_OPTIONS, so no message is zod's own.
+ */
 export function userErrorsFromIssues(
   error: z.ZodError,
   root: FieldPath,
   rename: (path: string[]) => FieldPath = (path) => path,
 ): UserErrorModel[] {
   return error.issues.map((issue) =>
-    incorrect(issue.path.length ? [...root, ...rename(issue.path.map(String))] : root, issue.message),
+    incorrect(issue.path.length ? [...root, ...rename(issue.path.map(String))] : root, inGraphQLTerms(issue.message)),
   );
 }
 
 /**
  * A refusal of the campaign API as user errors: one per field it named (mapped to the input's
- * path), or one for the whole request. Codes this API does not know become `UNKNOWN`, never a failure.
+ * path), or one for the whole request, its messages in the GraphQL API's words. Codes this API
+ * does not know become `UNKNOWN`, never a failure.
  */
 export function userErrorsFromBusiness(
   error: BusinessError,
@@ -44,12 +49,12 @@ export function userErrorsFromBusiness(
 ): UserErrorModel[] {
   const isKnown = (BUSINESS_ERROR_CODES as readonly string[]).includes(error.code);
   const code = (isKnown ? error.code : UNKNOWN_VALUE) as UserErrorCodeValue;
-  const prefix = isKnown ? '' : `The campaign API refused with code ${error.code}: `;
+  const prefix = isKnown ? '' : `The campaign API refused with code ${quote(error.code)}: `;
   if (error.fields.length) {
     return error.fields.map((f) => {
       const path = splitBackendPath(f.field);
-      return userError(path ? mapField(path) : fallbackField, code, `${prefix}${f.message}`);
+      return userError(path ? mapField(path) : fallbackField, code, `${prefix}${inGraphQLTerms(f.message)}`);
     });
   }
-  return [userError(fallbackField, code, `${prefix}${error.detail || error.code}`)];
+  return [userError(fallbackField, code, `${prefix}${error.detail ? inGraphQLTerms(error.detail) : 'no reason given'}`)];
 }

@@ -1,0 +1,291 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../helpers/stack.js';
+import { CREATE, newPartner, oneOffInput, promoInput } from './support.js';
+
+/**
+ * Issue 11: every message the BFF gives a GraphQL caller (mutation userErrors, top-level errors)
+ * speaks the GraphQL API's words. Each mutation is driven with a battery of bad inputs and
+ * refused states, the campaign API's own refusals included; no message may name a REST path or
+ * operation, a REST enum value (`codeOnline`, `percent` after its field, `840`), a REST-only field,
+ * the emulator, or use zod's phrasing. Quoted received values are at most 40 characters.
+ */
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({
+    emulator: { moderation: { mode: 'manual' } },
+    limits: { maxPinsPerMutation: 5 },
+    client: { attemptTimeoutMs: 300, budgetMs: 800, backoff: { initialMs: 10, maxMs: 20 }, breaker: { consecutiveFailures: 1000, halfOpenAfterMs: 1000 } },
+  });
+});
+afterAll(() => stack?.close());
+
+const FORBIDDEN: [what: string, pattern: RegExp][] = [
+  ['a REST path', /\b(?:campaigns|categories)\/[a-z-]+/],
+  ['a REST operation', /\b(?:add-pins|get-all-campaigns|get-pins-by-status)\b|\bredeem\b(?!ed)/],
+  ['a REST enum value', /\b(?:codeOnline|codeOffline|ImageBanner|one-off|ean_13|new_unused|accepted_by_user|redeem_received|pin-required)\b/],
+  [
+    'a lower-case REST enum value after its field',
+    /\b(?:campaignType|pinType|pinDisplayType|appearanceType|discountType|feeType|cashbackType|redeemStatus|status|supportedPlatforms)\s+(?:promo|banner|code|text|fix|percent|reusable|used|approved|declined|bonus|money|mobile|desktop|moderation|started|paused|finished)\b/,
+  ],
+  ['a REST kind', /\ban? (?:promo|banner|text|fix|percent|reusable|code) (?:campaign|pin|discount)/],
+  ['a numeric currency code', /\b(?:643|840)\b/],
+  ['a REST-only field name', /\b(?:ymCampaignId|pinList)\b/],
+  ['a REST error code', /\b(?:incorrectData|repeatCampaignData|campaignNotFound|failPin|failFinished|failModerator|failMerchant)\b/],
+  ['the emulator', /emulator/i],
+  ['zod phrasing', /\bexpected\b|too small|too big|\binvalid\b|\breceived\b/i],
+];
+
+const QUOTED = /"(?:[^"\\]|\\.)*"/g;
+
+interface Said {
+  label: string;
+  message: string;
+}
+const said: Said[] = [];
+
+/** Sends a mutation or query and keeps every message of the answer. */
+async function drive(label: string, query: string, variables: Record<string, unknown>, token: string): Promise<any> {
+  const { body } = await stack.gql(query, variables, token);
+  for (const error of body.errors ?? []) said.push({ label: `${label} (top-level ${error.extensions?.code})`, message: error.message });
+  for (const payload of Object.values(body.data ?? {}) as any[]) {
+    for (const e of payload?.userErrors ?? []) said.push({ label: `${label} ${JSON.stringify(e.field)} ${e.code}`, message: e.message });
+  }
+  return body;
+}
+
+const UPDATE = `mutation ($input: UpdateCampaignInput!) { updateCampaign(input: $input) { campaign { id } userErrors { field message code } } }`;
+const START = `mutation ($id: ID!) { startCampaign(id: $id) { campaign { id status } userErrors { field message code } } }`;
+const STOP = `mutation ($id: ID!) { stopCampaign(id: $id) { campaign { id status } userErrors { field message code } } }`;
+const ADD_PINS = `mutation ($input: AddPinsInput!) { addPins(input: $input) { storedCount userErrors { field message code } } }`;
+const REPORT = `mutation ($input: ReportLeadInput!) { reportLead(input: $input) { lead { transactionId } userErrors { field message code } } }`;
+
+let nextId = 20_000;
+async function created(token: string, input: Record<string, unknown>): Promise<string> {
+  const body = await drive('setup', CREATE, { input: { ...input, partnerCampaignId: input.partnerCampaignId ?? nextId++ } }, token);
+  const payload = body.data.createCampaign;
+  if (!payload.campaign) throw new Error(`setup create failed: ${JSON.stringify(payload.userErrors)}`);
+  return payload.campaign.id;
+}
+
+describe('messages speak the GraphQL API\'s words', () => {
+  let token: string;
+  let other: string;
+  beforeAll(async () => {
+    token = await newPartner(stack, 'store');
+    other = await newPartner(stack, 'store');
+    await stack.gql(`{ categories { id } }`, {}, token);
+  });
+
+  it('createCampaign: every refusal of the input and of the campaign API', async () => {
+    const bad: Record<string, unknown>[] = [
+      {
+        categoryId: '4242',
+        backgroundColor: '#FAFAFA',
+        description: 'English only',
+        merchantDomain: 'https://www.shop.example.ru/',
+        merchantLogoPng: 'not a url',
+        campaignFeeMin: '1',
+        discountAmount: '150',
+        campaignEnd: 'tomorrow',
+        supportedPlatforms: [],
+      },
+      { campaignStart: '2026-03-01T09:00:00' },
+      { campaignStart: '2026-03-01', campaignEnd: '2026-13-01T00:00:00Z', offerEnd: '2026-03-01T09:00Z' },
+      { campaignStart: '2099-02-01T00:00:00Z', campaignEnd: '2099-01-01T00:00:00Z' },
+      { campaignEnd: '2001-01-01T00:00:00Z' },
+      { offerDuration: 0, cashbackConfirmTime: -1 },
+      { offerDuration: 100_001, cashbackConfirmTime: 3651, partnerCampaignId: -7 },
+      { campaignType: 'CODE_ONLINE', acceptUrl: null },
+      { campaignType: 'CODE_OFFLINE', acceptUrl: null, pinType: 'REUSABLE', pinDisplayType: 'TEXT' },
+      { campaignType: 'CODE_OFFLINE', acceptUrl: null, pinType: 'ONE_OFF', pinDisplayType: 'TEXT', couponCode: 'NOPE' },
+      { campaignType: 'CODE_OFFLINE', acceptUrl: null, pinType: 'REUSABLE', pinDisplayType: 'EAN_13', couponCode: '123' },
+      { campaignType: 'BANNER' },
+      { campaignType: 'BANNER', appearanceType: 'IMAGE_BANNER' },
+      { discountType: 'PERCENT', discountAmount: '15', discountCurrency: 'USD' },
+      { discountType: 'TEXT', discountAmount: 'Gift' },
+      { discountType: 'FIX', discountAmount: '15.555' },
+      { discountType: 'PERCENT', discountAmount: '0' },
+      { campaignFee: '5', campaignFeeMin: '1', campaignFeeMax: '2' },
+      { campaignFee: null, campaignFeeMin: '10', campaignFeeMax: '5' },
+      { campaignFee: null, campaignFeeMin: '10' },
+      { campaignFee: '-1' },
+      { merchantName: 'М'.repeat(301), description: 'Я'.repeat(91), conditions: 'Я'.repeat(513), discountType: 'TEXT', discountAmount: 'Я'.repeat(31) },
+      { merchantName: '', description: '   ', conditions: 'Скидка\u0000', merchantDomain: 'shop\u202E.ru' },
+      { campaignType: 'CODE', feeCurrency: 'UNKNOWN', categoryId: 'x'.repeat(100) },
+      { acceptUrl: 'ftp://shop.example.ru', merchantLogoSvg: `https://${'a'.repeat(300)}.ru/logo.svg` },
+    ];
+    for (const patch of bad) await drive(`createCampaign ${JSON.stringify(patch).slice(0, 60)}`, CREATE, { input: promoInput(nextId++, patch) }, token);
+    // The campaign API's refusal: the same partnerCampaignId with another discount.
+    await created(token, promoInput(7005));
+    await drive('createCampaign repeat', CREATE, { input: promoInput(7005, { discountAmount: '20' }) }, token);
+    // A code the contract does not know, and an outage.
+    await stack.admin('faults', { mode: 'error200', operation: 'campaigns/create', code: 'quotaExceeded' });
+    await drive('createCampaign unknown code', CREATE, { input: promoInput(nextId++) }, token);
+    await stack.admin('faults', { mode: 'http500', operation: 'campaigns/create' });
+    await drive('createCampaign outage', CREATE, { input: promoInput(nextId++) }, token);
+    await stack.admin('faults', { mode: 'contract', operation: 'campaigns/create' });
+    await drive('createCampaign bad answer', CREATE, { input: promoInput(nextId++) }, token);
+    await stack.admin('faults', undefined, 'DELETE');
+    expect(said.filter((s) => s.label.startsWith('createCampaign')).length).toBeGreaterThan(40);
+  });
+
+  it('updateCampaign: the input alone, and the campaign it would leave behind', async () => {
+    const promo = promoInput(nextId++);
+    await created(token, promo);
+    const oneOff = oneOffInput(nextId++);
+    await created(token, oneOff);
+    const withPins = oneOffInput(nextId++);
+    const withPinsId = await created(token, withPins);
+    await drive('setup', ADD_PINS, { input: { campaignId: withPinsId, pins: ['P-1', 'P-2'] } }, token);
+    const key = (input: Record<string, unknown>) => ({ partnerCampaignId: input.partnerCampaignId });
+    const updates: Record<string, unknown>[] = [
+      { partnerCampaignId: 999_999, merchantName: 'Новое имя' },
+      { ...key(promo), discountType: 'TEXT' },
+      { ...key(promo), campaignType: 'CODE_ONLINE' },
+      { ...key(promo), campaignType: 'BANNER' },
+      { ...key(promo), campaignType: 'BANNER', appearanceType: 'IMAGE_BANNER' },
+      { ...key(promo), discountCurrency: 'USD' },
+      { ...key(promo), discountType: 'FIX', discountAmount: 'много' },
+      { ...key(promo), campaignStart: '2099-02-01T00:00:00Z', campaignEnd: '2099-01-01T00:00:00Z' },
+      { ...key(promo), campaignEnd: '2001-01-01T00:00:00Z' },
+      { ...key(promo), campaignFeeMin: '1' },
+      { ...key(promo), categoryId: '999' },
+      { ...key(promo), campaignStart: '2026-03-01T09:00:00', offerDuration: 0 },
+      { ...key(oneOff), pinType: 'REUSABLE' },
+      { ...key(oneOff), couponCode: 'ONE' },
+      { ...key(oneOff), pinDisplayType: 'EAN_13', pinType: 'REUSABLE', couponCode: '12' },
+      { ...key(withPins), pinType: 'REUSABLE', couponCode: 'ALL' },
+      { ...key(withPins), campaignType: 'PROMO', acceptUrl: 'https://shop.example.ru/go' },
+    ];
+    for (const input of updates) await drive(`updateCampaign ${JSON.stringify(input).slice(0, 80)}`, UPDATE, { input }, token);
+    expect(said.filter((s) => s.label.startsWith('updateCampaign')).length).toBeGreaterThan(15);
+  });
+
+  it('startCampaign and stopCampaign: every refusal', async () => {
+    const moderation = await created(token, promoInput(nextId++));
+    const declined = await created(token, promoInput(nextId++));
+    await stack.admin('moderate', { ymCampaignId: Number(declined), decision: 'decline', reason: 'Нет логотипа' });
+    const noPins = await created(token, oneOffInput(nextId++));
+    await stack.admin('moderate', { ymCampaignId: Number(noPins), decision: 'approve' });
+    const now = Date.parse((await stack.admin('clock')).now);
+    const ending = await created(token, promoInput(nextId++, { campaignEnd: new Date(now + 3_600_000).toISOString() }));
+    await stack.admin('moderate', { ymCampaignId: Number(ending), decision: 'approve' });
+    await stack.admin('clock', { advanceMs: 2 * 3_600_000 });
+    const foreign = await created(other, promoInput(nextId++));
+    for (const id of [moderation, declined, noPins, ending, foreign, '999999', 'abc', 'y'.repeat(100), '01']) {
+      await drive(`startCampaign ${id.slice(0, 20)}`, START, { id }, token);
+      await drive(`stopCampaign ${id.slice(0, 20)}`, STOP, { id }, token);
+    }
+    await stack.admin('faults', { mode: 'error200', operation: 'campaigns/start', code: 'failPin' });
+    await drive('startCampaign failPin without a status', START, { id: moderation }, token);
+    await stack.admin('faults', { mode: 'hang', operation: 'campaigns/stop' });
+    await drive('stopCampaign hang', STOP, { id: moderation }, token);
+    await stack.admin('faults', undefined, 'DELETE');
+    expect(said.filter((s) => /^(start|stop)Campaign/.test(s.label)).length).toBeGreaterThan(15);
+  });
+
+  it('addPins: every refusal', async () => {
+    const promo = await created(token, promoInput(nextId++));
+    const reusable = await created(token, oneOffInput(nextId++, { pinType: 'REUSABLE', couponCode: 'ALL' }));
+    const ean = await created(token, oneOffInput(nextId++, { pinDisplayType: 'EAN_13' }));
+    const text = await created(token, oneOffInput(nextId++));
+    const cases: [string, string[]][] = [
+      [text, []],
+      [text, ['A', 'B', 'C', 'D', 'E', 'F']],
+      [promo, ['A']],
+      [reusable, ['A']],
+      [ean, ['123', 'abcdefghijklm', '4600000009991']],
+      [text, [' LEADING', 'X'.repeat(256), 'OK', 'a\tb', '\uD800']],
+      ['999999', ['A']],
+      ['abc', ['A']],
+    ];
+    for (const [campaignId, pins] of cases) await drive(`addPins ${campaignId} ${JSON.stringify(pins).slice(0, 40)}`, ADD_PINS, { input: { campaignId, pins } }, token);
+    await stack.admin('faults', { mode: 'error200', operation: 'campaigns/add-pins', code: 'incorrectData' });
+    await drive('addPins refused chunk', ADD_PINS, { input: { campaignId: text, pins: ['Q-1'] } }, token);
+    await stack.admin('faults', { mode: 'http500', operation: 'campaigns/add-pins' });
+    await drive('addPins outage', ADD_PINS, { input: { campaignId: text, pins: ['Q-2'] } }, token);
+    await stack.admin('faults', { mode: 'error200', operation: 'campaigns/info', code: 'campaignNotFound' });
+    await drive('addPins info refused', ADD_PINS, { input: { campaignId: text, pins: ['Q-3'] } }, token);
+    await stack.admin('faults', undefined, 'DELETE');
+    expect(said.filter((s) => s.label.startsWith('addPins')).length).toBeGreaterThan(12);
+  });
+
+  it('reportLead: every refusal of the input, the kind and the campaign API', async () => {
+    const aggregator = await newPartner(stack, 'aggregator');
+    const promo = await created(aggregator, promoInput(nextId++));
+    const oneOff = await created(aggregator, oneOffInput(nextId++));
+    await drive('setup', ADD_PINS, { input: { campaignId: oneOff, pins: ['PIN-1', 'PIN-2'] } }, aggregator);
+    const { clickId } = await stack.admin('accept', { ymCampaignId: Number(promo) });
+    const { clickId: second } = await stack.admin('accept', { ymCampaignId: Number(promo) });
+    const leads: Record<string, unknown>[] = [
+      { campaignId: oneOff, transactionId: 't1', campaignFee: '1.00' },
+      { campaignId: oneOff, transactionId: 't1', campaignFee: '1.00', pinContent: 'NOPE' },
+      { campaignId: oneOff, transactionId: 't1', campaignFee: '1.00', pinContent: 'PIN-2' },
+      { campaignId: promo, transactionId: 't1', campaignFee: '1.00' },
+      { campaignId: promo, transactionId: 't1', campaignFee: '1.00', clickId: 'unknown-click' },
+      { campaignId: promo, transactionId: 't2', campaignFee: '1.001', orderAmount: '-5', cashbackAmount: 'abc', clickId },
+      { campaignId: promo, transactionId: 'x'.repeat(37), campaignFee: '1.00', clickId, redeemTime: '2026-03-01T12:00:00' },
+      { campaignId: promo, transactionId: 't3', campaignFee: '1.00', clickId, redeemStatus: 'APPROVED' },
+      { campaignId: promo, transactionId: 't3', campaignFee: '1.00', clickId, redeemStatus: 'USED' },
+      { campaignId: promo, transactionId: 't3', campaignFee: '1.00', clickId: second },
+      { campaignId: promo, transactionId: 't4', campaignFee: '1.00', clickId },
+      { campaignId: promo, transactionId: '', campaignFee: '', sceneRedeem: '\u202E', viewId: ' ', clickId },
+      { campaignId: '999999', transactionId: 't1', campaignFee: '1.00' },
+      { campaignId: 'abc', transactionId: 't1', campaignFee: '1.00' },
+    ];
+    for (const input of leads) await drive(`reportLead ${JSON.stringify(input).slice(0, 80)}`, REPORT, { input }, aggregator);
+    await stack.admin('faults', { mode: 'malformed', operation: 'campaigns/redeem' });
+    await drive('reportLead bad answer', REPORT, { input: { campaignId: promo, transactionId: 't9', campaignFee: '1.00', clickId: second } }, aggregator);
+    await stack.admin('faults', undefined, 'DELETE');
+    expect(said.filter((s) => s.label.startsWith('reportLead')).length).toBeGreaterThan(12);
+  });
+
+  it('queries: every refused argument and backend refusal', async () => {
+    const queries: [string, Record<string, unknown>][] = [
+      [`query ($after: String) { campaigns(first: 2, after: $after) { totalCount } }`, { after: 'z'.repeat(100) }],
+      [`{ campaigns(first: 1001) { totalCount } }`, {}],
+      [`{ campaignsByIds(ids: [${Array.from({ length: 101 }, (_, i) => `"${i + 1}"`).join(',')}]) { id } }`, {}],
+      [`{ campaigns(first: 1) { nodes { card { discountLabel(locale: "not a locale") } } } }`, {}],
+    ];
+    for (const [query, variables] of queries) await drive(`query ${query.slice(0, 40)}`, query, variables, 'demo-store-token');
+    await stack.admin('faults', { mode: 'error200', operation: 'campaigns/get', code: 'failMerchant' });
+    await drive('query refused read', `{ campaign(id: "1") { id description } }`, {}, 'demo-store-token');
+    await stack.admin('faults', { mode: 'http500', operation: 'campaigns/info' });
+    await drive('query outage', `{ campaign(id: "1") { stats { shows } } }`, {}, 'demo-store-token');
+    await stack.admin('faults', undefined, 'DELETE');
+    expect(said.filter((s) => s.label.startsWith('query')).length).toBeGreaterThan(5);
+  });
+
+  it('no message names REST-only vocabulary, the emulator or zod, and quoted values are at most 40 characters', () => {
+    const problems: string[] = [];
+    for (const { label, message } of said) {
+      const unquoted = message.replace(QUOTED, '""');
+      for (const [what, pattern] of FORBIDDEN) if (pattern.test(unquoted)) problems.push(`${label}: ${what} in ${JSON.stringify(message)}`);
+      for (const quoted of message.match(QUOTED) ?? []) {
+        let inner: string;
+        try {
+          inner = JSON.parse(quoted);
+        } catch {
+          continue; // a quotation mark inside the text, not a quoted value
+        }
+        const length = [...inner].length;
+        if (length > 41 || (length === 41 && !inner.endsWith('…'))) problems.push(`${label}: a quoted value of ${length} characters in ${JSON.stringify(message)}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(said.length).toBeGreaterThan(100);
+  });
+
+  it('says what is wrong, in the GraphQL API\'s values', () => {
+    const find = (label: RegExp, field: string) => said.filter((s) => s.label.startsWith('createCampaign') || s.label.startsWith('updateCampaign')).filter((s) => label.test(s.label) && s.label.includes(`"${field}"]`)).map((s) => s.message);
+    expect(find(/^createCampaign \{"campaignStart":"2026-03-01T09:00:00"/, 'campaignStart')).toEqual([expect.stringMatching(/^"2026-03-01T09:00:00" lacks a time-zone offset: a timestamp here needs one, such as 2026-03-01T09:00:00\+03:00, or Z for UTC$/)]);
+    expect(find(/"discountCurrency":"USD"/, 'discountCurrency')).toEqual(['only discountType FIX allows discountCurrency USD, got discountType PERCENT']);
+    expect(find(/"campaignType":"CODE_ONLINE","acceptUrl":null/, 'pinType')).toEqual(['is required for campaignType CODE_ONLINE']);
+    expect(find(/"offerDuration":0/, 'offerDuration')).toEqual(['must be greater than 0, got 0']);
+    expect(find(/"campaignEnd":"2001/, 'campaignEnd')[0]).toMatch(/^must be in the future: "2001-01-01T00:00:00Z" has passed \(it is now /);
+    expect(find(/createCampaign repeat/, 'discountAmount')[0]).toMatch(/change the discount with updateCampaign$/);
+    expect(find(/"pinType":"REUSABLE","couponCode":"ALL"/, 'pinType')).toEqual(['cannot change while the campaign holds 2 ONE_OFF pins']);
+    expect(said.map((s) => s.message)).toContainEqual(expect.stringMatching(/^pins can be added only to CODE_ONLINE or CODE_OFFLINE campaigns with pinType ONE_OFF; campaign \d+ is a PROMO campaign$/));
+
+  });
+});
