@@ -38,7 +38,10 @@ export function createEmulatorServer(options: EmulatorServerOptions): EmulatorSe
   const faults = new FaultRegistry();
   const calls = new Map<string, number>();
   const requests = new RequestLog();
-  const timers = new Set<NodeJS.Timeout>();
+  /** Latency faults in progress: each timer with the way to end its wait early (reset, shutdown). */
+  const delays = new Map<NodeJS.Timeout, () => void>();
+  /** Bumped by every reset and by shutdown: a request from an earlier epoch is not carried out. */
+  let epoch = 0;
   const sockets = new Set<Socket>();
   let openApiJson: string | null = null;
 
@@ -48,6 +51,10 @@ export function createEmulatorServer(options: EmulatorServerOptions): EmulatorSe
     calls,
     requests,
     reset() {
+      // A clean state: a request still held by a latency fault was sent before the reset and
+      // must not be carried out after it (a write would land in the fresh fixtures).
+      epoch++;
+      cancelDelays();
       state.reset();
       faults.clear();
       calls.clear();
@@ -59,14 +66,23 @@ export function createEmulatorServer(options: EmulatorServerOptions): EmulatorSe
     if (!options.quiet) process.stderr.write(`[emulator] ${message}\n`);
   };
 
+  /** Waits `ms`, or less when a reset or shutdown ends the wait first. */
   const delay = (ms: number) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
-        timers.delete(timer);
+        delays.delete(timer);
         resolve();
       }, ms);
-      timers.add(timer);
+      delays.set(timer, resolve);
     });
+
+  function cancelDelays(): void {
+    for (const [timer, cancel] of delays) {
+      clearTimeout(timer);
+      cancel();
+    }
+    delays.clear();
+  }
 
   /** Runs one operation for the caller: authentication, body, the handler. Returns status and body. */
   function execute(name: OperationName, authorization: string | undefined, raw: Buffer): [number, string] {
@@ -143,6 +159,7 @@ export function createEmulatorServer(options: EmulatorServerOptions): EmulatorSe
       sendFailure(res, failure('methodNotAllowed', `/v1/${path} takes POST, not ${req.method}`), { allow: 'POST' });
       return;
     }
+    const arrivedIn = epoch;
     calls.set(path, (calls.get(path) ?? 0) + 1);
     requests.record(path, req.headers.traceparent);
     const raw = await readBody(req, MAX_BODY_BYTES);
@@ -153,6 +170,11 @@ export function createEmulatorServer(options: EmulatorServerOptions): EmulatorSe
     let fault = faults.active ? faults.pick(path) : undefined;
     if (fault?.mode === 'latency') {
       await delay(fault.latencyMs);
+      if (epoch !== arrivedIn) {
+        // Reset (or shut down) while held: the request is dropped unexecuted, as by a restart.
+        req.socket.destroy();
+        return;
+      }
       fault = undefined;
     }
     if (fault && !fault.afterEffect) {
@@ -203,8 +225,8 @@ export function createEmulatorServer(options: EmulatorServerOptions): EmulatorSe
     server,
     state,
     shutdown() {
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
+      epoch++;
+      cancelDelays();
       for (const socket of sockets) socket.destroy();
       sockets.clear();
     },

@@ -21,6 +21,18 @@ describe('fault injection', () => {
     expect(await total()).toBe(9);
   });
 
+  it('latency: a request still held when the emulator is reset is dropped, not carried out in the fresh state', async () => {
+    await fault({ mode: 'latency', operation: 'campaigns/create', latencyMs: 300 });
+    const held = post('campaigns/create', campaignBody('promo')).then(() => 'answered', () => 'cut');
+    // Until the emulator has the request (it counts calls on arrival).
+    while (!(await env.client.adminOk('calls', undefined, 'GET')).calls?.['campaigns/create']) await new Promise((r) => setTimeout(r, 10));
+    await env.client.adminOk('reset');
+    expect(await held).toBe('cut');
+    // Well past the latency: the create never lands in the fixtures.
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await total()).toBe(8);
+  });
+
   it('http500: plain-text 500, no envelope, nothing stored', async () => {
     await fault({ mode: 'http500', operation: 'campaigns/create' });
     const response = await post('campaigns/create', campaignBody('promo'));

@@ -44,7 +44,8 @@ export async function startBuiltEntry(options: BuiltEntryOptions = {}): Promise<
   }
   const inherited = { ...process.env };
   for (const name of [...Object.keys(envSchema.shape), 'NODE_OPTIONS']) delete inherited[name];
-  for (const name of Object.keys(inherited)) if (name.startsWith('VITEST')) delete inherited[name];
+  // OpenTelemetry's variables (read by src/tracing/settings.ts) are configuration too.
+  for (const name of Object.keys(inherited)) if (name.startsWith('VITEST') || name.startsWith('OTEL_')) delete inherited[name];
 
   const child = spawn(process.execPath, ['--enable-source-maps', entry], {
     cwd: root,

@@ -269,13 +269,18 @@ describe('fault matrix', () => {
     await stack.admin('faults', { mode, operation: target.operation, ...(mode === 'latency' ? { latencyMs: LATENCY_MS } : {}) });
 
     const started = performance.now();
+    // A plain timer of the budget, set with the request: timers fire late on a loaded machine,
+    // the client's budget timer as late as this one, so the answer is held to it, not to the clock.
+    const budgetTimer = new Promise<number>((resolve) => setTimeout(() => resolve(performance.now() - started), BUDGET_MS));
     const response = await target.send(stack);
     const elapsedMs = performance.now() - started;
 
     expect(response.status).toBe(200);
     target.check(response, outcome);
     expectNothingInternal(response.body);
-    expect(elapsedMs, 'answers within the configured budget').toBeLessThan(BUDGET_MS + MARGIN_MS);
+    // How late that timer fired (waited for only when the answer took longer than budget + margin).
+    const timerLateMs = elapsedMs < BUDGET_MS + MARGIN_MS ? 0 : Math.max(0, (await budgetTimer) - BUDGET_MS);
+    expect(elapsedMs, 'answers within the configured budget').toBeLessThan(BUDGET_MS + timerLateMs + MARGIN_MS);
 
     // Writes are never repeated blindly; reads and redeem (idempotent) try MAX_ATTEMPTS times.
     const attempts = target.idempotent && outcome.retried ? MAX_ATTEMPTS : 1;

@@ -1,23 +1,17 @@
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { startBuiltEntry, type BuiltEntry } from '../helpers/built-entry.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
 
 /**
- * Tracing end to end, as it runs in production: the built entry (what `npm start` runs, compiled
- * by the same scripts/build.mjs) as its own process with NODE_ENV=production, the emulator as its backend,
+ * Tracing end to end, as it runs in production: the built entry (what `npm start` runs: dist/,
+ * built once per run by test/helpers/build.global.ts) as its own process with NODE_ENV=production, the emulator as its backend,
  * and a local OTLP/HTTP receiver standing in for a collector. The batch processor's delay is set
  * far beyond the test, so every span checked here reached the receiver through the flush of the
  * graceful shutdown (SIGTERM).
  */
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-// Built apart from dist/, which other suites may be running at the same time (node_modules/ is
-// ignored by git and lies where the compiled modules find their packages).
-const BUILD_DIR = 'node_modules/.cache/campaign-bff-tracing-test';
 const TOKEN = DEMO_TOKENS.store;
 const SERVICE_NAME = 'campaign-bff-under-test';
 // Values a client sends that must not reach any span: a campaign id, campaign text, a pin.
@@ -33,15 +27,6 @@ const ADD_PINS = 'mutation AddPins($input: AddPinsInput!) { addPins(input: $inpu
 
 const SPAN_KIND = { INTERNAL: 1, SERVER: 2, CLIENT: 3 } as const;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 const newTraceparent = (flags = '01') => {
   const traceId = randomBytes(16).toString('hex');
   const parentId = randomBytes(8).toString('hex');
@@ -55,7 +40,7 @@ interface Sent {
 
 let emulator: RunningEmulator;
 let receiver: OtlpReceiver;
-let child: ChildProcessWithoutNullStreams | undefined;
+let entry: BuiltEntry | undefined;
 let output = '';
 let exitCode: number | null = null;
 let backendRequests: { operation: string; traceparent: string | null }[] = [];
@@ -76,33 +61,22 @@ async function gql(url: string, query: string, variables?: Record<string, unknow
 }
 
 beforeAll(async () => {
-  execFileSync(process.execPath, ['scripts/build.mjs', '--outdir', BUILD_DIR], { cwd: ROOT, stdio: 'inherit' });
   emulator = await startEmulator({ quiet: true, moderation: { mode: 'manual' } });
   receiver = await startOtlpReceiver();
-  const port = await freePort();
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));
-  child = spawn(process.execPath, [`${BUILD_DIR}/src/main.js`], {
-    cwd: ROOT,
+  // The helper passes no OTEL_* variable of the shell on: only these.
+  entry = await startBuiltEntry({
     env: {
-      ...inherited,
       NODE_ENV: 'production',
       CAMPAIGN_API_URL: emulator.url,
-      PORT: String(port),
-      HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       OTEL_SERVICE_NAME: SERVICE_NAME,
       OTEL_BSP_SCHEDULE_DELAY: '600000',
     },
-    stdio: ['pipe', 'pipe', 'pipe'],
   });
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
-
-  const url = `http://127.0.0.1:${port}/graphql`;
-  const deadline = Date.now() + 15_000;
-  while (!output.includes('  tracing ') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const { url } = entry;
+  // The banner is one write, so its tracing line is in by now.
+  output = entry.output();
   expect(output).toContain(`  tracing      ${receiver.url}/v1/traces (OTLP/HTTP JSON, service ${SERVICE_NAME}`);
 
   await fetch(`${emulator.url}/_emulator/requests`, { method: 'DELETE' });
@@ -147,13 +121,16 @@ beforeAll(async () => {
   sent.unsampled = await gql(url, FAN_OUT, undefined, newTraceparent('00'));
 
   backendRequests = ((await (await fetch(`${emulator.url}/_emulator/requests`)).json()) as { requests: typeof backendRequests }).requests;
-  child.kill('SIGTERM');
-  exitCode = await exited;
-  child = undefined;
+  entry.child.kill('SIGTERM');
+  exitCode = (await entry.exited).code;
+  // Everything the process wrote, its shutdown included: 'exit' may come before stdout's end.
+  const stdout = entry.child.stdout!;
+  if (!stdout.readableEnded) await new Promise((resolve) => stdout.once('end', resolve));
+  output = entry.output();
 }, 60_000);
 
 afterAll(async () => {
-  child?.kill('SIGKILL');
+  await entry?.stop();
   await receiver?.close();
   await emulator?.close();
 });
