@@ -148,7 +148,7 @@ describe('field rules on update', () => {
     expect([after.campaignEnd, after.offerEnd, after.supportedPlatforms, after.cashbackType, after.merchantName]).toEqual([undefined, undefined, undefined, undefined, body.merchantName]);
     // A conditionally required field cleared: the merged campaign misses it.
     const url = await env.client.fail('update', { ...key, acceptUrl: null }, 'incorrectData', 400);
-    expect(url.errors.fields).toEqual([{ field: 'acceptUrl', message: 'is required for a promo campaign' }]);
+    expect(url.errors.fields).toEqual([{ field: 'acceptUrl', message: 'is required for campaignType promo' }]);
   });
 
   it('a sent fee form replaces the stored one', async () => {

@@ -130,16 +130,14 @@ describe('messages speak the GraphQL API\'s words', () => {
   });
 
   it('updateCampaign: the input alone, and the campaign it would leave behind', async () => {
-    const promo = promoInput(nextId++);
-    await created(token, promo);
-    const oneOff = oneOffInput(nextId++);
-    await created(token, oneOff);
-    const withPins = oneOffInput(nextId++);
-    const withPinsId = await created(token, withPins);
-    await drive('setup', ADD_PINS, { input: { campaignId: withPinsId, pins: ['P-1', 'P-2'] } }, token);
-    const key = (input: Record<string, unknown>) => ({ partnerCampaignId: input.partnerCampaignId });
+    const promo = await created(token, promoInput(nextId++));
+    const oneOff = await created(token, oneOffInput(nextId++));
+    const withPins = await created(token, oneOffInput(nextId++));
+    await drive('setup', ADD_PINS, { input: { campaignId: withPins, pins: ['P-1', 'P-2'] } }, token);
+    const key = (id: string) => ({ id });
     const updates: Record<string, unknown>[] = [
-      { partnerCampaignId: 999_999, merchantName: 'Новое имя' },
+      { id: '999999', merchantName: 'Новое имя' },
+      { id: 'x'.repeat(100), merchantName: 'Новое имя' },
       { ...key(promo), discountType: 'TEXT' },
       { ...key(promo), campaignType: 'CODE_ONLINE' },
       { ...key(promo), campaignType: 'BANNER' },
@@ -156,6 +154,9 @@ describe('messages speak the GraphQL API\'s words', () => {
       { ...key(oneOff), pinDisplayType: 'EAN_13', pinType: 'REUSABLE', couponCode: '12' },
       { ...key(withPins), pinType: 'REUSABLE', couponCode: 'ALL' },
       { ...key(withPins), campaignType: 'PROMO', acceptUrl: 'https://shop.example.ru/go' },
+      // Cleared fields the kind of the campaign left behind requires.
+      { ...key(promo), acceptUrl: null },
+      { ...key(oneOff), pinDisplayType: null },
     ];
     for (const input of updates) await drive(`updateCampaign ${JSON.stringify(input).slice(0, 80)}`, UPDATE, { input }, token);
     expect(said.filter((s) => s.label.startsWith('updateCampaign')).length).toBeGreaterThan(15);
@@ -281,10 +282,14 @@ describe('messages speak the GraphQL API\'s words', () => {
     expect(find(/^createCampaign \{"campaignStart":"2026-03-01T09:00:00"/, 'campaignStart')).toEqual([expect.stringMatching(/^"2026-03-01T09:00:00" lacks a time-zone offset: a timestamp here needs one, such as 2026-03-01T09:00:00\+03:00, or Z for UTC$/)]);
     expect(find(/"discountCurrency":"USD"/, 'discountCurrency')).toEqual(['only discountType FIX allows discountCurrency USD, got discountType PERCENT']);
     expect(find(/"campaignType":"CODE_ONLINE","acceptUrl":null/, 'pinType')).toEqual(['is required for campaignType CODE_ONLINE']);
-    expect(find(/"offerDuration":0/, 'offerDuration')).toEqual(['must be greater than 0, got 0']);
+    expect(find(/^createCampaign .*"offerDuration":0/, 'offerDuration')).toEqual(['must be greater than 0, got 0']);
+    expect(find(/^updateCampaign .*"offerDuration":0/, 'offerDuration')).toEqual(['must be greater than 0, got 0']);
     expect(find(/"campaignEnd":"2001/, 'campaignEnd')[0]).toMatch(/^must be in the future: "2001-01-01T00:00:00Z" has passed \(it is now /);
     expect(find(/createCampaign repeat/, 'discountAmount')[0]).toMatch(/change the discount with updateCampaign$/);
     expect(find(/"pinType":"REUSABLE","couponCode":"ALL"/, 'pinType')).toEqual(['cannot change while the campaign holds 2 ONE_OFF pins']);
+    expect(find(/^updateCampaign .*"acceptUrl":null/, 'acceptUrl')).toEqual(['is required for campaignType PROMO']);
+    expect(find(/^updateCampaign .*"pinDisplayType":null/, 'pinDisplayType')).toEqual(['is required for campaignType CODE_OFFLINE']);
+    expect(find(/^updateCampaign \{"id":"x{40}/, 'id')).toEqual([`no campaign has id "${'x'.repeat(40)}…"; ids are positive integers`]);
     expect(said.map((s) => s.message)).toContainEqual(expect.stringMatching(/^pins can be added only to CODE_ONLINE or CODE_OFFLINE campaigns with pinType ONE_OFF; campaign \d+ is a PROMO campaign$/));
 
   });

@@ -212,7 +212,7 @@ describe('updateCampaign', () => {
 
     await stack.resetCalls();
     const banner = await stack.gql(UPDATE, { input: { id, campaignType: 'BANNER' } }, token);
-    expect(banner.body.data.updateCampaign.userErrors).toEqual([{ field: ['input', 'appearanceType'], code: 'INCORRECT_DATA', message: 'is required for a banner campaign' }]);
+    expect(banner.body.data.updateCampaign.userErrors).toEqual([{ field: ['input', 'appearanceType'], code: 'INCORRECT_DATA', message: 'is required for campaignType BANNER' }]);
     expect(await stack.calls()).toEqual({ 'campaigns/get': 1 });
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TEXT_RULE_MESSAGE, badTextFor } from '../fixtures/bad-text.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { CREATE, promoInput } from './support.js';
+import { CREATE, createCampaign, promoInput } from './support.js';
 
 /**
  * Issue 11, the BFF's side: bad text in any free-text input field (control characters, lone
@@ -76,13 +76,44 @@ describe('the text rule in the BFF, before any backend call', () => {
     it(`createCampaign and updateCampaign refuse bad text in input.${c.field}`, async () => {
       const path = ['input', c.field];
       expect(await misses(CREATE, 'createCampaign', path, !!c.multiline, (bad) => ({ input: { ...c.input(), [c.field]: bad } }), c.valid)).toEqual([]);
-      expect(await misses(UPDATE, 'updateCampaign', path, !!c.multiline, (bad) => ({ input: { partnerCampaignId: 1, [c.field]: bad } }), c.valid)).toEqual([]);
+      // updateCampaign is keyed by id (campaign 1 of the demo store) and reads the campaign before
+      // it writes: bad text is refused before that read too, so no call at all is counted.
+      expect(await misses(UPDATE, 'updateCampaign', path, !!c.multiline, (bad) => ({ input: { id: '1', [c.field]: bad } }), c.valid)).toEqual([]);
       expect(await stack.calls()).toEqual({});
       // The valid value passes the very same checks and reaches the campaign API.
       const { body } = await stack.gql(CREATE, { input: { ...c.input(), [c.field]: c.valid } });
       expect(body.data.createCampaign.userErrors).toEqual([]);
     });
   }
+
+  it('updateCampaign: null clears an optional free-text field and is never blank; null for a required one is refused as required', async () => {
+    const future = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+    const id = await createCampaign(stack, promoInput(9101, { campaignStart: future(10), campaignEnd: future(40), offerEnd: future(50) }));
+    await stack.resetCalls();
+
+    // Bad text next to nulls: the text rule names the bad field alone, before any call.
+    const mixed = await stack.gql(UPDATE, { input: { id, campaignEnd: null, offerEnd: null, couponCode: null, merchantName: 'Магазин\u202E' } });
+    expect(mixed.body.data.updateCampaign.campaign).toBeNull();
+    expect(mixed.body.data.updateCampaign.userErrors).toEqual([
+      { field: ['input', 'merchantName'], code: 'INCORRECT_DATA', message: expect.stringMatching(TEXT_RULE_MESSAGE) },
+    ]);
+    // null for a free-text field every campaign has: required, not bad text.
+    const required = await stack.gql(UPDATE, { input: { id, merchantName: null, conditions: null, merchantDomain: null } });
+    expect(required.body.data.updateCampaign.userErrors).toEqual(
+      ['merchantDomain', 'merchantName', 'conditions'].map((f) => ({
+        field: ['input', f],
+        code: 'INCORRECT_DATA',
+        message: 'is required and cannot be cleared: leave it out to keep the current value',
+      })),
+    );
+    expect(await stack.calls()).toEqual({});
+
+    // null for optional free-text fields clears them; an absent field keeps its value.
+    const cleared = await stack.gql(UPDATE, { input: { id, campaignStart: null, campaignEnd: null, offerEnd: null, backgroundImage: null } });
+    expect(cleared.body.data.updateCampaign.userErrors).toEqual([]);
+    const { body } = await stack.gql(`query ($id: ID!) { campaign(id: $id) { startsAt endsAt merchant { name } } }`, { id });
+    expect(body.data.campaign).toEqual({ startsAt: null, endsAt: null, merchant: { name: 'Магазин' } });
+  });
 
   const LEAD_FIELDS: { path: string[]; valid: string }[] = [
     { path: ['transactionId'], valid: 'order-1001' },

@@ -14,8 +14,9 @@ describe('quote', () => {
 
   it('escapes what it quotes and never splits a surrogate pair', () => {
     expect(quote('a"b\\c\n')).toBe('"a\\"b\\\\c\\n"');
+    // Characters are code points: 39 x's and an emoji are 40, kept whole, then the cut.
     const cut = quote(`${'x'.repeat(39)}😀😀`);
-    expect(cut).toBe(`"${'x'.repeat(39)}…"`);
+    expect(cut).toBe(`"${'x'.repeat(39)}😀…"`);
     expect(cut).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
   });
 });

@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import {
   BusinessError,
+  PARSE_OPTIONS,
   CAMPAIGN_TYPES,
   campaignData,
   campaignFieldShape,
@@ -9,6 +10,7 @@ import {
   isUnknownEnumValue,
   type CampaignDetails,
   type CampaignFieldName,
+  quote,
   type RequestOf,
 } from '../../campaign-api/index.js';
 import type { GraphQLContext } from '../context.js';
@@ -18,7 +20,7 @@ import type { UserErrorModel } from '../models.js';
 import { parsePositiveId } from '../pagination.js';
 import { checkUpdateChanges } from './campaign-input.js';
 import type { CampaignPayload } from './create-campaign.js';
-import { incorrect, splitBackendPath, userError, userErrorsFromBusiness, type FieldPath } from './user-errors.js';
+import { incorrect, splitBackendPath, userError, userErrorsFromBusiness, userErrorsFromIssues, type FieldPath } from './user-errors.js';
 
 const ROOT = ['input'];
 const ID = ['input', 'id'];
@@ -101,7 +103,7 @@ export async function updateCampaign(ctx: GraphQLContext, input: UpdateCampaignI
   const { id, ...fields } = input;
   const ymCampaignId = parsePositiveId(id);
   if (ymCampaignId === null) {
-    return refused([userError(ID, 'campaignNotFound', `no campaign has id ${JSON.stringify(id.slice(0, 40))}; ids are positive integers`)]);
+    return refused([userError(ID, 'campaignNotFound', `no campaign has id ${quote(id)}; ids are positive integers`)]);
   }
   const sent = new Set(Object.keys(fields).filter((f) => (fields as Record<string, unknown>)[f] !== undefined));
   if (sent.size === 0) {
@@ -131,15 +133,14 @@ export async function updateCampaign(ctx: GraphQLContext, input: UpdateCampaignI
 
   // The whole campaign after the change, checked before anything is written. A problem with a
   // value it already had and the caller did not send is left to the campaign API to judge.
+  // Its messages go through the create path's translation into the GraphQL API's words.
   const whole = { ...next, partnerCampaignId };
-  const parsed = campaignData.safeParse(whole);
+  const parsed = campaignData.safeParse(whole, PARSE_OPTIONS);
   if (!parsed.success) {
-    const problems: UserErrorModel[] = [];
-    for (const issue of parsed.error.issues) {
-      const field = String(issue.path[0] ?? '');
-      if (!field || (!sent.has(field) && held.has(field))) continue;
-      problems.push(incorrect([...ROOT, ...issue.path.map(String)], describeField(field, issue.message, sent, held)));
-    }
+    const problems = userErrorsFromIssues(parsed.error, ROOT).filter((e) => {
+      const field = e.field?.[ROOT.length];
+      return field !== undefined && (sent.has(field) || !held.has(field));
+    });
     if (problems.length) return refused(problems);
   }
 
