@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Keyv } from 'keyv';
 import type { CampaignApi } from '../campaign-api/api.js';
 import { BusinessError, MAX_PAGE_LIMIT, type CampaignDetails } from '../campaign-api/index.js';
@@ -351,9 +351,17 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
     return items;
   }
 
+  /** Tells this instance's rebuild notices from the other instances'. */
+  const origin = randomUUID();
+
   coordination.subscribe((message) => {
-    // Another instance (or this one) rebuilt this partner's feed: read the store before serving.
-    const local = locals.get(message);
+    // Another instance rebuilt this partner's feed: read the store before serving, and let no
+    // build begun before it overwrite it. This instance's own notice is ignored: its rebuild is
+    // already adopted, and on Redis the notice arrives late, when it would void a rebuild that a
+    // later write started (its answer then never served).
+    const [from, p] = message.split(' ');
+    if (from === origin || p === undefined) return;
+    const local = locals.get(p);
     if (!local) return;
     local.recheck = true;
     local.epoch++;
@@ -379,6 +387,8 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
         local.recheck = false;
         return;
       }
+      // The notice goes out inside the loop: a write that comes while it is being sent must
+      // still get its own rebuild (`again`), or its change would wait for the next window.
       do {
         local.again = false;
         try {
@@ -386,8 +396,8 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
         } catch (error) {
           options.onError?.(error, 'feed rebuild after a write');
         }
+        await coordination.publish(`${origin} ${p}`);
       } while (local.again);
-      await coordination.publish(p);
     } finally {
       rebuilding.delete(p);
     }
