@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { GraphQLError } from 'graphql';
-import { UnauthenticatedError } from '../campaign-api/index.js';
+import { UnauthenticatedError, quote } from '../campaign-api/index.js';
 import { checkedLocale } from '../graphql/discount-label.js';
 import { badArgument, noTokenError } from '../graphql/errors.js';
 import type {
@@ -31,7 +31,7 @@ function afterId(after: string, binding: string): number {
   const decoded = Buffer.from(after, 'base64url').toString('utf8');
   const match = /^feed:([0-9a-f]{16}):([1-9]\d{0,15})$/.exec(decoded);
   if (!match || cursorOf(match[1]!, Number(match[2])) !== after) {
-    throw badArgument('after', `must be a cursor of offerFeed (pageInfo.endCursor or an edge's cursor), got ${JSON.stringify(after.slice(0, 60))}`);
+    throw badArgument('after', `must be a cursor of offerFeed (pageInfo.endCursor or an edge's cursor), got ${quote(after)}`);
   }
   if (match[1] !== binding) {
     throw badArgument('after', 'is a cursor of another feed or other filters; pass the categoryId and platform of the page it came from');
@@ -56,7 +56,7 @@ export const offerFeedQuery: Pick<QueryResolvers, 'offerFeed'> = {
     let category: number | null = null;
     if (categoryId != null) {
       category = parsePositiveId(categoryId);
-      if (category === null) throw badArgument('categoryId', `must be a category id (Category.id, a positive integer), got ${JSON.stringify(categoryId.slice(0, 40))}`);
+      if (category === null) throw badArgument('categoryId', `must be a category id (Category.id, a positive integer), got ${quote(categoryId)}`);
     }
     if (platform != null && platform !== 'mobile' && platform !== 'desktop') {
       throw badArgument('platform', 'must be MOBILE or DESKTOP');

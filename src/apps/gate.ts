@@ -6,6 +6,7 @@ import type { AppsContext } from './context.js';
 import type { FeedCache } from './feed-cache.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { TrustedDocument, TrustedDocuments } from './trusted-documents.js';
+import { quote } from '../campaign-api/index.js';
 
 /**
  * The door of /graphql for apps, before anything runs:
@@ -140,7 +141,7 @@ export function createAppGate(options: GateOptions): Gate {
         return refuse(
           400,
           'PERSISTED_QUERY_NOT_FOUND',
-          `No trusted document has the id ${JSON.stringify(id.slice(0, 80))}: this server runs only the documents of its manifest (TRUSTED_DOCUMENTS, ${options.trusted.size} documents). Build the app with this manifest, or send a document it lists.`,
+          `No trusted document has the id ${quote(id)}: this server runs only the documents of its manifest (TRUSTED_DOCUMENTS, ${options.trusted.size} documents). Build the app with this manifest, or send a document it lists.`,
         );
       }
     } else if (trustedOnly && text) {

@@ -8,6 +8,7 @@ import { corsHeaders, type CorsPolicy } from './cors.js';
 import { readAuthorization } from './auth.js';
 import type { TokenProblem } from '../graphql/errors.js';
 import type { FastPathAnswer, FastPathRequest } from '../graphql/operation-cache.js';
+import { quote } from '../campaign-api/index.js';
 
 /**
  * The thin HTTP layer in front of Apollo: routing, CORS, body limits and content types, the
@@ -229,7 +230,7 @@ function checkBodyHeaders(req: IncomingMessage, limit: number): void {
   if (encoding !== '' && encoding !== 'identity') {
     throw new HttpError(
       415,
-      `Content-Encoding ${JSON.stringify(encoding.slice(0, 40))} is not supported; send the body uncompressed (without Content-Encoding).`,
+      `Content-Encoding ${quote(encoding)} is not supported; send the body uncompressed (without Content-Encoding).`,
       'UNSUPPORTED_MEDIA_TYPE',
       // RFC 7694: the encodings this server does take.
       { 'accept-encoding': 'identity' },

@@ -7,6 +7,7 @@ import type { Loaders } from '../graphql/loaders.js';
 import { parsePositiveId } from '../graphql/pagination.js';
 import { statusValue, type StatusEvent } from './events.js';
 import { LiveErrorCode, type TokenCheck, type WatchItem } from './hub.js';
+import { quote } from '../campaign-api/index.js';
 
 /** What a subscription's context carries besides the request context. */
 export interface LiveSource {
@@ -26,7 +27,7 @@ function parseIds(ids: readonly string[], maxIds: number): Set<number> {
   const set = new Set<number>();
   for (const id of ids) {
     const n = parsePositiveId(id);
-    if (n === null) throw badArgument('ids', `must hold campaign ids (positive integers), got ${JSON.stringify(id.slice(0, 40))}.`);
+    if (n === null) throw badArgument('ids', `must hold campaign ids (positive integers), got ${quote(id)}.`);
     set.add(n);
   }
   return set;
