@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExampleServer, type ExampleServer } from '../../client/example/serve.js';
+import { DEMO_APP, DEMO_APP_KEY } from '../apps/support.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 /**
@@ -26,7 +27,8 @@ beforeAll(async () => {
       `Chromium not found at ${CHROMIUM}: the browser test needs it. Install it (Debian/Ubuntu: sudo apt-get install chromium), or set CHROMIUM_PATH to a Chromium or Chrome binary.`,
     );
   }
-  stack = await startStack({ emulator: { moderation: { mode: 'manual' } } });
+  // The demo app key as `npm start` configures it, for the example's ?appKey= mode.
+  stack = await startStack({ emulator: { moderation: { mode: 'manual' } }, appKeys: DEMO_APP });
   example = await startExampleServer({ bffUrl: stack.bffUrl });
   profile = mkdtempSync(join(tmpdir(), 'example-chromium-'));
   context = await chromium.launchPersistentContext(profile, {
@@ -118,6 +120,33 @@ describe('browser example', () => {
     // The server agrees.
     const after = await stack.gql(`{ campaign(id: "3") { status } }`);
     expect(after.body.data.campaign.status).toBe('PAUSED');
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('browser example with ?appKey=', () => {
+  it('reads the feed as a mobile app does: X-App-Key, no token, the offers of every partner of the key', async () => {
+    const headers: Record<string, string>[] = [];
+    context.on('request', (request) => {
+      if (request.url() === stack.bffUrl && request.method() === 'POST' && /OfferCards/.test(request.postData() ?? '')) headers.push(request.headers());
+    });
+    const page = await open(`?appKey=${DEMO_APP_KEY}`);
+    const served = await fetch(stack.bffUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-app-key': DEMO_APP_KEY },
+      body: JSON.stringify({ query: '{ offerFeed(first: 12) { nodes { id } } }' }),
+    }).then((r) => r.json() as Promise<any>);
+    const expected = served.data.offerFeed.nodes.map((n: { id: string }) => n.id);
+    const cards = page.locator('[data-testid=feed] a.card');
+    await expect.poll(() => cards.evaluateAll((els) => els.map((e: any) => e.dataset.id)), { timeout: 15_000 }).toEqual(expected);
+    // Both demo partners' offers: more than the store's own feed.
+    const own = await stack.gql(`{ offerFeed(first: 12) { totalCount } }`);
+    expect(expected.length).toBeGreaterThan(own.body.data.offerFeed.totalCount);
+    expect(headers.length).toBeGreaterThan(0);
+    expect(headers[0]).toMatchObject({ 'x-app-key': DEMO_APP_KEY });
+    expect(headers[0]!.authorization).toBeUndefined();
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'browser-example-app-key-feed.png'), fullPage: true });
     expect(problems).toEqual([]);
   });
 });
