@@ -1,4 +1,4 @@
-import { ApolloClient, HttpLink } from '@apollo/client';
+import { ApolloClient, ApolloLink, HttpLink } from '@apollo/client';
 import { CampaignDetail, OfferCards, StartCampaign, StopCampaign } from '../src/documents.js';
 import type { CardFieldsFragment, OfferCardsQuery } from '../src/gql/graphql.js';
 import { createCache } from '../src/type-policies.js';
@@ -14,14 +14,27 @@ declare global {
   }
 }
 
-const token = new URLSearchParams(location.search).get('token') ?? 'demo-store-token';
+const params = new URLSearchParams(location.search);
+const token = params.get('token') ?? 'demo-store-token';
+/**
+ * With `?appKey=` the feed is read as a mobile app reads it: with the public app key
+ * (`demo-app-key` under `npm start`), no partner token, the offers of every partner of the key.
+ * Without it, the partner token reads its own feed: the offers of this partner as apps show them,
+ * each opening its campaign page. The campaign page and start/stop always use the partner token.
+ */
+const appKey = params.get('appKey');
+const credentials = new ApolloLink((operation, forward) => {
+  const asApp = appKey !== null && operation.operationName === 'OfferCards';
+  operation.setContext({ headers: asApp ? { 'x-app-key': appKey } : { authorization: `Bearer ${token}` } });
+  return forward(operation);
+});
 const client = new ApolloClient({
-  link: new HttpLink({ uri: window.EXAMPLE_CONFIG.bffUrl, headers: { authorization: `Bearer ${token}` } }),
+  link: ApolloLink.from([credentials, new HttpLink({ uri: window.EXAMPLE_CONFIG.bffUrl })]),
   cache: createCache(),
 });
 
 const app = document.getElementById('app')!;
-document.getElementById('partner')!.textContent = token;
+document.getElementById('partner')!.textContent = appKey ? `feed: app key ${appKey}, pages: ${token}` : token;
 let current: { unsubscribe(): void } | undefined;
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> & { dataset?: Record<string, string> } = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
@@ -41,10 +54,10 @@ function logo(card: CardFieldsFragment): HTMLElement {
   return img;
 }
 
-function cardView(id: string, status: string, card: CardFieldsFragment): HTMLElement {
+function cardView(id: string, label: string, card: CardFieldsFragment, status?: string): HTMLElement {
   const view = el(
     'a',
-    { className: 'card', href: `#/campaign/${id}`, dataset: { id, status } },
+    { className: 'card', href: `#/campaign/${id}`, dataset: { id, ...(status ? { status } : {}) }, title: label },
     el('div', { className: 'top' }, logo(card), el('h2', { className: 'title', textContent: card.title })),
     el('span', { className: 'discount', textContent: card.discountLabel }),
     el('p', { className: 'description', textContent: card.description }),
@@ -61,15 +74,19 @@ function errorsView(errors: readonly { message: string }[]): HTMLElement {
 
 function showFeed(): void {
   // errorPolicy 'all': a failing root field is null with its error; keep the rest of the answer.
-  const query = client.watchQuery({ query: OfferCards, variables: { first: 12 }, errorPolicy: 'all' });
+  // cache-and-network: the cached feed draws at once, and the server's answer replaces it. The
+  // server rebuilds the feed at once after a start or stop through it, so a campaign stopped on
+  // its page has left the feed when the screen comes back (offers carry no status to filter on).
+  const query = client.watchQuery({ query: OfferCards, variables: { first: 12 }, errorPolicy: 'all', fetchPolicy: 'cache-and-network' });
   current = query.subscribe(({ data, error }) => {
-    // The feed is of running campaigns: one stopped since it was read leaves the screen at once.
     const feed = (data as OfferCardsQuery | undefined)?.feed;
-    const cards = (feed?.nodes ?? []).flatMap((n) => (n && n.status === 'STARTED' ? [cardView(n.id, n.status, n.card)] : []));
+    const cards = (feed?.nodes ?? []).map((n) => cardView(n.id, n.category?.name ?? '', n.card));
+    const tabs = (feed?.categories ?? []).map((tab) => el('span', { className: 'tab', textContent: `${tab.category.name} · ${tab.offerCount}` }));
     const more = feed?.pageInfo.hasNextPage
       ? [el('button', { className: 'more', textContent: 'More', onclick: () => void query.fetchMore({ variables: { after: feed.pageInfo.endCursor } }) })]
       : [];
     app.replaceChildren(
+      ...(feed ? [el('p', { className: 'tabs', dataset: { testid: 'tabs' } }, `${feed.totalCount} offers `, ...tabs)] : []),
       el('section', { className: 'feed', dataset: { testid: 'feed' } }, ...cards),
       ...more,
       ...(error ? [errorsView([error])] : []),
@@ -102,7 +119,7 @@ function showCampaign(id: string): void {
       el(
         'section',
         { className: 'detail' },
-        cardView(campaign.id, campaign.status, campaign.card),
+        cardView(campaign.id, campaign.category?.name ?? '', campaign.card, campaign.status),
         el(
           'div',
           { className: 'panel' },

@@ -21,19 +21,30 @@ export const CardFields = graphql(`
 `);
 
 /**
- * The card feed, read through the alias `feed` so the screen does not care which field serves
- * it. Until `offerFeed` lands it is the partner's running campaigns; switching is this document
- * alone: `feed: offerFeed(first: $first, after: $after) { nodes { id card { ...CardFields } } ... }`.
+ * The card feed a mobile app draws: `offerFeed`, the running campaigns of the partners an app key
+ * reads for (or of the calling partner, with a partner token), newest first, with the feed's
+ * category tabs. Read through the alias `feed`; the kit's cache pages `offerFeed` with
+ * `connectionPagination()` (one list per `categoryId`/`platform`/`locale`).
  */
 export const OfferCards = graphql(`
-  query OfferCards($first: Int, $after: String) {
-    feed: campaigns(first: $first, after: $after, status: STARTED) {
+  query OfferCards($first: Int, $after: String, $categoryId: ID, $platform: Platform, $locale: String) {
+    feed: offerFeed(first: $first, after: $after, categoryId: $categoryId, platform: $platform, locale: $locale) {
       totalCount
+      categories {
+        category {
+          id
+          name
+        }
+        offerCount
+      }
       nodes {
         id
-        status
         card {
           ...CardFields
+        }
+        category {
+          id
+          name
         }
       }
       pageInfo {
@@ -166,6 +177,25 @@ export const StopCampaign = graphql(`
         message
         code
       }
+    }
+  }
+`);
+
+/**
+ * Live status: an event each time one of the partner's campaigns changes status, over WebSocket
+ * (GraphQLWsLink) or SSE. `campaign { id status }` updates `Campaign:<id>` in the normalized
+ * cache, so every screen showing the campaign redraws; it costs the server nothing per event.
+ */
+export const CampaignChanged = graphql(`
+  subscription CampaignChanged($ids: [ID!]) {
+    campaignChanged(ids: $ids) {
+      campaign {
+        id
+        status
+      }
+      previousStatus
+      status
+      at
     }
   }
 `);

@@ -57,7 +57,7 @@ const PAGING_ARGUMENTS = new Set(['first', 'after', 'last', 'before']);
 
 /**
  * A field policy for a Relay connection with `nodes` and/or `edges` (`campaigns`,
- * `Campaign.pins`, and any later one such as `offerFeed`). One cached list per combination of
+ * `Campaign.pins`, `offerFeed`). One cached list per combination of
  * the other arguments (`status`, a category...); a page read with `after` is appended after the
  * item with that cursor, a page without `after` starts the list again. Unlike Apollo's
  * `relayStylePagination`, which merges `edges` only and keeps the last page's `nodes`, both
@@ -119,7 +119,7 @@ export const typePolicies: TypePolicies = {
   Query: {
     fields: {
       campaigns: connectionPagination(),
-      // Not in the schema yet: the mobile card feed will page the same way.
+      // The mobile card feed (the kit's OfferCards): one list per categoryId/platform/locale.
       offerFeed: connectionPagination(),
       // A campaign already in the cache (from a list) answers `campaign(id)` without a request
       // when the fields asked are there; otherwise Apollo fetches as usual.

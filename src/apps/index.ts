@@ -15,7 +15,7 @@ import { createFeedCache, type FeedCache } from './feed-cache.js';
 import { createAppGate } from './gate.js';
 import { createRateLimiter } from './rate-limit.js';
 import { appScopePlugin, createScopeCache } from './scope.js';
-import { loadTrustedDocuments } from './trusted-documents.js';
+import { loadTrustedDocuments, type TrustedDocuments } from './trusted-documents.js';
 
 export type { AppsContext } from './context.js';
 
@@ -47,6 +47,8 @@ export interface Apps {
   keys: AppKeyRegistry;
   feed: FeedCache;
   gate: Gate;
+  /** The manifest (`TRUSTED_DOCUMENTS`), for the subscription transports. */
+  trusted: TrustedDocuments;
   plugin: ReturnType<typeof appScopePlugin>;
   /** The campaign API as resolvers use it: every write that may change a feed refreshes it. */
   api: CampaignApi;
@@ -147,6 +149,7 @@ export async function createApps(options: AppsOptions): Promise<Apps> {
     keys,
     feed,
     gate,
+    trusted,
     plugin: appScopePlugin(),
     api,
     guardFastPath(fastPath) {

@@ -184,7 +184,14 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     ],
   });
   await apollo.start();
-  const subscriptions = live.transports({ schema, deps, fallbackToken: options.fallbackToken ?? null, onLimit });
+  const subscriptions = live.transports({
+    schema,
+    deps,
+    fallbackToken: options.fallbackToken ?? null,
+    onLimit,
+    // Subscriptions are partner-token only: TRUSTED_DOCUMENTS_ONLY holds them to the manifest.
+    trust: { documents: apps.trusted, only: config.apps.trustedDocumentsOnly, onRefused: () => metrics.limitRejections.inc({ limit: 'trusted_document' }) },
+  });
 
   let lastProbe: Promise<boolean> | undefined;
   let lastProbeAt = 0;

@@ -13,7 +13,7 @@ import type { Logger } from '../observability/logger.js';
 import { createMemoryBus, type StatusBus } from './bus.js';
 import { statusString, type StatusEvent } from './events.js';
 import { LiveStatus } from './hub.js';
-import { createOperationPreparer } from './operation.js';
+import { createOperationPreparer, type SubscriptionTrust } from './operation.js';
 import { createRedisBus } from './redis-bus.js';
 import type { LiveSource } from './resolvers.js';
 import { createSseHandler } from './sse.js';
@@ -134,7 +134,14 @@ export async function createLive({ config, api, logger, registry }: LiveOptions)
   }
 
   /** The transports, once the schema and the request dependencies exist. */
-  function transports(options: { schema: GraphQLSchema; deps: BffDependencies; fallbackToken: string | null; onLimit?: (limit: LimitName) => void }) {
+  function transports(options: {
+    schema: GraphQLSchema;
+    deps: BffDependencies;
+    fallbackToken: string | null;
+    onLimit?: (limit: LimitName) => void;
+    /** The server's trusted documents: subscription documents are held to them as HTTP requests are. */
+    trust?: SubscriptionTrust;
+  }) {
     const { schema, deps } = options;
     // One event object goes to every watcher of its partner on this instance, and a partner is
     // one token (its key is the token's hash): loaders kept per event serve exactly that partner.
@@ -152,7 +159,7 @@ export async function createLive({ config, api, logger, registry }: LiveOptions)
     };
     const contextFor = (token: string, signal: AbortSignal): GraphQLContext => ({ ...createContext(deps, { token, signal: () => signal }), live: source });
     const format = (error: GraphQLError) => formatError(error.toJSON(), error);
-    const prepare = createOperationPreparer(schema, { ...config.limits }, options.onLimit);
+    const prepare = createOperationPreparer(schema, { ...config.limits }, options.onLimit, options.trust);
     const sse = createSseHandler({
       schema,
       live,

@@ -68,7 +68,9 @@ export function createSseHandler(options: SseOptions) {
     // subscription is what proxies and the graphql-sse client handle best.
     authenticate: () => null,
     onSubscribe(req, params) {
-      const prepared = options.prepare(params);
+      // graphql-sse keeps only query, variables, operationName and extensions of the request;
+      // GraphQL over HTTP's `documentId` (a trusted document) is read here (query is then "").
+      const prepared = options.prepare({ ...params, documentId: documentIdOf(req.url, req.body) });
       if (!('document' in prepared)) {
         // Streamed as one result with the errors, then `complete`, like any refused operation
         // (graphql-sse takes a plain result only when it has `data`, which a refusal has not).
@@ -165,4 +167,18 @@ export function createSseHandler(options: SseOptions) {
       for (const res of streams) res.destroy();
     },
   };
+}
+
+/** The `documentId` of a POST body (JSON) or of a GET's search parameters, if any. */
+function documentIdOf(url: string, body: unknown): string | undefined {
+  if (typeof body === 'string' && body.length > 0) {
+    try {
+      const parsed: unknown = JSON.parse(body);
+      const id = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>).documentId : undefined;
+      return typeof id === 'string' ? id : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return new URL(url, 'http://localhost').searchParams.get('documentId') ?? undefined;
 }

@@ -1,7 +1,7 @@
 import { ApolloClient, HttpLink, InMemoryCache, gql, type TypePolicies } from '@apollo/client';
 import { relayStylePagination } from '@apollo/client/utilities';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CampaignList, CampaignPins } from '../../client/src/documents.js';
+import { CampaignList, CampaignPins, OfferCards } from '../../client/src/documents.js';
 import { createCache, typePolicies } from '../../client/src/type-policies.js';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { startStack, type Stack } from '../helpers/stack.js';
@@ -183,6 +183,25 @@ describe('connections read with nodes or edges', () => {
     cache.writeQuery({ query: FEED, variables: { first: 2, categoryId: '2' }, data: page(['x'], 'c1') });
     expect(ids(cache.readQuery<any>({ query: FEED, variables: { first: 2, categoryId: '1' } }).offerFeed.nodes)).toEqual(['a', 'b', 'c', 'd']);
     expect(ids(cache.readQuery<any>({ query: FEED, variables: { first: 2, categoryId: '2' } }).offerFeed.nodes)).toEqual(['x']);
+  });
+
+  it("the kit's card feed (OfferCards, offerFeed) pages with fetchMore from the real server: the next page is appended", async () => {
+    const cache = createCache();
+    const client = clientWith(cache);
+    try {
+      const all = await stack.gql(`{ offerFeed(first: 100) { nodes { id } } }`);
+      const everyId = all.body.data.offerFeed.nodes.map((n: { id: string }) => n.id);
+      expect(everyId.length).toBeGreaterThanOrEqual(2);
+      const first = await client.query({ query: OfferCards, variables: { first: 1 } });
+      expect(first.data!.feed!.nodes.map((n) => n.id)).toEqual(everyId.slice(0, 1));
+      const watched = client.watchQuery({ query: OfferCards, variables: { first: 1 } });
+      await watched.fetchMore({ variables: { after: first.data!.feed!.pageInfo.endCursor } });
+      const read = cache.readQuery({ query: OfferCards, variables: { first: 1 } });
+      expect(read!.feed!.nodes.map((n) => n.id)).toEqual(everyId.slice(0, 2));
+      expect(read!.feed!.categories.length).toBeGreaterThan(0);
+    } finally {
+      client.stop();
+    }
   });
 });
 

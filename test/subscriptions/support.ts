@@ -25,7 +25,8 @@ export interface Subscription {
 
 /** A real client of one transport for one token: graphql-ws's client, or graphql-sse's. */
 export interface LiveClient {
-  subscribe(query: string, variables?: Record<string, unknown>): Subscription;
+  /** `extra`: more of the payload, such as `extensions` or `documentId` (trusted documents). */
+  subscribe(query: string, variables?: Record<string, unknown>, extra?: Record<string, unknown>): Subscription;
   close(): Promise<void>;
   /** WebSocket only: the close event of the socket, once it closed. */
   closed?: Promise<{ code: number; reason: string }>;
@@ -105,7 +106,7 @@ export function liveClient(transport: Transport, bffUrl: string, token: string |
       },
     });
     return {
-      subscribe: (query, variables) => track((sink) => client.subscribe({ query, ...(variables ? { variables } : {}) }, sink as any)),
+      subscribe: (query, variables, extra) => track((sink) => client.subscribe({ query, ...(variables ? { variables } : {}), ...extra }, sink as any)),
       close: () => client.dispose() as Promise<void>,
       closed,
     };
@@ -116,7 +117,7 @@ export function liveClient(transport: Transport, bffUrl: string, token: string |
     retryAttempts: 0,
   });
   return {
-    subscribe: (query, variables) => track((sink) => client.subscribe({ query, ...(variables ? { variables } : {}) }, sink as any)),
+    subscribe: (query, variables, extra) => track((sink) => client.subscribe({ query, ...(variables ? { variables } : {}), ...extra }, sink as any)),
     close: async () => client.dispose(),
   };
 }
