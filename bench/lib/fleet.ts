@@ -56,6 +56,7 @@ export async function measureFleet(options: {
           name,
           script: 'src/main.ts',
           env: { ...options.bffEnv, PORT: String(port), CACHE_URL: redis.url },
+          discardStdout: true,
           ...(options.pin ? { core: 0 } : {}),
           port,
           readyPath: '/healthz',
