@@ -49,24 +49,28 @@ async function until(done: () => boolean): Promise<void> {
   for (let waited = 0; !done() && waited < 1000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
+/** A feed cache over this backend and coordination; every reading of the clock a millisecond later, so builds never share a timestamp. */
+function feedCache(api: CampaignApi, coordination: Coordination) {
+  let clock = 1_000_000;
+  return createFeedCache({
+    api,
+    store: new Keyv(),
+    coordination,
+    ttlMs: 30_000,
+    maxStaleMs: 60_000,
+    lockMs: 10_000,
+    lockWaitMs: 10_000,
+    maxCampaigns: 1000,
+    concurrency: 4,
+    now: () => clock++,
+  });
+}
+
 describe('feed cache rebuilds after writes', () => {
   it('a write that comes while the previous rebuild is being announced gets its own rebuild, and a late notice of its own voids nothing', async () => {
     const started = new Set([1, 2, 3]);
     const coordination = slowNotices();
-    let clock = 1_000_000;
-    const cache = createFeedCache({
-      api: backend(started),
-      store: new Keyv(),
-      coordination,
-      ttlMs: 30_000,
-      maxStaleMs: 60_000,
-      lockMs: 10_000,
-      lockWaitMs: 10_000,
-      maxCampaigns: 1000,
-      concurrency: 4,
-      // Every reading of the clock a millisecond later: builds never share a timestamp.
-      now: () => clock++,
-    });
+    const cache = feedCache(backend(started), coordination);
     const ids = async () => (await cache.read(['token'])).items.map((item) => item.id);
     expect(await ids()).toEqual([3, 2, 1]);
 
@@ -99,19 +103,7 @@ describe('feed cache rebuilds after writes', () => {
       await hold;
       return slowList(...args);
     }) as CampaignApi['getAllCampaigns'];
-    let clock = 1_000_000;
-    const cache = createFeedCache({
-      api,
-      store: new Keyv(),
-      coordination,
-      ttlMs: 30_000,
-      maxStaleMs: 60_000,
-      lockMs: 10_000,
-      lockWaitMs: 10_000,
-      maxCampaigns: 1000,
-      concurrency: 4,
-      now: () => clock++,
-    });
+    const cache = feedCache(api, coordination);
     const ids = async () => (await cache.read(['token'])).items.map((item) => item.id);
     expect(await ids()).toEqual([3, 2, 1]);
 
