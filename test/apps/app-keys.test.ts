@@ -1,11 +1,10 @@
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAppKeys } from '../../src/apps/app-keys.js';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
-import { createLogger } from '../../src/observability/logger.js';
+import { captureLogs } from '../helpers/log-capture.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { app, FEED, partner, post, sleep } from './support.js';
 
@@ -44,7 +43,8 @@ describe('app keys over HTTP (APP_KEYS_FILE, reloaded without a restart)', () =>
   let stack: Stack;
   let dir: string;
   let file: string;
-  const lines: string[] = [];
+  const log = captureLogs();
+  const lines = log.lines;
   const write = (content: unknown) => {
     // As config tools do: write aside, then rename over the file.
     const aside = `${file}.tmp`;
@@ -64,8 +64,7 @@ describe('app keys over HTTP (APP_KEYS_FILE, reloaded without a restart)', () =>
     dir = mkdtempSync(join(tmpdir(), 'bff-app-keys-'));
     file = join(dir, 'app-keys.json');
     write({ 'store-app-key-1': { name: 'Store app', partnerToken: DEMO_TOKENS.store } });
-    const logger = createLogger('info', new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }));
-    stack = await startStack({ env: { APP_KEYS_FILE: file, APP_KEYS_RELOAD_MS: '100' }, logger, emulator: { moderation: { mode: 'manual' } } });
+    stack = await startStack({ env: { APP_KEYS_FILE: file, APP_KEYS_RELOAD_MS: '100' }, logger: log.logger, emulator: { moderation: { mode: 'manual' } } });
   });
   afterAll(async () => {
     await stack?.close();

@@ -1,11 +1,10 @@
-import { Writable } from 'node:stream';
 import { ApolloServer } from '@apollo/server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAULT_MODES, type FaultMode } from '../../src/emulator/faults.js';
 import { formatError } from '../../src/graphql/errors.js';
 import { observabilityPlugin } from '../../src/graphql/plugins/observability.js';
-import { createLogger } from '../../src/observability/logger.js';
 import { createMetrics } from '../../src/observability/metrics.js';
+import { captureLogs } from '../helpers/log-capture.js';
 import { startStack, type GqlResponse, type Stack } from '../helpers/stack.js';
 import { CREATE, promoInput } from '../graphql/support.js';
 import { expectNothingInternal, settle, trackUnhandledRejections } from './support.js';
@@ -227,16 +226,7 @@ const TARGETS: Target[] = [
 const CASES = TARGETS.flatMap((target) => FAULT_MODES.map((mode) => ({ target, mode, label: `${target.name} × ${mode}` })));
 
 /** Error-level log lines: a backend outage is expected and must not be logged as an unexpected error. */
-function errorLog(): { lines: string[]; logger: ReturnType<typeof createLogger> } {
-  const lines: string[] = [];
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(chunk.toString());
-      done();
-    },
-  });
-  return { lines, logger: createLogger('error', sink) };
-}
+const errorLog = () => captureLogs('error');
 
 let stack: Stack;
 const log = errorLog();

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/observability/logger.js';
+import { captureLogs } from '../helpers/log-capture.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 /**
@@ -10,17 +9,12 @@ import { startStack, type Stack } from '../helpers/stack.js';
  * own info line with its error code, never an "unexpected error" at error level with a stack.
  */
 let stack: Stack;
-const lines: Array<Record<string, any>> = [];
+const log = captureLogs();
+const lines = log.entries;
 let n = 0;
 
 beforeAll(async () => {
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(JSON.parse(chunk.toString()));
-      done();
-    },
-  });
-  stack = await startStack({ logger: createLogger('info', sink) });
+  stack = await startStack({ logger: log.logger });
 });
 afterAll(() => stack.close());
 

@@ -1,6 +1,5 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/observability/logger.js';
+import { captureLogs } from '../helpers/log-capture.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 const SANDBOX = 'https://studio.apollographql.com';
@@ -60,17 +59,12 @@ describe('development mode', () => {
 
 describe('production mode', () => {
   let stack: Stack;
-  const lines: string[] = [];
+  const log = captureLogs();
+  const lines = log.lines;
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
     stack = await startStack({
       env: { NODE_ENV: 'production', CAMPAIGN_API_URL: 'http://127.0.0.1:1', CORS_ORIGINS: 'https://partner.example.com' },
-      logger: createLogger('info', sink),
+      logger: log.logger,
     });
   });
   afterAll(() => stack.close());

@@ -1,7 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/observability/logger.js';
+import { captureLogs } from '../helpers/log-capture.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 /**
@@ -10,19 +9,14 @@ import { startStack, type Stack } from '../helpers/stack.js';
  * content type and body must be identical, byte for byte.
  */
 let stack: Stack;
-const lines: { requestId?: string; path?: string }[] = [];
+const log = captureLogs();
+const lines = log.entries;
 let n = 0;
 
 beforeAll(async () => {
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(JSON.parse(chunk.toString()));
-      done();
-    },
-  });
   stack = await startStack({
     emulator: { moderation: { mode: 'manual' } },
-    logger: createLogger('info', sink),
+    logger: log.logger,
     // A backend fault must fail both paths alike: the breaker stays closed through the fault test.
     client: { backoff: { initialMs: 1, maxMs: 5 }, breaker: { consecutiveFailures: 1000, halfOpenAfterMs: 1000 } },
   });

@@ -1,6 +1,5 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/observability/logger.js';
+import { captureLogs } from '../helpers/log-capture.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 /**
@@ -30,19 +29,14 @@ const LEAD = { campaignId: '1', transactionId: 't-1', campaignFee: '1' };
 
 describe.each(['development', 'production'] as const)('variable errors in %s', (mode) => {
   let stack: Stack;
-  const lines: { requestId?: string; path?: string }[] = [];
+  const log = captureLogs();
+  const lines = log.entries;
   let n = 0;
 
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(JSON.parse(chunk.toString()));
-        done();
-      },
-    });
     stack = await startStack({
       env: mode === 'production' ? { NODE_ENV: 'production', CAMPAIGN_API_URL: 'http://127.0.0.1:1' } : {},
-      logger: createLogger('info', sink),
+      logger: log.logger,
     });
   });
   afterAll(() => stack?.close());
