@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { GraphQLError, GraphQLFormattedError } from 'graphql';
-import type { Logger } from '../../observability/logger.js';
+import { requestLineLogger, type Logger } from '../../observability/logger.js';
 import type { Metrics } from '../../observability/metrics.js';
 import { annotateRequestSpan } from '../../tracing/graphql.js';
 import { activeTracer } from '../../tracing/state.js';
@@ -33,6 +33,7 @@ export interface RequestRecord {
  * Apollo plugin and the compiled-operation path, so both report alike.
  */
 export function createRequestRecorder(metrics: Metrics, logger: Logger) {
+  const lines = requestLineLogger(logger);
   // Operation names come from clients: bound the label values so metrics cannot be flooded.
   const knownNames = new Set<string>();
   const label = (name: string) => {
@@ -70,8 +71,8 @@ export function createRequestRecorder(metrics: Metrics, logger: Logger) {
           backendCalls: meta.backend?.calls ?? 0,
         });
       }
-      if (!logger.isLevelEnabled('info')) return;
-      logger.info(
+      if (!lines.isLevelEnabled('info')) return;
+      lines.info(
         {
           requestId: meta.requestId,
           operation: name,
