@@ -1,4 +1,3 @@
-import { BrokenCircuitError, BulkheadRejectedError, IsolatedCircuitError, TaskCancelledError } from 'cockatiel';
 import { z } from 'zod';
 import type { CallListener, CallOptions, CallReport, CampaignApi } from './api.js';
 import { interpretResponse, type Verdict } from './envelope.js';
@@ -13,10 +12,17 @@ import {
   UnauthenticatedError,
 } from './errors.js';
 import { OPERATION_NAMES, operations, type OperationName, type RequestOf, type ResponseOf } from './operations.js';
-import { createPolicies } from './resilience.js';
+import {
+  Breaker,
+  Bulkhead,
+  backoffDelayMs,
+  isRetryableForIdempotent,
+  isRetryableForWrite,
+  type Admission,
+} from './resilience.js';
 import { startRestCall, type RestCallTrace } from '../tracing/rest.js';
 import { activeTracer } from '../tracing/state.js';
-import { Transport, failedBeforeSend, networkErrorCode } from './transport.js';
+import { Transport, failedBeforeSend, networkErrorCode, type Exchange, type RawAnswer } from './transport.js';
 
 export interface CampaignApiClientOptions {
   /** `{base_url}`; operations at `${baseUrl}/v1/${operations[name].path}`. */
@@ -83,9 +89,6 @@ function resolveOptions(options: CampaignApiClientOptions): Settings {
   throw new TypeError(`createCampaignApiClient: invalid options: ${problems.join('; ')}`);
 }
 
-/** Thrown inside the policies when the call's signal fired before an attempt could start. */
-class NotAttempted extends Error {}
-
 // A token must survive as an HTTP header value; anything else would make undici throw.
 const SENDABLE_TOKEN = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
@@ -102,13 +105,17 @@ const OUTCOME_BY_KIND: Record<CampaignApiError['kind'], CallReport['outcome']> =
   aborted: 'aborted',
 };
 
+/** How a call in flight is stopped from outside: by its caller's signal, or by close(). */
+type Stop = (by: 'caller' | 'client-closed') => void;
+
 /**
- * The HTTP implementation of CampaignApi. Every call runs through, from the outside in:
- * call budget (aggressive timeout; also bounds time queued) → bulkhead → retry (reads and
- * redeem on any backend failure; writes only when the request never left) → circuit breaker
- * (per client, so per backend; counts each failed attempt) → attempt timeout (aborts the undici
- * request) → one HTTP exchange, whose answer envelope.ts interprets. Business errors, 401 and
- * contract breaks are answers: never retried, and they keep the breaker closed.
+ * The HTTP implementation of CampaignApi. Every call runs, from the outside in, under: the call
+ * budget (a deadline for everything, time queued included) → the bulkhead → retries (reads and
+ * redeem on any backend failure; writes only when the request never left) with backoff → the
+ * circuit breaker (per client, so per backend; counts each failed attempt) → the attempt timeout
+ * (aborts the exchange) → one HTTP exchange, whose answer envelope.ts interprets. Business
+ * errors, 401 and contract breaks are answers: never retried, and they keep the breaker closed.
+ * The policies are in resilience.ts; this loop drives them with one timer per waiting phase.
  */
 export function createCampaignApiClient(options: CampaignApiClientOptions): CampaignApiClient {
   const settings = resolveOptions(options);
@@ -118,12 +125,30 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
     connections: settings.connections,
     socketTimeoutMs: settings.budgetMs + 1000,
   });
-  const policies = createPolicies(settings);
+  const breaker = new Breaker(settings.breaker);
+  const bulkhead = new Bulkhead(settings.bulkhead.maxConcurrent, settings.bulkhead.maxQueue);
   const paths = Object.fromEntries(OPERATION_NAMES.map((n) => [n, transport.pathOf(operations[n].path)])) as Record<OperationName, string>;
-  /** How to abort each call in flight, for close(). */
-  const inFlight = new Set<() => void>();
+  /** How to stop each call in flight, for close(). */
+  const inFlight = new Set<Stop>();
+  /**
+   * The calls in flight per caller signal. A request's signal is shared by every call it makes (51
+   * for a list of cards): one listener per signal stops them all, instead of one per call.
+   */
+  const bySignal = new WeakMap<AbortSignal, Set<Stop>>();
   let closing: Promise<void> | undefined;
   let lastAnswered: number | undefined;
+
+  function watch(signal: AbortSignal, stop: Stop): void {
+    let stops = bySignal.get(signal);
+    if (!stops) {
+      const set = (stops = new Set());
+      bySignal.set(signal, set);
+      signal.addEventListener('abort', () => {
+        for (const s of set) s('caller');
+      }, { once: true });
+    }
+    stops.add(stop);
+  }
 
   async function call<N extends OperationName>(
     name: N,
@@ -135,12 +160,12 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
     // here is a caller's bug (a BigInt, a cycle), not a backend call.
     const body = JSON.stringify(request ?? {});
     const startedAt = performance.now();
-    const traced = activeTracer() ? startRestCall(operations[name].path, body, policies.breakerState()) : undefined;
-    let attempts = 0;
+    const traced = activeTracer() ? startRestCall(operations[name].path, body, breaker.state()) : undefined;
+    const attempts = { count: 0 };
     let outcome: CallReport['outcome'] | undefined = 'success';
     let code: string | undefined;
     try {
-      return await run(name, token, body, callOptions?.signal, () => ++attempts, traced);
+      return await run(name, token, body, callOptions?.signal, startedAt, attempts, traced);
     } catch (error) {
       if (error instanceof CampaignApiError) {
         outcome = OUTCOME_BY_KIND[error.kind];
@@ -152,8 +177,8 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
       }
       throw error;
     } finally {
-      if (outcome) report({ operation: name, outcome, attempts, durationMs: performance.now() - startedAt, ...(code ? { code } : {}) });
-      traced?.end({ outcome: outcome ?? 'defect', attempts, code, breakerState: policies.breakerState() });
+      if (outcome) report({ operation: name, outcome, attempts: attempts.count, durationMs: performance.now() - startedAt, ...(code ? { code } : {}) });
+      traced?.end({ outcome: outcome ?? 'defect', attempts: attempts.count, code, breakerState: breaker.state() });
     }
   }
 
@@ -162,8 +187,8 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
     token: string,
     body: string,
     callerSignal: AbortSignal | undefined,
-    /** Counts an attempt and returns its number (1 for the first). */
-    countAttempt: () => number,
+    startedAt: number,
+    attempts: { count: number },
     traced: RestCallTrace | undefined,
   ): Promise<ResponseOf<N>> {
     if (closing) throw new AbortedError(name, 'client-closed');
@@ -176,91 +201,117 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
       );
     }
     const path = paths[name];
-    const retry = operations[name].idempotent ? policies.retryIdempotent : policies.retryWrite;
+    const retryable = operations[name].idempotent ? isRetryableForIdempotent : isRetryableForWrite;
+    const deadline = startedAt + settings.budgetMs;
+    const budgetSpent = () => new TimeoutError(name, settings.budgetMs, 'budget');
 
-    // One controller per call, linked by hand to the caller's signal and to close().
-    const controller = new AbortController();
-    let abortedBy: 'caller' | 'client-closed' | undefined;
-    const onCallerAbort = () => {
-      abortedBy ??= 'caller';
-      controller.abort();
+    // Whatever the call is waiting for (a place in the bulkhead, an exchange, a backoff) is
+    // given up through `interrupt`; a stop from outside ends that wait at once.
+    let stoppedBy: 'caller' | 'client-closed' | undefined;
+    let interrupt: ((error: Error) => void) | undefined;
+    const stop: Stop = (by) => {
+      stoppedBy ??= by;
+      interrupt?.(new AbortedError(name, by));
     };
-    const onClientClose = () => {
-      abortedBy ??= 'client-closed';
-      controller.abort();
-    };
-    callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-    inFlight.add(onClientClose);
-    const callSignal = controller.signal;
+    if (callerSignal) watch(callerSignal, stop);
+    inFlight.add(stop);
 
-    const abortCause = (budgetSignal: AbortSignal, attemptSignal: AbortSignal): CampaignApiError | undefined => {
-      if (abortedBy) return new AbortedError(name, abortedBy);
-      if (budgetSignal.aborted) return new TimeoutError(name, settings.budgetMs, 'budget');
-      if (attemptSignal.aborted) return new TimeoutError(name, settings.attemptTimeoutMs, 'attempt');
-      return undefined;
-    };
+    /**
+     * Waits for `promise` (or, without one, for `ms` to pass) until `ms` have passed, which is
+     * `onTimeout`'s error, or the call is stopped; `cancel` hears why a wait was given up.
+     */
+    const waitFor = <T>(promise: Promise<T> | undefined, ms: number, onTimeout?: () => Error, cancel?: (error: Error) => void) =>
+      new Promise<T | undefined>((resolve, reject) => {
+        let done = false;
+        const finish = () => {
+          if (done) return false;
+          done = true;
+          clearTimeout(timer);
+          interrupt = undefined;
+          return true;
+        };
+        const give = (error: Error) => {
+          if (!finish()) return;
+          cancel?.(error);
+          reject(error);
+        };
+        const timer = setTimeout(() => (onTimeout ? give(onTimeout()) : finish() && resolve(undefined)), Math.max(0, ms));
+        interrupt = give;
+        promise?.then(
+          (value) => finish() && resolve(value),
+          (error: unknown) => finish() && reject(error),
+        );
+      });
 
-    const attempt = async (budgetSignal: AbortSignal, attemptSignal: AbortSignal): Promise<Verdict<N>> => {
-      const early = abortCause(budgetSignal, attemptSignal);
-      if (early) throw early;
-      const number = countAttempt();
+    const attempt = async (admission: Admission): Promise<Verdict<N>> => {
+      const number = ++attempts.count;
+      const left = deadline - performance.now();
+      const byBudget = left <= settings.attemptTimeoutMs;
+      let exchange: Exchange | undefined;
       let answer;
       try {
-        answer = await (traced
-          ? traced.attempt(number, () => transport.post(path, token, body, attemptSignal))
-          : transport.post(path, token, body, attemptSignal));
+        exchange = traced ? traced.attempt(number, () => transport.post(path, token, body)) : transport.post(path, token, body);
+        answer = await waitFor(
+          exchange.answer,
+          byBudget ? left : settings.attemptTimeoutMs,
+          () => (byBudget ? budgetSpent() : new TimeoutError(name, settings.attemptTimeoutMs, 'attempt')),
+          (error) => exchange!.abort(error),
+        ) as RawAnswer;
       } catch (error) {
-        const failure = abortCause(budgetSignal, attemptSignal) ?? new NetworkError(name, networkErrorCode(error), failedBeforeSend(error), { cause: error });
+        const failure =
+          error instanceof CampaignApiError ? error : new NetworkError(name, networkErrorCode(error), failedBeforeSend(error), { cause: error });
+        if (failure instanceof AbortedError) breaker.abandoned(admission);
+        else breaker.failed(admission);
         traced?.attemptFailed(number, failure.kind);
         throw failure;
       }
       traced?.answered(answer.status, answer.text);
       const verdict = interpretResponse(name, answer.status, answer.text);
       if (verdict.kind === 'failed') {
+        breaker.failed(admission);
         traced?.attemptFailed(number, verdict.error.kind);
         throw verdict.error;
       }
+      breaker.answered(admission);
       return verdict;
     };
 
     try {
-      const verdict = await policies.budget.execute(
-        ({ signal: budgetSignal }) =>
-          // No signal for the bulkhead itself: cockatiel 3 drops a queued task whose signal has
-          // fired without passing its turn on, so every abandoned call would leak a slot (after
-          // a burst of cancelled requests the client crawled). The task checks the signal itself.
-          policies.bulkhead.execute(() => {
-            if (budgetSignal.aborted) throw new NotAttempted();
-            return retry.execute(({ signal }) => {
-              // Reached after a backoff the budget cut short: no attempt, and no word to the breaker.
-              if (signal.aborted) throw new NotAttempted();
-              return policies.breaker.execute(
-                () => policies.attemptTimeout.execute(({ signal: attemptSignal }) => attempt(budgetSignal, attemptSignal), signal),
-                signal,
-              );
-            }, budgetSignal);
-          }),
-        callSignal,
-      );
-      if (verdict.kind === 'success') {
-        lastAnswered = Date.now();
-        return verdict.value;
+      const entry = bulkhead.enter();
+      if (entry === false) throw new OverloadedError(name, settings.bulkhead.maxConcurrent, settings.bulkhead.maxQueue);
+      if (entry !== true) await waitFor(entry.turn, deadline - performance.now(), budgetSpent, entry.cancel);
+      try {
+        for (let retry = 1; ; retry++) {
+          if (stoppedBy) throw new AbortedError(name, stoppedBy);
+          let admission = breaker.admit();
+          // Half-open with a probe under way: wait for its outcome, within the budget.
+          if (admission instanceof Promise) admission = await waitFor(admission, deadline - performance.now(), budgetSpent);
+          if (!admission) throw new CircuitOpenError(name);
+          let verdict: Verdict<N>;
+          try {
+            verdict = await attempt(admission);
+          } catch (error) {
+            if (!retryable(error) || attempts.count >= settings.maxAttempts) throw error;
+            // Full jitter; a backoff the budget would cut short ends the call when the budget does.
+            const delay = backoffDelayMs(retry, settings.backoff);
+            const left = deadline - performance.now();
+            await waitFor(undefined, Math.min(delay, left));
+            if (delay >= left) throw budgetSpent();
+            continue;
+          }
+          if (verdict.kind === 'success') {
+            lastAnswered = Date.now();
+            return verdict.value;
+          }
+          if (verdict.kind === 'refused') lastAnswered = Date.now();
+          throw verdict.error;
+        }
+      } finally {
+        bulkhead.exit();
       }
-      if (verdict.kind === 'refused') lastAnswered = Date.now();
-      throw verdict.error;
-    } catch (error) {
-      if (error instanceof CampaignApiError) throw error;
-      if (error instanceof BrokenCircuitError || error instanceof IsolatedCircuitError) throw new CircuitOpenError(name);
-      if (error instanceof BulkheadRejectedError) {
-        throw new OverloadedError(name, settings.bulkhead.maxConcurrent, settings.bulkhead.maxQueue);
-      }
-      if (error instanceof TaskCancelledError || error instanceof NotAttempted) {
-        throw abortedBy ? new AbortedError(name, abortedBy) : new TimeoutError(name, settings.budgetMs, 'budget');
-      }
-      throw error;
     } finally {
-      callerSignal?.removeEventListener('abort', onCallerAbort);
-      inFlight.delete(onClientClose);
+      if (callerSignal) bySignal.get(callerSignal)?.delete(stop);
+      inFlight.delete(stop);
     }
   }
 
@@ -285,12 +336,12 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
     ...methods,
     close() {
       closing ??= (async () => {
-        for (const abort of inFlight) abort();
+        for (const stop of inFlight) stop('client-closed');
         await transport.close();
       })();
       return closing;
     },
-    breakerState: () => policies.breakerState(),
+    breakerState: () => breaker.state(),
     lastAnsweredAt: () => lastAnswered,
   };
 }

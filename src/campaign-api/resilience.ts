@@ -1,20 +1,13 @@
-import {
-  BulkheadPolicy,
-  CircuitBreakerPolicy,
-  CircuitState,
-  ConsecutiveBreaker,
-  ExponentialBackoff,
-  RetryPolicy,
-  TimeoutPolicy,
-  TimeoutStrategy,
-  bulkhead,
-  circuitBreaker,
-  fullJitterGenerator,
-  handleWhen,
-  retry,
-  timeout,
-} from 'cockatiel';
 import { HttpStatusError, MalformedResponseError, NetworkError, TimeoutError } from './errors.js';
+
+/**
+ * The policies every backend call runs under: a bulkhead, retries with backoff, a circuit
+ * breaker, and the timers of the call budget and of each attempt. They are small state machines
+ * driven by the call loop in http-client.ts, one timer per waiting phase, rather than a stack of
+ * policy objects each wrapping the call in its own AbortController, timer and listeners: with
+ * five such layers (cockatiel's), the policies cost more CPU than the HTTP exchange itself, and a
+ * list of 50 cards makes 51 calls.
+ */
 
 export interface ResilienceSettings {
   attemptTimeoutMs: number;
@@ -49,61 +42,147 @@ export function isRetryableForWrite(error: unknown): boolean {
   return error instanceof NetworkError && error.beforeSend;
 }
 
-export interface Policies {
-  /**
-   * Aggressive on purpose: cockatiel's retry sleeps through its backoff without watching the
-   * signal, so only a racing budget keeps a call within budgetMs. The abandoned inner chain sees
-   * the aborted signal and stops before sending anything.
-   */
-  budget: TimeoutPolicy;
-  bulkhead: BulkheadPolicy;
-  retryIdempotent: RetryPolicy;
-  retryWrite: RetryPolicy;
-  /** One per client, i.e. per backend. Sees every attempt, so a failing retry loop opens it. */
-  breaker: CircuitBreakerPolicy;
-  /** Cooperative: the attempt's signal aborts the undici request, which frees its socket. */
-  attemptTimeout: TimeoutPolicy;
-  breakerState(): 'closed' | 'open' | 'half-open';
+/** Exponential backoff with full jitter: a uniform draw below `initialMs · 2^(retry − 1)`, capped at `maxMs`. */
+export function backoffDelayMs(retry: number, backoff: ResilienceSettings['backoff'], random: () => number = Math.random): number {
+  return random() * Math.min(backoff.maxMs, backoff.initialMs * 2 ** (retry - 1));
 }
 
-export function createPolicies(settings: ResilienceSettings): Policies {
-  const backoff = new ExponentialBackoff({
-    generator: fullJitterGenerator,
-    initialDelay: settings.backoff.initialMs,
-    maxDelay: settings.backoff.maxMs,
-  });
-  // cockatiel counts retries, the settings count attempts.
-  const retries = settings.maxAttempts - 1;
-  const breaker = circuitBreaker(handleWhen(isBackendFailure), {
-    halfOpenAfter: settings.breaker.halfOpenAfterMs,
-    breaker: new ConsecutiveBreaker(settings.breaker.consecutiveFailures),
-  });
-  let openedAt = 0;
-  breaker.onBreak(() => {
-    openedAt = Date.now();
-  });
+/** What `Breaker.admit` lets through: an ordinary attempt, or the one probe of a half-open circuit. */
+export type Admission = 'closed' | 'probe';
 
-  return {
-    // abortOnReturn off: aborting a finished call's signals builds a DOMException and fires
-    // listeners for nothing, which measurably slowed every call (bench/client-get.ts).
-    budget: timeout(settings.budgetMs, { strategy: TimeoutStrategy.Aggressive, abortOnReturn: false }),
-    bulkhead: bulkhead(settings.bulkhead.maxConcurrent, settings.bulkhead.maxQueue),
-    retryIdempotent: retry(handleWhen(isRetryableForIdempotent), { maxAttempts: retries, backoff }),
-    retryWrite: retry(handleWhen(isRetryableForWrite), { maxAttempts: retries, backoff }),
-    breaker,
-    attemptTimeout: timeout(settings.attemptTimeoutMs, { strategy: TimeoutStrategy.Cooperative, abortOnReturn: false }),
-    breakerState() {
-      switch (breaker.state) {
-        case CircuitState.Closed:
-          return 'closed';
-        case CircuitState.HalfOpen:
-          return 'half-open';
-        default:
-          // cockatiel stays "open" until the next call after the wait; by then a probe would go through.
-          return breaker.state === CircuitState.Open && Date.now() - openedAt >= settings.breaker.halfOpenAfterMs
-            ? 'half-open'
-            : 'open';
-      }
-    },
-  };
+/**
+ * Consecutive-failure circuit breaker, one per client (so per backend). Closed, it counts failed
+ * attempts in a row and opens at the threshold; open, it refuses every attempt until
+ * `halfOpenAfterMs` has passed; then exactly one attempt goes through as a probe, and the attempts
+ * that come meanwhile wait for it: its success closes the circuit and lets them go, its failure
+ * opens it again and refuses them. Every attempt counts, so a failing retry loop opens it.
+ */
+export class Breaker {
+  #failures = 0;
+  #open = false;
+  #openedAt = 0;
+  /** Settles when the probe under way has told its outcome. */
+  #probe: { told: Promise<void>; tell: () => void } | undefined;
+
+  constructor(
+    private readonly settings: ResilienceSettings['breaker'],
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Whether an attempt may go: now, after the probe under way (a promise), or not (undefined). */
+  admit(): Admission | undefined | Promise<Admission | undefined> {
+    if (!this.#open) return 'closed';
+    if (this.#probe) return this.#probe.told.then(() => this.admit());
+    if (this.now() - this.#openedAt < this.settings.halfOpenAfterMs) return undefined;
+    let tell!: () => void;
+    this.#probe = { told: new Promise<void>((resolve) => (tell = resolve)), tell };
+    return 'probe';
+  }
+
+  /** The backend answered (a success, a refusal, or an answer that breaks the contract). */
+  answered(admission: Admission): void {
+    this.#failures = 0;
+    if (admission === 'probe') {
+      this.#open = false;
+      this.#told();
+    }
+  }
+
+  /** The attempt failed as a backend failure (`isBackendFailure`). */
+  failed(admission: Admission): void {
+    if (admission === 'probe') {
+      this.#openedAt = this.now();
+      this.#told();
+      return;
+    }
+    if (++this.#failures >= this.settings.consecutiveFailures && !this.#open) {
+      this.#open = true;
+      this.#openedAt = this.now();
+    }
+  }
+
+  /** The attempt ended without telling anything about the backend (the caller gave up on it). */
+  abandoned(admission: Admission): void {
+    if (admission === 'probe') this.#told();
+  }
+
+  state(): 'closed' | 'open' | 'half-open' {
+    if (!this.#open) return 'closed';
+    // Open until the next call after the wait; by then a probe would go through.
+    return this.#probe || this.now() - this.#openedAt >= this.settings.halfOpenAfterMs ? 'half-open' : 'open';
+  }
+
+  #told(): void {
+    const probe = this.#probe;
+    this.#probe = undefined;
+    probe?.tell();
+  }
+}
+
+/** Why a waiter left the bulkhead's queue without its turn. */
+export type Leave = (error: Error) => void;
+
+interface Waiter {
+  enter: () => void;
+  leave: Leave;
+}
+
+/**
+ * At most `maxConcurrent` holders at once and `maxQueue` waiting in order; beyond that, entry is
+ * refused. A waiter that gives up (its budget ran out, its caller went away) leaves the queue at
+ * once, so abandoned calls never hold a place.
+ */
+export class Bulkhead {
+  #active = 0;
+  readonly #queue = new Set<Waiter>();
+
+  constructor(
+    private readonly maxConcurrent: number,
+    private readonly maxQueue: number,
+  ) {}
+
+  /**
+   * Takes a slot: true at once, false when the queue is full, or a waiter to await. The waiter's
+   * `cancel` gives up: out of the queue, its promise rejected with the error given, or, when its
+   * turn had come already, the slot handed on.
+   */
+  enter(): true | false | { turn: Promise<void>; cancel: Leave } {
+    if (this.#active < this.maxConcurrent) {
+      this.#active++;
+      return true;
+    }
+    if (this.#queue.size >= this.maxQueue) return false;
+    let waiter!: Waiter;
+    const turn = new Promise<void>((enter, leave) => (waiter = { enter, leave }));
+    this.#queue.add(waiter);
+    return {
+      turn,
+      cancel: (error) => {
+        if (this.#queue.delete(waiter)) waiter.leave(error);
+        else this.exit();
+      },
+    };
+  }
+
+  /** Gives the slot back: to the first waiter if there is one. */
+  exit(): void {
+    for (const waiter of this.#queue) {
+      this.#queue.delete(waiter);
+      waiter.enter();
+      return;
+    }
+    this.#active--;
+  }
+
+  /** Runs `task` in a slot, waiting for one as long as it takes (an unbounded queue suits per-request limits). */
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    const entry = this.enter();
+    if (entry === false) throw new Error('Bulkhead.run needs a queue that can take the task');
+    if (entry !== true) await entry.turn;
+    try {
+      return await task();
+    } finally {
+      this.exit();
+    }
+  }
 }

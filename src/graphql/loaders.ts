@@ -1,4 +1,3 @@
-import { bulkhead } from 'cockatiel';
 import DataLoader from 'dataloader';
 import {
   BusinessError,
@@ -7,6 +6,7 @@ import {
   type PinStatus,
   type ResponseOf,
 } from '../campaign-api/index.js';
+import { Bulkhead } from '../campaign-api/resilience.js';
 import { LoaderContexts } from '../tracing/graphql.js';
 import { activeTracer } from '../tracing/state.js';
 import type { PartnerApi } from './partner-api.js';
@@ -53,7 +53,7 @@ class RequestLoaders implements Loaders {
   #stats?: Loaders['stats'];
   #pins?: Loaders['pins'];
   #listPage?: Loaders['listPage'];
-  #limiter?: ReturnType<typeof bulkhead>;
+  #limiter?: Bulkhead;
 
   constructor(
     private readonly partner: PartnerApi,
@@ -63,8 +63,8 @@ class RequestLoaders implements Loaders {
   // Calls start in the batch's tick (no await before them), so a page of 100 campaigns is one batch.
   private fanOut<K, V>(fetch: (key: K) => Promise<V>) {
     return (keys: readonly K[]): Promise<(V | Error)[]> => {
-      const limiter = (this.#limiter ??= bulkhead(this.concurrency, Number.POSITIVE_INFINITY));
-      return Promise.all(keys.map((key) => limiter.execute(() => fetch(key)).catch(asError)));
+      const limiter = (this.#limiter ??= new Bulkhead(this.concurrency, Number.POSITIVE_INFINITY));
+      return Promise.all(keys.map((key) => limiter.run(() => fetch(key)).catch(asError)));
     };
   }
 

@@ -38,7 +38,7 @@ export class RestCallTrace {
     this.#context = trace.setSpan(parent, span);
   }
 
-  attempt<T>(attempt: number, send: () => Promise<T>): Promise<T> {
+  attempt<T>(attempt: number, send: () => T): T {
     return context.with(this.#context.setValue(ATTEMPT, attempt), send);
   }
 

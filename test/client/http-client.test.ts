@@ -367,6 +367,24 @@ describe('abort and close', () => {
     expect(last()).toMatchObject({ outcome: 'aborted', attempts: 1 });
   });
 
+  it('one caller signal stops every call made with it, those in flight and those queued in the bulkhead, and frees their slots', async () => {
+    server.respond(hang);
+    const { client, reports } = recordingClient(server.url, { attemptTimeoutMs: 5000, budgetMs: 5000, bulkhead: { maxConcurrent: 3, maxQueue: 10 } });
+    const controller = new AbortController();
+    const pending = Promise.all(Array.from({ length: 6 }, () => failure(client.get(TOKEN, { ymCampaignId: 7 }, { signal: controller.signal }))));
+    await sleep(50);
+    expect(server.openSockets()).toBe(3);
+    controller.abort();
+    for (const { error } of await pending) expect(error).toMatchObject({ name: 'AbortedError', by: 'caller' });
+    expect(reports.map((r) => r.attempts).sort()).toEqual([0, 0, 0, 1, 1, 1]);
+    expect(client.breakerState()).toBe('closed');
+    // The slots were all given back: three new calls go out at once.
+    server.respond(json(200, { status: 'success', result: { ymCampaignId: 7 } }));
+    const again = await Promise.allSettled([1, 2, 3].map(() => client.get(TOKEN, { ymCampaignId: 7 })));
+    expect(server.seen.length).toBe(6);
+    expect(again.every((r) => r.status === 'rejected' && (r.reason as Error).name === 'ContractError')).toBe(true);
+  });
+
   it('does not call at all with a signal already aborted', async () => {
     const { client, last } = recordingClient(server.url);
     const { error } = await failure(client.get(TOKEN, { ymCampaignId: 7 }, { signal: AbortSignal.abort() }));

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { Breaker, Bulkhead, backoffDelayMs } from '../../src/campaign-api/resilience.js';
+
+describe('Bulkhead', () => {
+  it('admits up to maxConcurrent, queues up to maxQueue, and refuses the rest', () => {
+    const bulkhead = new Bulkhead(2, 1);
+    expect(bulkhead.enter()).toBe(true);
+    expect(bulkhead.enter()).toBe(true);
+    expect(typeof bulkhead.enter()).toBe('object');
+    expect(bulkhead.enter()).toBe(false);
+  });
+
+  it('hands a freed slot to the first waiter, in order', async () => {
+    const bulkhead = new Bulkhead(1, 5);
+    expect(bulkhead.enter()).toBe(true);
+    const order: number[] = [];
+    const waiters = [1, 2, 3].map((n) => {
+      const entry = bulkhead.enter() as { turn: Promise<void> };
+      return entry.turn.then(() => order.push(n));
+    });
+    bulkhead.exit();
+    await waiters[0];
+    expect(order).toEqual([1]);
+    bulkhead.exit();
+    bulkhead.exit();
+    await Promise.all(waiters);
+    expect(order).toEqual([1, 2, 3]);
+  });
+
+  it('a waiter that gives up leaves the queue at once, and its place is free for another', async () => {
+    const bulkhead = new Bulkhead(1, 1);
+    expect(bulkhead.enter()).toBe(true);
+    const entry = bulkhead.enter() as { turn: Promise<void>; cancel: (error: Error) => void };
+    expect(bulkhead.enter()).toBe(false);
+    entry.cancel(new Error('budget spent'));
+    await expect(entry.turn).rejects.toThrow('budget spent');
+    expect(typeof bulkhead.enter()).toBe('object');
+  });
+
+  it('a waiter that gives up after its turn came hands the slot on, so no slot leaks', async () => {
+    const bulkhead = new Bulkhead(1, 5);
+    expect(bulkhead.enter()).toBe(true);
+    const late = bulkhead.enter() as { turn: Promise<void>; cancel: (error: Error) => void };
+    const next = bulkhead.enter() as { turn: Promise<void> };
+    bulkhead.exit(); // the slot goes to `late`
+    late.cancel(new Error('gave up in the same tick')); // ... which hands it on to `next`
+    await expect(next.turn).resolves.toBeUndefined();
+    bulkhead.exit(); // `next` is done: the slot is free again
+    expect(bulkhead.enter()).toBe(true);
+  });
+
+  it('run() queues without bound and frees the slot also when the task fails', async () => {
+    const bulkhead = new Bulkhead(2, Number.POSITIVE_INFINITY);
+    let running = 0;
+    let most = 0;
+    const task = async (fail: boolean) => {
+      most = Math.max(most, ++running);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      running--;
+      if (fail) throw new Error('failed');
+      return 'ok';
+    };
+    const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => bulkhead.run(() => task(i % 3 === 0))));
+    expect(most).toBe(2);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(13);
+    expect(bulkhead.enter()).toBe(true);
+    expect(bulkhead.enter()).toBe(true);
+  });
+});
+
+describe('Breaker', () => {
+  const settings = { consecutiveFailures: 2, halfOpenAfterMs: 100 };
+
+  it('opens after consecutive failures only; an answer resets the count', () => {
+    let now = 0;
+    const breaker = new Breaker(settings, () => now);
+    breaker.failed('closed');
+    breaker.answered('closed');
+    breaker.failed('closed');
+    expect(breaker.state()).toBe('closed');
+    breaker.failed('closed');
+    expect(breaker.state()).toBe('open');
+    expect(breaker.admit()).toBeUndefined();
+    now = 100;
+    expect(breaker.state()).toBe('half-open');
+  });
+
+  it('half-open: one probe goes, the others wait for it and go when it succeeds', async () => {
+    let now = 0;
+    const breaker = new Breaker(settings, () => now);
+    breaker.failed('closed');
+    breaker.failed('closed');
+    now = 150;
+    expect(breaker.admit()).toBe('probe');
+    const waiting = [breaker.admit(), breaker.admit()];
+    expect(waiting.every((w) => w instanceof Promise)).toBe(true);
+    breaker.answered('probe');
+    expect(await Promise.all(waiting)).toEqual(['closed', 'closed']);
+    expect(breaker.state()).toBe('closed');
+  });
+
+  it('half-open: a failed probe opens it again and refuses those that waited', async () => {
+    let now = 0;
+    const breaker = new Breaker(settings, () => now);
+    breaker.failed('closed');
+    breaker.failed('closed');
+    now = 150;
+    expect(breaker.admit()).toBe('probe');
+    const waiting = breaker.admit();
+    breaker.failed('probe');
+    expect(await waiting).toBeUndefined();
+    expect(breaker.state()).toBe('open');
+    now = 250;
+    expect(breaker.admit()).toBe('probe');
+  });
+
+  it('half-open: a probe its caller gave up on passes the probe to one of those waiting', async () => {
+    let now = 0;
+    const breaker = new Breaker(settings, () => now);
+    breaker.failed('closed');
+    breaker.failed('closed');
+    now = 150;
+    expect(breaker.admit()).toBe('probe');
+    const waiting = [breaker.admit(), breaker.admit()];
+    breaker.abandoned('probe');
+    const [first, second] = waiting;
+    expect(await first).toBe('probe');
+    breaker.answered('probe');
+    expect(await second).toBe('closed');
+  });
+});
+
+describe('backoffDelayMs', () => {
+  it('draws below initialMs · 2^(retry − 1), capped at maxMs', () => {
+    const backoff = { initialMs: 100, maxMs: 1000 };
+    expect(backoffDelayMs(1, backoff, () => 0.999)).toBeCloseTo(99.9);
+    expect(backoffDelayMs(3, backoff, () => 0.5)).toBe(200);
+    expect(backoffDelayMs(10, backoff, () => 0.5)).toBe(500);
+    expect(backoffDelayMs(2, backoff, () => 0)).toBe(0);
+  });
+});
