@@ -108,13 +108,24 @@ export function feedScenarios(feedBody: string): Scenario[] {
   ];
 }
 
+export interface StampedeResult {
+  requests: number;
+  /** Answers with status 200 and data. */
+  ok: number;
+  calls: Record<string, number>;
+  builds: number;
+  ms: number;
+  /** The first other answer, if any. */
+  firstWrongAnswer?: string;
+}
+
 /** `count` app opens at once on a cold feed; the backend calls they caused. */
 export async function stampede(
   bffOrigin: string,
   count: number,
   calls: () => Promise<Record<string, number>>,
   resetCalls: () => Promise<void>,
-): Promise<{ requests: number; ok: number; calls: Record<string, number>; builds: number; ms: number }> {
+): Promise<StampedeResult> {
   await resetCalls();
   const started = performance.now();
   const answers = await Promise.all(
@@ -127,12 +138,14 @@ export async function stampede(
   );
   const ms = performance.now() - started;
   const counted = await calls();
+  const wrong = answers.filter((a) => a.status !== 200 || !a.text.startsWith('{"data"'));
   return {
     requests: count,
-    ok: answers.filter((a) => a.status === 200 && a.text.startsWith('{"data"')).length,
+    ok: count - wrong.length,
     calls: counted,
     // One list read per build of a partner under 100 campaigns.
     builds: counted['campaigns/get-all-campaigns'] ?? 0,
     ms: Math.round(ms),
+    ...(wrong[0] ? { firstWrongAnswer: `HTTP ${wrong[0].status}: ${wrong[0].text.slice(0, 600)}` } : {}),
   };
 }

@@ -75,3 +75,16 @@ export async function fire(options: FireOptions): Promise<LoadResult> {
     clearTimeout(guard);
   }
 }
+
+/** A body check that keeps the first body it refused (its first 600 characters), for the report. */
+export function keepingFirstWrong(verify: (body: string) => boolean): { verify: (body: string) => boolean; firstWrong(): string | undefined } {
+  let first: string | undefined;
+  return {
+    verify(body) {
+      const ok = verify(body);
+      if (!ok && first === undefined) first = body.slice(0, 600);
+      return ok;
+    },
+    firstWrong: () => first,
+  };
+}

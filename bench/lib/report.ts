@@ -1,5 +1,5 @@
 import type { LoadResult } from './load.js';
-import type { Target } from './scenarios.js';
+import { isBff, noRequestLogTwin, type Target } from './scenarios.js';
 
 /** What one scenario measured, as written to latest.json and printed. */
 export interface ScenarioResult extends LoadResult {
@@ -23,6 +23,8 @@ export interface ScenarioResult extends LoadResult {
   serverPeakRssMb: number;
   /** False when the kernel would not reset the peak mark: the peak is then the process's lifetime peak. */
   peakRssPerScenario: boolean;
+  /** The first wrong answer, if any. */
+  sampleFailure?: string;
 }
 
 export interface MemoryCheck {
@@ -53,6 +55,7 @@ export interface MemoryCheck {
 export interface TargetCheck {
   goal: string;
   measured: string;
+  /** null for a figure reported without a verdict. */
   met: boolean | null;
 }
 
@@ -61,9 +64,9 @@ const round = (n: number, digits = 1) => {
   return Math.round(n * f) / f;
 };
 
-const signed = (n: number) => `${n >= 0 ? '+' : ''}${round(n)}`;
+const signed = (n: number, digits = 1) => `${n >= 0 ? '+' : ''}${round(n, digits)}`;
 
-function formatCalls(calls: Record<string, number>): string {
+export function formatCalls(calls: Record<string, number>): string {
   const entries = Object.entries(calls).filter(([, n]) => n > 0);
   if (entries.length === 0) return '0';
   return entries
@@ -82,11 +85,12 @@ export function formatTable(results: ScenarioResult[]): string {
     String(round(r.latencyMs.p50)),
     String(round(r.latencyMs.p97_5)),
     String(round(r.latencyMs.p99)),
-    formatCalls(r.callsPerRequest) + (r.callsAsExpected === false ? ' (!)' : ''),
+    formatCalls(r.callsPerRequest),
     `${Math.round(r.serverCpuCores * 100)}%`,
     String(Math.round(r.serverCpuUsPerRequest)),
     String(Math.round(r.serverPeakRssMb)),
-    String(r.errors + r.non2xx + r.mismatches) + (r.stoppedEarly ? ' (stopped)' : ''),
+    // Always 0 in a printed table (a wrong answer rejects the run): shown as the proof it was checked.
+    String(r.errors + r.non2xx + r.mismatches),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const numeric = new Set([2, 3, 4, 5, 6, 8, 9, 10, 11]);
@@ -97,7 +101,7 @@ export function formatTable(results: ScenarioResult[]): string {
 }
 
 export function formatTargets(checks: TargetCheck[]): string {
-  return checks.map((c) => `${c.met === null ? '[ n/a ]' : c.met ? '[ met ]' : '[MISSED]'} ${c.goal}: ${c.measured}`).join('\n');
+  return checks.map((c) => `${c.met === null ? '[ info ]' : c.met ? '[ met ]' : '[MISSED]'} ${c.goal}: ${c.measured}`).join('\n');
 }
 
 export function formatMemory(m: MemoryCheck): string {
@@ -106,87 +110,116 @@ export function formatMemory(m: MemoryCheck): string {
     `idle ${round(m.idleBeforeMb)} MB; median RSS over ${m.windowSeconds} s from ${m.warmSeconds} s ${round(m.startMb)} MB, over the last ${m.windowSeconds} s ${round(m.endMb)} MB ` +
     `(${signed(m.growthPercent)}%); after-GC troughs ${round(m.troughStartMb)} -> ${round(m.troughEndMb)} MB (${signed(m.troughGrowthPercent)}%); ` +
     `peak ${round(m.peakMb)} MB; idle after ${round(m.idleAfterMb)} MB ` +
-    `(${Math.round(m.load.requestsPerSecond)} req/s, ${m.load.errors + m.load.non2xx + m.load.mismatches} failed)` +
-    (m.sampleFailure !== undefined ? `\n  first wrong answer: ${m.sampleFailure}` : '')
+    `(${Math.round(m.load.requestsPerSecond)} req/s, ${m.load.errors + m.load.non2xx + m.load.mismatches} failed)`
   );
 }
 
-function find(results: ScenarioResult[], key: string, latency: number, connections?: number): ScenarioResult | undefined {
-  return results.find((r) => r.key === key && r.backendLatencyMs === latency && (connections === undefined || r.connections === connections));
+function find(results: ScenarioResult[], key: string, latency: number, connections: number): ScenarioResult | undefined {
+  return results.find((r) => r.key === key && r.backendLatencyMs === latency && r.connections === connections);
 }
 
 const pct = (ratio: number) => `${round(ratio * 100)}%`;
+const us = (r: ScenarioResult) => Math.round(r.serverCpuUsPerRequest);
+const rps = (r: ScenarioResult) => Math.round(r.requestsPerSecond);
 
-/** The "must show" list of issue 6, checked against this run. */
-export function checkTargets(results: ScenarioResult[], loadConnections: number, memory: MemoryCheck | null): TargetCheck[] {
+/** The backend latency of the list-cards p50 target (issue 15: 10 ms per backend call). */
+const P50_LATENCY_MS = 10;
+
+/** Issue 15's warm-categories target at one latency, and what the request log line costs there. */
+function categoriesChecks(results: ScenarioResult[], latency: number, connections: number): TargetCheck[] {
   const checks: TargetCheck[] = [];
-
-  for (const latency of [0, 10]) {
-    const floor = find(results, 'floor', latency, loadConnections);
-    const categories = find(results, 'categories', latency, loadConnections);
-    if (floor && categories) {
-      const ratio = categories.requestsPerSecond / floor.requestsPerSecond;
-      // CPU per request depends neither on other work on the machine nor on the driver's limit;
-      // the stricter of the two ratios decides, so a starved floor cannot flatter the BFF.
-      const cpuRatio = floor.serverCpuUsPerRequest / categories.serverCpuUsPerRequest;
-      const driverBound = floor.serverCpuCores < 0.9;
-      checks.push({
-        goal: `warm categories >= 50% of the floor's req/s (stretch 80%), backend ${latency} ms`,
-        measured:
-          `${Math.round(categories.requestsPerSecond)} / ${Math.round(floor.requestsPerSecond)} req/s = ${pct(ratio)}; ` +
-          `by CPU per request ${Math.round(categories.serverCpuUsPerRequest)} vs ${Math.round(floor.serverCpuUsPerRequest)} µs = ${pct(cpuRatio)}` +
-          (driverBound ? ` (the floor ran at ${pct(floor.serverCpuCores)} CPU: its req/s was bounded by the driver)` : '') +
-          (Math.min(ratio, cpuRatio) >= 0.8 ? '; stretch met' : ''),
-        met: Math.min(ratio, cpuRatio) >= 0.5,
-      });
-    }
+  const floor = find(results, 'floor', latency, connections);
+  const categories = find(results, 'categories', latency, connections);
+  if (floor && categories) {
+    const ratio = categories.requestsPerSecond / floor.requestsPerSecond;
+    // The issue words the target in req/s; CPU per request, which does not depend on other work
+    // on the machine nor on the driver's limit, is shown beside it to tell a starved floor.
+    const cpuRatio = floor.serverCpuUsPerRequest / categories.serverCpuUsPerRequest;
+    const driverBound = floor.serverCpuCores < 0.9;
+    checks.push({
+      goal: `warm categories >= 60% of the bare node:http floor's req/s in the same run, backend ${latency} ms`,
+      measured:
+        `${rps(categories)} / ${rps(floor)} req/s = ${pct(ratio)}; ` +
+        `by CPU per request (floor ÷ BFF, not judged) ${us(floor)} / ${us(categories)} µs = ${pct(cpuRatio)}` +
+        (driverBound ? ` (the floor ran at ${pct(floor.serverCpuCores)} CPU: its req/s was bounded by the driver)` : ''),
+      met: ratio >= 0.6,
+    });
   }
+  const quiet = find(results, `categories-${noRequestLogTwin.suffix.key}`, latency, connections);
+  if (categories && quiet) {
+    checks.push({
+      goal: `request log line (warm categories, backend ${latency} ms)`,
+      measured:
+        `${signed(categories.serverCpuUsPerRequest - quiet.serverCpuUsPerRequest, 0)} µs CPU per request (${us(categories)} vs ${us(quiet)} µs/req), ` +
+        `req/s ${rps(quiet)} without vs ${rps(categories)} with`,
+      met: null,
+    });
+  }
+  return checks;
+}
 
-  const stock = find(results, 'stock-apollo', 0, loadConnections);
-  const warm = find(results, 'categories', 0, loadConnections);
+/** Issue 15's list-cards targets against the REST floor under load, at one latency. */
+function listChecks(results: ScenarioResult[], latency: number, connections: number): TargetCheck[] {
+  const cards = find(results, 'list-cards', latency, connections);
+  const rest = find(results, 'rest-floor-list', latency, connections);
+  if (!cards || !rest) return [];
+  const cpuTimes = cards.serverCpuUsPerRequest / rest.serverCpuUsPerRequest;
+  const ratio = cards.requestsPerSecond / rest.requestsPerSecond;
+  return [
+    {
+      goal: `list cards CPU per request <= 1.5 x the REST floor's, ${connections} connections, backend ${latency} ms`,
+      measured: `${us(cards)} vs ${us(rest)} µs/req = ${round(cpuTimes, 2)} x`,
+      met: cpuTimes <= 1.5,
+    },
+    {
+      goal: `list cards req/s >= 80% of the REST floor's, ${connections} connections, backend ${latency} ms`,
+      measured: `${rps(cards)} / ${rps(rest)} req/s = ${pct(ratio)}`,
+      met: ratio >= 0.8,
+    },
+  ];
+}
+
+/**
+ * The targets of issue 15, checked against this run, with the figures it asks to report beside
+ * them (what the request log line costs, the RSS at rest) as checks without a verdict.
+ */
+export function checkTargets(
+  results: ScenarioResult[],
+  connections: { load: number; probe: number },
+  memory: MemoryCheck | null,
+  rssAtRestMb: number,
+): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const latencies = [...new Set(results.map((r) => r.backendLatencyMs))].sort((a, b) => a - b);
+
+  for (const latency of latencies) checks.push(...categoriesChecks(results, latency, connections.load));
+
+  const stock = find(results, 'stock-apollo', 0, connections.load);
+  const warm = find(results, 'categories', 0, connections.load);
   if (stock && warm) {
     checks.push({
       goal: 'warm categories faster than stock Apollo Server 5 (standalone, defaults, same answer), backend 0 ms, by req/s and by CPU per request',
-      measured:
-        `${Math.round(warm.requestsPerSecond)} vs ${Math.round(stock.requestsPerSecond)} req/s = ${pct(warm.requestsPerSecond / stock.requestsPerSecond)}; ` +
-        `CPU ${Math.round(warm.serverCpuUsPerRequest)} vs ${Math.round(stock.serverCpuUsPerRequest)} µs/req`,
+      measured: `${rps(warm)} vs ${rps(stock)} req/s = ${pct(warm.requestsPerSecond / stock.requestsPerSecond)}; CPU ${us(warm)} vs ${us(stock)} µs/req`,
       met: warm.requestsPerSecond > stock.requestsPerSecond && warm.serverCpuUsPerRequest < stock.serverCpuUsPerRequest,
     });
   }
 
-  const probeCards = find(results, 'list-cards', 10, 1);
-  const probeRest = find(results, 'rest-floor-list', 10, 1);
-  if (probeCards) {
+  for (const latency of latencies) checks.push(...listChecks(results, latency, connections.load));
+  const probe = find(results, 'list-cards', P50_LATENCY_MS, connections.probe);
+  if (probe) {
+    const restProbe = find(results, 'rest-floor-list', P50_LATENCY_MS, connections.probe);
     checks.push({
-      goal: 'list cards at 10 ms backend: p50 <= 2 x 10 ms + 5 ms = 25 ms (1 connection, no queueing)',
-      measured: `p50 ${round(probeCards.latencyMs.p50)} ms`,
-      met: probeCards.latencyMs.p50 <= 25,
-    });
-  }
-  if (probeCards && probeRest) {
-    const ratio = probeCards.latencyMs.p50 / probeRest.latencyMs.p50;
-    checks.push({
-      goal: 'list cards at 10 ms backend: p50 within 20% of the undici REST floor (1 connection)',
-      measured: `${round(probeCards.latencyMs.p50)} vs ${round(probeRest.latencyMs.p50)} ms = ${pct(ratio)} of the floor's latency`,
-      met: ratio <= 1.2,
-    });
-  }
-  const loadedCards = find(results, 'list-cards', 10, loadConnections);
-  const loadedRest = find(results, 'rest-floor-list', 10, loadConnections);
-  if (loadedCards && loadedRest) {
-    const ratio = loadedCards.requestsPerSecond / loadedRest.requestsPerSecond;
-    checks.push({
-      goal: `list cards at 10 ms backend: req/s within 20% of the undici REST floor (${loadConnections} connections)`,
-      measured: `${Math.round(loadedCards.requestsPerSecond)} / ${Math.round(loadedRest.requestsPerSecond)} req/s = ${pct(ratio)}; p50 ${round(loadedCards.latencyMs.p50)} vs ${round(loadedRest.latencyMs.p50)} ms`,
-      met: ratio >= 0.8,
+      goal: `list cards p50 <= 25 ms with ${P50_LATENCY_MS} ms per backend call and ${connections.probe} concurrent clients`,
+      measured: `p50 ${round(probe.latencyMs.p50)} ms` + (restProbe ? ` (REST floor ${round(restProbe.latencyMs.p50)} ms)` : ''),
+      met: probe.latencyMs.p50 <= 25,
     });
   }
 
-  const withCallTargets = results.filter((r) => r.expectedCalls && r.target === 'bff');
+  const withCallTargets = results.filter((r) => r.expectedCalls && isBff(r.target));
   if (withCallTargets.length > 0) {
     const wrong = withCallTargets.filter((r) => !r.callsAsExpected);
     checks.push({
-      goal: 'backend calls per operation exactly minimal: categories 0 (warm), card 1, list ids 1, list cards 51, create 1',
+      goal: 'backend calls per request exactly minimal in every BFF run: categories 0 (warm), card 1, list ids 1, list cards 51, create 1',
       measured:
         wrong.length === 0
           ? `all ${withCallTargets.length} BFF runs exact`
@@ -197,8 +230,8 @@ export function checkTargets(results: ScenarioResult[], loadConnections: number,
 
   if (memory) {
     checks.push({
-      goal: `peak RSS of the BFF under ${memory.connections} connections <= 200 MB`,
-      measured: `${round(memory.peakMb)} MB (${memory.scenario}, ${memory.seconds} s)`,
+      goal: `peak RSS of the BFF under ${memory.connections} connections for ${memory.seconds} s <= 200 MB`,
+      measured: `${round(memory.peakMb)} MB (${memory.scenario})`,
       met: memory.peakMb <= 200,
     });
     checks.push({
@@ -209,12 +242,10 @@ export function checkTargets(results: ScenarioResult[], loadConnections: number,
       met: Math.abs(memory.growthPercent) <= 10 && Math.abs(memory.troughGrowthPercent) <= 10,
     });
   }
-
-  const failed = results.filter((r) => r.errors + r.non2xx + r.mismatches > 0 || r.stoppedEarly);
   checks.push({
-    goal: 'every response right (no connection errors, non-2xx, wrong bodies or stopped runs)',
-    measured: failed.length === 0 ? 'all right' : failed.map((r) => `${r.label} @${r.backendLatencyMs} ms/${r.connections}c: ${r.errors} errors, ${r.non2xx} non-2xx, ${r.mismatches} wrong bodies${r.stoppedEarly ? ', stopped' : ''}`).join('; '),
-    met: failed.length === 0,
+    goal: 'RSS of the BFF at rest (after start-up and warm-up, before any load)',
+    measured: `${round(rssAtRestMb)} MB` + (memory ? `; idle after the memory check ${round(memory.idleAfterMb)} MB` : ''),
+    met: null,
   });
   return checks;
 }

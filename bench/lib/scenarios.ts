@@ -1,10 +1,14 @@
 import type { RawRequest, RequestSpec } from 'autocannon';
 import { graphqlCreateInput } from './campaign-samples.js';
 
-/** The scenarios of issue 6: what each one sends, to which server, and what a right answer is. */
+/** The scenarios of issues 6 and 15: what each one sends, to which server, and what a right answer is. */
 
-/** `bff-traced`: a second BFF process exporting every span (the `--tracing` runs). */
-export type Target = 'floor' | 'stock-apollo' | 'bff' | 'bff-traced' | 'rest-floor' | 'feed-floor';
+/** The BFF's twins: second BFF processes, the same but for their environment (see BffTwin). */
+export type TwinTarget = 'bff-traced' | 'bff-no-request-log';
+export type Target = 'floor' | 'stock-apollo' | 'bff' | TwinTarget | 'rest-floor' | 'feed-floor';
+
+/** The BFF under test or one of its twins: the servers whose backend calls must be minimal. */
+export const isBff = (target: Target): boolean => target === 'bff' || target.startsWith('bff-');
 
 export interface Scenario {
   /** Stable key, used in latest.json. */
@@ -138,10 +142,42 @@ export function buildScenarios(inputs: ScenarioInputs): Scenario[] {
   ];
 }
 
-/** Scenarios the `--tracing` runs repeat on the traced BFF: a warm read, one call, a fan-out of 51. */
-export const TRACED_KEYS: readonly string[] = ['categories', 'card', 'list-cards'];
+/**
+ * A second BFF process, identical to the first but for `env`, on which some scenarios run again
+ * right after their run on the first: the same world, the same moment of the machine, so the
+ * difference is what `env` changes.
+ */
+export interface BffTwin {
+  target: TwinTarget;
+  /** Process name in error messages. */
+  name: string;
+  env: Record<string, string>;
+  /** Appended to the scenario's key and label. */
+  suffix: { key: string; label: string };
+  /** The scenarios repeated on it. */
+  keys: readonly string[];
+}
 
-/** The same request and checks against the BFF that exports every span. */
-export function tracedScenario(scenario: Scenario): Scenario {
-  return { ...scenario, key: `${scenario.key}-traced`, label: `${scenario.label}, traced`, target: 'bff-traced' };
+/** `--tracing`: every span exported to `sinkOrigin`; a warm read, one call, a fan-out of 51. */
+export const tracedTwin = (sinkOrigin: string): BffTwin => ({
+  target: 'bff-traced',
+  name: 'BFF traced',
+  // Every request sampled: the dearest case.
+  env: { OTEL_EXPORTER_OTLP_ENDPOINT: sinkOrigin, OTEL_SERVICE_NAME: 'campaign-bff-bench', OTEL_TRACES_SAMPLER: 'always_on' },
+  suffix: { key: 'traced', label: 'traced' },
+  keys: ['categories', 'card', 'list-cards'],
+});
+
+/** Without the JSON line per request (issue 15: what the request log line costs, measured). */
+export const noRequestLogTwin: BffTwin = {
+  target: 'bff-no-request-log',
+  name: 'BFF without request log',
+  env: { LOG_LEVEL: 'warn' },
+  suffix: { key: 'no-request-log', label: 'no request log (LOG_LEVEL=warn)' },
+  keys: ['categories'],
+};
+
+/** The same request and checks against the twin. */
+export function twinScenario(scenario: Scenario, twin: BffTwin): Scenario {
+  return { ...scenario, key: `${scenario.key}-${twin.suffix.key}`, label: `${scenario.label}, ${twin.suffix.label}`, target: twin.target };
 }

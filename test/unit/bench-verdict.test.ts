@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import type { ScenarioResult } from '../../bench/lib/report.js';
+import { formatRejection, wrongScenarios, type RunAnswers } from '../../bench/lib/verdict.js';
+
+const LIST_CALLS = { 'campaigns/get-all-campaigns': 1, 'campaigns/get': 50 };
+
+function row(overrides: Partial<ScenarioResult>): ScenarioResult {
+  return {
+    key: 'list-cards',
+    label: 'list cards (50)',
+    target: 'bff',
+    backendLatencyMs: 10,
+    connections: 50,
+    responses: 500,
+    seconds: 10,
+    requestsPerSecond: 50,
+    latencyMs: { p50: 20, p97_5: 30, p99: 35, mean: 21, max: 40 },
+    errors: 0,
+    timeouts: 0,
+    non2xx: 0,
+    mismatches: 0,
+    stoppedEarly: false,
+    callsPerRequest: LIST_CALLS,
+    expectedCalls: LIST_CALLS,
+    callsAsExpected: true,
+    serverCpuCores: 0.8,
+    serverCpuUsPerRequest: 8000,
+    serverPeakRssMb: 180,
+    peakRssPerScenario: true,
+    ...overrides,
+  };
+}
+
+const run = (results: ScenarioResult[]): RunAnswers => ({ results, memory: null, feedLoad: null, stampede: null, fleet: null, live: null });
+
+describe('bench verdict: a run is reported only when every answer was right', () => {
+  it('accepts a run whose answers were right and whose backend calls were minimal', () => {
+    const floor = row({ key: 'floor', label: 'floor (bare node:http)', target: 'floor', callsPerRequest: {}, expectedCalls: null, callsAsExpected: null });
+    expect(wrongScenarios(run([floor, row({}), row({ connections: 4, label: 'list cards (50), 4 conns' })]))).toEqual([]);
+  });
+
+  it('rejects wrong bodies and calls above the minimum, naming each scenario and its first wrong body', () => {
+    const wrongBody = row({ key: 'categories', label: 'categories (warm)', mismatches: 3, sampleFailure: '{"errors":[{"message":"boom"}]}' });
+    const tooManyCalls = row({ backendLatencyMs: 0, callsPerRequest: { ...LIST_CALLS, 'campaigns/get': 51 }, callsAsExpected: false });
+    const wrong = wrongScenarios(run([row({}), wrongBody, tooManyCalls]));
+    expect(wrong).toEqual([
+      { scenario: 'categories (warm)', backendLatencyMs: 10, connections: 50, problems: ['3 wrong bodies'], firstWrongBody: '{"errors":[{"message":"boom"}]}' },
+      {
+        scenario: 'list cards (50)',
+        backendLatencyMs: 0,
+        connections: 50,
+        problems: ['backend calls per request get-all-campaigns 1 + get 51, minimal get-all-campaigns 1 + get 50'],
+        firstWrongBody: null,
+      },
+    ]);
+    const printed = formatRejection(wrong, 'bench/results/rejected.json');
+    expect(printed).toMatch(/^RUN REJECTED: 2 scenario/);
+    expect(printed).toContain('categories (warm) @10 ms, 50 conns: 3 wrong bodies');
+    expect(printed).toContain('first wrong body: {"errors":[{"message":"boom"}]}');
+  });
+});
