@@ -11,11 +11,9 @@ export interface LoggerOptions {
  * JSON logs on stdout. Anything that could carry a partner token is redacted by path, and
  * request logs are built from an allow-list of fields, so a token cannot reach a log line.
  *
- * stdout is written asynchronously (sonic-boom, `sync: false`): the write happens off the main
- * thread and the lines logged while one is under way go out together in the next, so a busy
- * server makes one write per batch rather than one blocking syscall per request line. Nothing
- * waits for a buffer to fill (lines are written as soon as the previous write is done), and pino
- * flushes what is left when the process exits.
+ * Lines are written synchronously (pino's default). sonic-boom's asynchronous mode was measured
+ * (bench, warm categories and the 50-card list) and saved nothing here, while it would keep lines
+ * in memory that a crash loses and a slow log reader lets grow.
  */
 export function createLogger(level: string, destination?: pino.DestinationStream, options: LoggerOptions = {}): Logger {
   return pino(
@@ -29,7 +27,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         censor: '[redacted]',
       },
     },
-    destination ?? pino.destination({ dest: 1, sync: false }),
+    destination,
   );
 }
 
