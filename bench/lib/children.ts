@@ -113,8 +113,10 @@ function compiledEntry(script: string): string {
  * process's last output when it exits or times out first.
  */
 export async function startService(spec: ServiceSpec): Promise<Service> {
-  const entry = spec.script.startsWith('src/') ? compiledEntry(spec.script) : spec.script;
-  const nodeArgs = [...(spec.nodeArgs ?? []), ...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry];
+  const product = spec.script.startsWith('src/');
+  const entry = product ? compiledEntry(spec.script) : spec.script;
+  // The product with the options `npm start` gives it.
+  const nodeArgs = [...(product ? ['--enable-source-maps'] : []), ...(spec.nodeArgs ?? []), ...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry];
   const pinned = spec.core !== undefined && hasTaskset();
   const [command, args] = pinned
     ? ['taskset', ['-c', String(spec.core), process.execPath, ...nodeArgs]]

@@ -125,16 +125,21 @@ export type Leave = (error: Error) => void;
 interface Waiter {
   enter: () => void;
   leave: Leave;
+  prev: Waiter | undefined;
+  next: Waiter | undefined;
 }
 
 /**
  * At most `maxConcurrent` holders at once and `maxQueue` waiting in order; beyond that, entry is
  * refused. A waiter that gives up (its budget ran out, its caller went away) leaves the queue at
- * once, so abandoned calls never hold a place.
+ * once, so abandoned calls never hold a place. The queue is a linked list: under load it holds
+ * thousands of calls, taken from the front and cancelled from anywhere, each in constant time.
  */
 export class Bulkhead {
   #active = 0;
-  readonly #queue = new Set<Waiter>();
+  #size = 0;
+  #first: Waiter | undefined;
+  #last: Waiter | undefined;
 
   constructor(
     private readonly maxConcurrent: number,
@@ -151,14 +156,17 @@ export class Bulkhead {
       this.#active++;
       return true;
     }
-    if (this.#queue.size >= this.maxQueue) return false;
+    if (this.#size >= this.maxQueue) return false;
     let waiter!: Waiter;
-    const turn = new Promise<void>((enter, leave) => (waiter = { enter, leave }));
-    this.#queue.add(waiter);
+    const turn = new Promise<void>((enter, leave) => (waiter = { enter, leave, prev: this.#last, next: undefined }));
+    if (this.#last) this.#last.next = waiter;
+    else this.#first = waiter;
+    this.#last = waiter;
+    this.#size++;
     return {
       turn,
       cancel: (error) => {
-        if (this.#queue.delete(waiter)) waiter.leave(error);
+        if (this.#unlink(waiter)) waiter.leave(error);
         else this.exit();
       },
     };
@@ -166,12 +174,25 @@ export class Bulkhead {
 
   /** Gives the slot back: to the first waiter if there is one. */
   exit(): void {
-    for (const waiter of this.#queue) {
-      this.#queue.delete(waiter);
-      waiter.enter();
+    const first = this.#first;
+    if (first) {
+      this.#unlink(first);
+      first.enter();
       return;
     }
     this.#active--;
+  }
+
+  /** Takes a waiter out of the queue; false when it was not in it (any more). */
+  #unlink(waiter: Waiter): boolean {
+    if (waiter.prev === undefined && this.#first !== waiter) return false;
+    if (waiter.prev) waiter.prev.next = waiter.next;
+    else this.#first = waiter.next;
+    if (waiter.next) waiter.next.prev = waiter.prev;
+    else this.#last = waiter.prev;
+    waiter.prev = waiter.next = undefined;
+    this.#size--;
+    return true;
   }
 
   /** Runs `task` in a slot, waiting for one as long as it takes (an unbounded queue suits per-request limits). */
