@@ -42,13 +42,13 @@ export interface CampaignApiClientOptions {
 }
 
 export const DEFAULT_CLIENT_OPTIONS: Required<Omit<CampaignApiClientOptions, 'baseUrl' | 'onCall'>> = {
-  connections: 64,
+  connections: 256,
   attemptTimeoutMs: 3000,
   budgetMs: 8000,
   maxAttempts: 3,
   backoff: { initialMs: 100, maxMs: 1000 },
   breaker: { consecutiveFailures: 5, halfOpenAfterMs: 5000 },
-  bulkhead: { maxConcurrent: 128, maxQueue: 10_000 },
+  bulkhead: { maxConcurrent: 256, maxQueue: 10_000 },
 };
 
 export interface CampaignApiClient extends CampaignApi {

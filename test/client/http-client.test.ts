@@ -502,13 +502,13 @@ describe('reporting', () => {
 describe('options', () => {
   it('has the documented defaults', () => {
     expect(DEFAULT_CLIENT_OPTIONS).toEqual({
-      connections: 64,
+      connections: 256,
       attemptTimeoutMs: 3000,
       budgetMs: 8000,
       maxAttempts: 3,
       backoff: { initialMs: 100, maxMs: 1000 },
       breaker: { consecutiveFailures: 5, halfOpenAfterMs: 5000 },
-      bulkhead: { maxConcurrent: 128, maxQueue: 10_000 },
+      bulkhead: { maxConcurrent: 256, maxQueue: 10_000 },
     });
   });
 
