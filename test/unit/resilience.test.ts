@@ -70,6 +70,15 @@ describe('Bulkhead', () => {
 
 describe('Breaker', () => {
   const settings = { consecutiveFailures: 2, halfOpenAfterMs: 100 };
+  /** A breaker opened by two failures, its wait over: the next admit is the probe. */
+  const halfOpen = () => {
+    const clock = { now: 0 };
+    const breaker = new Breaker(settings, () => clock.now);
+    breaker.failed('closed');
+    breaker.failed('closed');
+    clock.now = 150;
+    return { breaker, clock };
+  };
 
   it('opens after consecutive failures only; an answer resets the count', () => {
     let now = 0;
@@ -86,11 +95,7 @@ describe('Breaker', () => {
   });
 
   it('half-open: one probe goes, the others wait for it and go when it succeeds', async () => {
-    let now = 0;
-    const breaker = new Breaker(settings, () => now);
-    breaker.failed('closed');
-    breaker.failed('closed');
-    now = 150;
+    const { breaker } = halfOpen();
     expect(breaker.admit()).toBe('probe');
     const waiting = [breaker.admit(), breaker.admit()];
     expect(waiting.every((w) => w instanceof Promise)).toBe(true);
@@ -100,26 +105,18 @@ describe('Breaker', () => {
   });
 
   it('half-open: a failed probe opens it again and refuses those that waited', async () => {
-    let now = 0;
-    const breaker = new Breaker(settings, () => now);
-    breaker.failed('closed');
-    breaker.failed('closed');
-    now = 150;
+    const { breaker, clock } = halfOpen();
     expect(breaker.admit()).toBe('probe');
     const waiting = breaker.admit();
     breaker.failed('probe');
     expect(await waiting).toBeUndefined();
     expect(breaker.state()).toBe('open');
-    now = 250;
+    clock.now = 250;
     expect(breaker.admit()).toBe('probe');
   });
 
   it('half-open: a probe its caller gave up on passes the probe to one of those waiting', async () => {
-    let now = 0;
-    const breaker = new Breaker(settings, () => now);
-    breaker.failed('closed');
-    breaker.failed('closed');
-    now = 150;
+    const { breaker } = halfOpen();
     expect(breaker.admit()).toBe('probe');
     const waiting = [breaker.admit(), breaker.admit()];
     breaker.abandoned('probe');
