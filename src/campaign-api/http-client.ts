@@ -16,6 +16,7 @@ import {
   Breaker,
   Bulkhead,
   backoffDelayMs,
+  isBackendFailure,
   isRetryableForIdempotent,
   isRetryableForWrite,
   type Admission,
@@ -260,8 +261,8 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
       } catch (error) {
         const failure =
           error instanceof CampaignApiError ? error : new NetworkError(name, networkErrorCode(error), failedBeforeSend(error), { cause: error });
-        if (failure instanceof AbortedError) breaker.abandoned(admission);
-        else breaker.failed(admission);
+        if (isBackendFailure(failure)) breaker.failed(admission);
+        else breaker.abandoned(admission);
         traced?.attemptFailed(number, failure.kind);
         throw failure;
       }
@@ -284,8 +285,11 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
         for (let retry = 1; ; retry++) {
           if (stoppedBy) throw new AbortedError(name, stoppedBy);
           let admission = breaker.admit();
-          // Half-open with a probe under way: wait for its outcome, within the budget.
-          if (admission instanceof Promise) admission = await waitFor(admission, deadline - performance.now(), budgetSpent);
+          // Half-open with a probe under way: wait for its outcome, within the budget, then ask again.
+          while (admission instanceof Promise) {
+            await waitFor(admission, deadline - performance.now(), budgetSpent);
+            admission = breaker.admit();
+          }
           if (!admission) throw new CircuitOpenError(name);
           let verdict: Verdict<N>;
           try {

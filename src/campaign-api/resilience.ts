@@ -69,10 +69,14 @@ export class Breaker {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Whether an attempt may go: now, after the probe under way (a promise), or not (undefined). */
-  admit(): Admission | undefined | Promise<Admission | undefined> {
+  /**
+   * Whether an attempt may go now, or not (undefined); while a probe is under way, a promise that
+   * settles once it has told its outcome, after which the caller asks again. The caller asks, not
+   * the breaker on its behalf: a caller that stopped waiting must not be handed the next probe.
+   */
+  admit(): Admission | undefined | Promise<void> {
     if (!this.#open) return 'closed';
-    if (this.#probe) return this.#probe.told.then(() => this.admit());
+    if (this.#probe) return this.#probe.told;
     if (this.now() - this.#openedAt < this.settings.halfOpenAfterMs) return undefined;
     let tell!: () => void;
     this.#probe = { told: new Promise<void>((resolve) => (tell = resolve)), tell };

@@ -100,7 +100,8 @@ describe('Breaker', () => {
     const waiting = [breaker.admit(), breaker.admit()];
     expect(waiting.every((w) => w instanceof Promise)).toBe(true);
     breaker.answered('probe');
-    expect(await Promise.all(waiting)).toEqual(['closed', 'closed']);
+    await Promise.all(waiting);
+    expect([breaker.admit(), breaker.admit()]).toEqual(['closed', 'closed']);
     expect(breaker.state()).toBe('closed');
   });
 
@@ -109,21 +110,35 @@ describe('Breaker', () => {
     expect(breaker.admit()).toBe('probe');
     const waiting = breaker.admit();
     breaker.failed('probe');
-    expect(await waiting).toBeUndefined();
+    await waiting;
+    expect(breaker.admit()).toBeUndefined();
     expect(breaker.state()).toBe('open');
     clock.now = 250;
     expect(breaker.admit()).toBe('probe');
   });
 
-  it('half-open: a probe its caller gave up on passes the probe to one of those waiting', async () => {
+  it('half-open: a probe its caller gave up on passes the probe to the next that asks, and the others wait again', async () => {
     const { breaker } = halfOpen();
     expect(breaker.admit()).toBe('probe');
-    const waiting = [breaker.admit(), breaker.admit()];
+    const waiting = breaker.admit();
     breaker.abandoned('probe');
-    const [first, second] = waiting;
-    expect(await first).toBe('probe');
+    await waiting;
+    expect(breaker.admit()).toBe('probe');
+    const again = breaker.admit();
+    expect(again).toBeInstanceOf(Promise);
     breaker.answered('probe');
-    expect(await second).toBe('closed');
+    await again;
+    expect(breaker.admit()).toBe('closed');
+  });
+
+  it('half-open: a waiter that stopped waiting takes nothing, so the probe is not lost with it', async () => {
+    const { breaker } = halfOpen();
+    expect(breaker.admit()).toBe('probe');
+    const gaveUp = breaker.admit(); // its caller's budget runs out: it never asks again
+    breaker.abandoned('probe');
+    await gaveUp;
+    expect(breaker.state()).toBe('half-open');
+    expect(breaker.admit()).toBe('probe');
   });
 });
 
