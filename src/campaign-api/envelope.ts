@@ -8,7 +8,8 @@ import {
   UnauthenticatedError,
   type BusinessErrorField,
 } from './errors.js';
-import { operations, type OperationName, type ResponseOf } from './operations.js';
+import { compileAnswerCheck, type AnswerCheck } from './answer-check.js';
+import { OPERATION_NAMES, operations, type OperationName, type ResponseOf } from './operations.js';
 
 /**
  * What one HTTP answer of the backend means (design 4.7). Pure: the transport hands over the
@@ -33,6 +34,13 @@ const UNAUTHENTICATED_CODES: ReadonlySet<string> = new Set(['unauthorized', 'una
 const KNOWN_BUSINESS_CODES: ReadonlySet<string> = new Set(BUSINESS_ERROR_CODES);
 
 const currentStatus = z.object({ ymCampaignId: z.number().int(), campaignStatus: lenientEnum(CAMPAIGN_STATUSES) });
+
+/** Keys of the envelope that a top-level payload carries besides its own; zod strips them. */
+const ENVELOPE_KEYS = ['status', 'errors'] as const;
+
+const answerChecks = Object.fromEntries(
+  OPERATION_NAMES.map((name) => [name, compileAnswerCheck(operations[name].response, operations[name].wrapping === 'top-level' ? ENVELOPE_KEYS : [])]),
+) as Record<OperationName, AnswerCheck>;
 
 const isServerTrouble = (status: number) => status >= 500 || status === 429;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -102,6 +110,9 @@ function validatePayload<N extends OperationName>(operation: N, body: Record<str
       error: new ContractError(operation, 'result', `a success envelope carries its payload in an object named result, got ${describeValue(payload)}`),
     };
   }
+  if (answerChecks[operation](payload)) {
+    return { kind: 'success', value: (inResult ? payload : withoutEnvelopeKeys(payload as Record<string, unknown>)) as ResponseOf<N> };
+  }
   const parsed = def.response.safeParse(payload);
   if (parsed.success) return { kind: 'success', value: parsed.data as ResponseOf<N> };
 
@@ -109,6 +120,12 @@ function validatePayload<N extends OperationName>(operation: N, body: Record<str
   const at = valueAt(payload, issue.path);
   const path = formatPath(inResult ? ['result', ...issue.path] : issue.path);
   return { kind: 'unusable', error: new ContractError(operation, path, `${expectation(issue)}, got ${describeValue(at)}`) };
+}
+
+/** The payload as zod would give it: the same object less the envelope's own keys. */
+function withoutEnvelopeKeys(body: Record<string, unknown>): Record<string, unknown> {
+  const { status: _status, errors: _errors, ...payload } = body;
+  return payload;
 }
 
 interface ExtractedError {
