@@ -80,6 +80,15 @@ const unknown: Check = () => OTHER;
 
 function leaf(schema: Schema): Check {
   const internals = schema._zod;
+  const def = internals.def as z.core.$ZodTypeDef & { coerce?: boolean };
+  // The plainest leaves without checks, tested as zod's own parse tests them, without a call into it.
+  if (!def.checks?.length && !def.coerce) {
+    if (def.type === 'string') return (value) => (typeof value === 'string' ? SAME : INVALID);
+    if (def.type === 'enum' && internals.values) {
+      const values = internals.values;
+      return (value) => (values.has(value as never) ? SAME : INVALID);
+    }
+  }
   return (value) => {
     scratch.value = value;
     const result = internals.run(scratch as never, SYNC as never) as unknown;

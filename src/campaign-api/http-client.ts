@@ -1,29 +1,11 @@
 import { z } from 'zod';
 import type { CallListener, CallOptions, CallReport, CampaignApi } from './api.js';
-import { interpretResponse, type Verdict } from './envelope.js';
-import {
-  AbortedError,
-  BusinessError,
-  CampaignApiError,
-  CircuitOpenError,
-  NetworkError,
-  OverloadedError,
-  TimeoutError,
-  UnauthenticatedError,
-} from './errors.js';
+import { BackendCall, stopAll, type CallHost } from './backend-call.js';
 import { OPERATION_NAMES, operations, type OperationName, type RequestOf, type ResponseOf } from './operations.js';
-import {
-  Breaker,
-  Bulkhead,
-  backoffDelayMs,
-  isBackendFailure,
-  isRetryableForIdempotent,
-  isRetryableForWrite,
-  type Admission,
-} from './resilience.js';
-import { startRestCall, type RestCallTrace } from '../tracing/rest.js';
+import { Breaker, Bulkhead } from './resilience.js';
+import { startRestCall } from '../tracing/rest.js';
 import { activeTracer } from '../tracing/state.js';
-import { Transport, failedBeforeSend, networkErrorCode, type Exchange, type RawAnswer } from './transport.js';
+import { Transport } from './transport.js';
 
 export interface CampaignApiClientOptions {
   /** `{base_url}`; operations at `${baseUrl}/v1/${operations[name].path}`. */
@@ -90,25 +72,6 @@ function resolveOptions(options: CampaignApiClientOptions): Settings {
   throw new TypeError(`createCampaignApiClient: invalid options: ${problems.join('; ')}`);
 }
 
-// A token must survive as an HTTP header value; anything else would make undici throw.
-const SENDABLE_TOKEN = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
-
-const OUTCOME_BY_KIND: Record<CampaignApiError['kind'], CallReport['outcome']> = {
-  business: 'business-error',
-  unauthenticated: 'unauthenticated',
-  timeout: 'timeout',
-  network: 'network',
-  http: 'http',
-  malformed: 'malformed',
-  contract: 'contract',
-  'circuit-open': 'circuit-open',
-  overloaded: 'overloaded',
-  aborted: 'aborted',
-};
-
-/** How a call in flight is stopped from outside: by its caller's signal, or by close(). */
-type Stop = (by: 'caller' | 'client-closed') => void;
-
 /**
  * The HTTP implementation of CampaignApi. Every call runs, from the outside in, under: the call
  * budget (a deadline for everything, time queued included) → the bulkhead → retries (reads and
@@ -116,7 +79,8 @@ type Stop = (by: 'caller' | 'client-closed') => void;
  * circuit breaker (per client, so per backend; counts each failed attempt) → the attempt timeout
  * (aborts the exchange) → one HTTP exchange, whose answer envelope.ts interprets. Business
  * errors, 401 and contract breaks are answers: never retried, and they keep the breaker closed.
- * The policies are in resilience.ts; this loop drives them with one timer per waiting phase.
+ * The policies are in resilience.ts; each call is a BackendCall (backend-call.ts) that drives
+ * them; this factory holds what the calls share and stops them on close() or their caller's signal.
  */
 export function createCampaignApiClient(options: CampaignApiClientOptions): CampaignApiClient {
   const settings = resolveOptions(options);
@@ -129,204 +93,66 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
   const breaker = new Breaker(settings.breaker);
   const bulkhead = new Bulkhead(settings.bulkhead.maxConcurrent, settings.bulkhead.maxQueue);
   const paths = Object.fromEntries(OPERATION_NAMES.map((n) => [n, transport.pathOf(operations[n].path)])) as Record<OperationName, string>;
-  /** How to stop each call in flight, for close(). */
-  const inFlight = new Set<Stop>();
+  /** The calls in flight, for close(). */
+  const inFlight = new Set<BackendCall<OperationName>>();
   /**
    * The calls in flight per caller signal. A request's signal is shared by every call it makes (51
    * for a list of cards): one listener per signal stops them all, instead of one per call.
    */
-  const bySignal = new WeakMap<AbortSignal, Set<Stop>>();
+  const bySignal = new WeakMap<AbortSignal, Set<BackendCall<OperationName>>>();
   let closing: Promise<void> | undefined;
   let lastAnswered: number | undefined;
 
-  function watch(signal: AbortSignal, stop: Stop): void {
-    let stops = bySignal.get(signal);
-    if (!stops) {
-      const set = (stops = new Set());
-      bySignal.set(signal, set);
-      signal.addEventListener('abort', () => {
-        for (const s of set) s('caller');
-      }, { once: true });
-    }
-    stops.add(stop);
-  }
+  const host: CallHost = {
+    settings,
+    transport,
+    breaker,
+    bulkhead,
+    paths,
+    closed: () => closing !== undefined,
+    started(call) {
+      inFlight.add(call);
+      const signal = call.signal;
+      if (!signal) return;
+      let calls = bySignal.get(signal);
+      if (!calls) {
+        const set = (calls = new Set());
+        bySignal.set(signal, set);
+        signal.addEventListener('abort', () => stopAll(set, 'caller'), { once: true });
+      }
+      calls.add(call);
+    },
+    ended(call) {
+      inFlight.delete(call);
+      if (call.signal) bySignal.get(call.signal)?.delete(call);
+    },
+    answered() {
+      lastAnswered = Date.now();
+    },
+    report(entry: CallReport) {
+      if (!onCall) return;
+      try {
+        onCall(entry);
+      } catch (error) {
+        // A broken listener must not turn a good call into a failed one.
+        process.emitWarning(`campaign-api onCall listener threw: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    },
+  };
 
-  async function call<N extends OperationName>(
-    name: N,
-    token: string,
-    request: RequestOf<N>,
-    callOptions: CallOptions | undefined,
-  ): Promise<ResponseOf<N>> {
-    // Outside the report on purpose: a request the types allow always serialises, so a throw
-    // here is a caller's bug (a BigInt, a cycle), not a backend call.
-    const body = JSON.stringify(request ?? {});
+  function call<N extends OperationName>(name: N, token: string, request: RequestOf<N>, callOptions: CallOptions | undefined): Promise<ResponseOf<N>> {
+    let body: string;
+    try {
+      body = JSON.stringify(request ?? {});
+    } catch (error) {
+      // Not a backend call: a request the types allow always serialises, so this is a caller's bug (a BigInt, a cycle).
+      return Promise.reject(error);
+    }
     const startedAt = performance.now();
     const traced = activeTracer() ? startRestCall(operations[name].path, body, breaker.state()) : undefined;
-    const attempts = { count: 0 };
-    let outcome: CallReport['outcome'] | undefined = 'success';
-    let code: string | undefined;
-    try {
-      return await run(name, token, body, callOptions?.signal, startedAt, attempts, traced);
-    } catch (error) {
-      if (error instanceof CampaignApiError) {
-        outcome = OUTCOME_BY_KIND[error.kind];
-        if (error instanceof BusinessError) code = error.code;
-        redact(error, token);
-      } else {
-        // Not a call outcome but a defect of this module; it surfaces as the thrown error.
-        outcome = undefined;
-      }
-      throw error;
-    } finally {
-      if (outcome) report({ operation: name, outcome, attempts: attempts.count, durationMs: performance.now() - startedAt, ...(code ? { code } : {}) });
-      traced?.end({ outcome: outcome ?? 'defect', attempts: attempts.count, code, breakerState: breaker.state() });
-    }
-  }
-
-  async function run<N extends OperationName>(
-    name: N,
-    token: string,
-    body: string,
-    callerSignal: AbortSignal | undefined,
-    startedAt: number,
-    attempts: { count: number },
-    traced: RestCallTrace | undefined,
-  ): Promise<ResponseOf<N>> {
-    if (closing) throw new AbortedError(name, 'client-closed');
-    if (callerSignal?.aborted) throw new AbortedError(name, 'caller', { cause: callerSignal.reason });
-    if (typeof token !== 'string' || !SENDABLE_TOKEN.test(token)) {
-      throw new UnauthenticatedError(
-        name,
-        undefined,
-        'the partner token must be a non-empty string of printable ASCII characters; the call was not made',
-      );
-    }
-    const path = paths[name];
-    const retryable = operations[name].idempotent ? isRetryableForIdempotent : isRetryableForWrite;
-    const deadline = startedAt + settings.budgetMs;
-    const budgetSpent = () => new TimeoutError(name, settings.budgetMs, 'budget');
-
-    // Whatever the call is waiting for (a place in the bulkhead, an exchange, a backoff) is
-    // given up through `interrupt`; a stop from outside ends that wait at once.
-    let stoppedBy: 'caller' | 'client-closed' | undefined;
-    let interrupt: ((error: Error) => void) | undefined;
-    const stop: Stop = (by) => {
-      stoppedBy ??= by;
-      interrupt?.(new AbortedError(name, by));
-    };
-    if (callerSignal) watch(callerSignal, stop);
-    inFlight.add(stop);
-
-    /**
-     * Waits for `promise` (or, without one, for `ms` to pass) until `ms` have passed, which is
-     * `onTimeout`'s error, or the call is stopped; `cancel` hears why a wait was given up.
-     */
-    const waitFor = <T>(promise: Promise<T> | undefined, ms: number, onTimeout?: () => Error, cancel?: (error: Error) => void) =>
-      new Promise<T | undefined>((resolve, reject) => {
-        let done = false;
-        const finish = () => {
-          if (done) return false;
-          done = true;
-          clearTimeout(timer);
-          interrupt = undefined;
-          return true;
-        };
-        const give = (error: Error) => {
-          if (!finish()) return;
-          cancel?.(error);
-          reject(error);
-        };
-        const timer = setTimeout(() => (onTimeout ? give(onTimeout()) : finish() && resolve(undefined)), Math.max(0, ms));
-        interrupt = give;
-        promise?.then(
-          (value) => finish() && resolve(value),
-          (error: unknown) => finish() && reject(error),
-        );
-      });
-
-    const attempt = async (admission: Admission): Promise<Verdict<N>> => {
-      const number = ++attempts.count;
-      const left = deadline - performance.now();
-      const byBudget = left <= settings.attemptTimeoutMs;
-      let exchange: Exchange | undefined;
-      let answer;
-      try {
-        exchange = traced ? traced.attempt(number, () => transport.post(path, token, body)) : transport.post(path, token, body);
-        answer = await waitFor(
-          exchange.answer,
-          byBudget ? left : settings.attemptTimeoutMs,
-          () => (byBudget ? budgetSpent() : new TimeoutError(name, settings.attemptTimeoutMs, 'attempt')),
-          (error) => exchange!.abort(error),
-        ) as RawAnswer;
-      } catch (error) {
-        const failure =
-          error instanceof CampaignApiError ? error : new NetworkError(name, networkErrorCode(error), failedBeforeSend(error), { cause: error });
-        if (isBackendFailure(failure)) breaker.failed(admission);
-        else breaker.abandoned(admission);
-        traced?.attemptFailed(number, failure.kind);
-        throw failure;
-      }
-      traced?.answered(answer.status, answer.text);
-      const verdict = interpretResponse(name, answer.status, answer.text);
-      if (verdict.kind === 'failed') {
-        breaker.failed(admission);
-        traced?.attemptFailed(number, verdict.error.kind);
-        throw verdict.error;
-      }
-      breaker.answered(admission);
-      return verdict;
-    };
-
-    try {
-      const entry = bulkhead.enter();
-      if (entry === false) throw new OverloadedError(name, settings.bulkhead.maxConcurrent, settings.bulkhead.maxQueue);
-      if (entry !== true) await waitFor(entry.turn, deadline - performance.now(), budgetSpent, entry.cancel);
-      try {
-        for (let retry = 1; ; retry++) {
-          if (stoppedBy) throw new AbortedError(name, stoppedBy);
-          let admission = breaker.admit();
-          // Half-open with a probe under way: wait for its outcome, within the budget, then ask again.
-          while (admission instanceof Promise) {
-            await waitFor(admission, deadline - performance.now(), budgetSpent);
-            admission = breaker.admit();
-          }
-          if (!admission) throw new CircuitOpenError(name);
-          let verdict: Verdict<N>;
-          try {
-            verdict = await attempt(admission);
-          } catch (error) {
-            if (!retryable(error) || attempts.count >= settings.maxAttempts) throw error;
-            // Full jitter; a backoff the budget would cut short ends the call when the budget does.
-            const delay = backoffDelayMs(retry, settings.backoff);
-            const left = deadline - performance.now();
-            await waitFor(undefined, Math.min(delay, left));
-            if (delay >= left) throw budgetSpent();
-            continue;
-          }
-          if (verdict.kind === 'success') {
-            lastAnswered = Date.now();
-            return verdict.value;
-          }
-          if (verdict.kind === 'refused') lastAnswered = Date.now();
-          throw verdict.error;
-        }
-      } finally {
-        bulkhead.exit();
-      }
-    } finally {
-      if (callerSignal) bySignal.get(callerSignal)?.delete(stop);
-      inFlight.delete(stop);
-    }
-  }
-
-  function report(entry: CallReport): void {
-    if (!onCall) return;
-    try {
-      onCall(entry);
-    } catch (error) {
-      // A broken listener must not turn a good call into a failed one.
-      process.emitWarning(`campaign-api onCall listener threw: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    const backendCall = new BackendCall(host, name, token, body, callOptions?.signal, startedAt, traced);
+    backendCall.start();
+    return backendCall.promise;
   }
 
   const methods = Object.fromEntries(
@@ -340,7 +166,7 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
     ...methods,
     close() {
       closing ??= (async () => {
-        for (const stop of inFlight) stop('client-closed');
+        stopAll(inFlight, 'client-closed');
         await transport.close();
       })();
       return closing;
@@ -348,17 +174,4 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
     breakerState: () => breaker.state(),
     lastAnsweredAt: () => lastAnswered,
   };
-}
-
-/** Defence in depth: whatever a backend echoed back, the token never leaves in an error's text. */
-function redact(error: CampaignApiError, token: string): void {
-  if (token.length < 4) return;
-  const scrub = (text: string) => (text.includes(token) ? text.split(token).join('[redacted]') : text);
-  error.message = scrub(error.message);
-  if (error.stack) error.stack = scrub(error.stack);
-  if (error instanceof BusinessError) {
-    const mutable = error as { -readonly [K in 'detail' | 'fields']: BusinessError[K] };
-    mutable.detail = scrub(error.detail);
-    mutable.fields = error.fields.map((f) => ({ field: scrub(f.field), message: scrub(f.message) }));
-  }
 }

@@ -3,7 +3,7 @@ import { HttpStatusError, MalformedResponseError, NetworkError, TimeoutError } f
 /**
  * The policies every backend call runs under: a bulkhead, retries with backoff, a circuit
  * breaker, and the timers of the call budget and of each attempt. They are small state machines
- * driven by the call loop in http-client.ts, one timer per waiting phase, rather than a stack of
+ * driven by each call's state machine (backend-call.ts), one timer per waiting phase, rather than a stack of
  * policy objects each wrapping the call in its own AbortController, timer and listeners: with
  * five such layers (cockatiel's), the policies cost more CPU than the HTTP exchange itself, and a
  * list of 50 cards makes 51 calls.
@@ -126,11 +126,14 @@ export class Breaker {
 /** Why a waiter left the bulkhead's queue without its turn. */
 export type Leave = (error: Error) => void;
 
-interface Waiter {
-  enter: () => void;
-  leave: Leave;
-  prev: Waiter | undefined;
-  next: Waiter | undefined;
+/**
+ * A place in the bulkhead's queue. The bulkhead links waiters through their own fields and calls
+ * `admit` when the turn comes, so a queued backend call costs no promise, closure or list node.
+ */
+export interface QueueWaiter {
+  admit(): void;
+  prev: QueueWaiter | undefined;
+  next: QueueWaiter | undefined;
 }
 
 /**
@@ -142,13 +145,69 @@ interface Waiter {
 export class Bulkhead {
   #active = 0;
   #size = 0;
-  #first: Waiter | undefined;
-  #last: Waiter | undefined;
+  #first: QueueWaiter | undefined;
+  #last: QueueWaiter | undefined;
+  /** Slots given back while one is being handed on: handed in a loop, not by recursion. */
+  #exits = 0;
+  #handing = false;
 
   constructor(
     private readonly maxConcurrent: number,
     private readonly maxQueue: number,
   ) {}
+
+  /** Takes a slot for `waiter`: at once, or later through its `admit`, or not at all (queue full). */
+  join(waiter: QueueWaiter): 'admitted' | 'queued' | 'full' {
+    if (this.#active < this.maxConcurrent) {
+      this.#active++;
+      return 'admitted';
+    }
+    if (this.#size >= this.maxQueue) return 'full';
+    waiter.prev = this.#last;
+    waiter.next = undefined;
+    if (this.#last) this.#last.next = waiter;
+    else this.#first = waiter;
+    this.#last = waiter;
+    this.#size++;
+    return 'queued';
+  }
+
+  /** Takes a waiter out of the queue; false when it was not in it (any more). */
+  leave(waiter: QueueWaiter): boolean {
+    if (waiter.prev === undefined && this.#first !== waiter) return false;
+    if (waiter.prev) waiter.prev.next = waiter.next;
+    else this.#first = waiter.next;
+    if (waiter.next) waiter.next.prev = waiter.prev;
+    else this.#last = waiter.prev;
+    waiter.prev = waiter.next = undefined;
+    this.#size--;
+    return true;
+  }
+
+  /**
+   * Gives the slot back: to the first waiter if there is one. A waiter admitted here may end at
+   * once (an open circuit) and give its slot back in turn; those come back to this loop, so a
+   * queue of thousands failing together never grows the stack.
+   */
+  exit(): void {
+    this.#exits++;
+    if (this.#handing) return;
+    this.#handing = true;
+    try {
+      while (this.#exits > 0) {
+        this.#exits--;
+        const first = this.#first;
+        if (first) {
+          this.leave(first);
+          first.admit();
+        } else {
+          this.#active--;
+        }
+      }
+    } finally {
+      this.#handing = false;
+    }
+  }
 
   /**
    * Takes a slot: true at once, false when the queue is full, or a waiter to await. The waiter's
@@ -161,42 +220,20 @@ export class Bulkhead {
       return true;
     }
     if (this.#size >= this.maxQueue) return false;
-    let waiter!: Waiter;
-    const turn = new Promise<void>((enter, leave) => (waiter = { enter, leave, prev: this.#last, next: undefined }));
-    if (this.#last) this.#last.next = waiter;
-    else this.#first = waiter;
-    this.#last = waiter;
-    this.#size++;
+    let waiter!: QueueWaiter;
+    let leave!: Leave;
+    const turn = new Promise<void>((admit, reject) => {
+      waiter = { admit, prev: undefined, next: undefined };
+      leave = reject;
+    });
+    this.join(waiter);
     return {
       turn,
       cancel: (error) => {
-        if (this.#unlink(waiter)) waiter.leave(error);
+        if (this.leave(waiter)) leave(error);
         else this.exit();
       },
     };
-  }
-
-  /** Gives the slot back: to the first waiter if there is one. */
-  exit(): void {
-    const first = this.#first;
-    if (first) {
-      this.#unlink(first);
-      first.enter();
-      return;
-    }
-    this.#active--;
-  }
-
-  /** Takes a waiter out of the queue; false when it was not in it (any more). */
-  #unlink(waiter: Waiter): boolean {
-    if (waiter.prev === undefined && this.#first !== waiter) return false;
-    if (waiter.prev) waiter.prev.next = waiter.next;
-    else this.#first = waiter.next;
-    if (waiter.next) waiter.next.prev = waiter.prev;
-    else this.#last = waiter.prev;
-    waiter.prev = waiter.next = undefined;
-    this.#size--;
-    return true;
   }
 
   /** Runs `task` in a slot, waiting for one as long as it takes (an unbounded queue suits per-request limits). */

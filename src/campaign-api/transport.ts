@@ -1,14 +1,13 @@
 import { Pool, type Dispatcher } from 'undici';
 
-/** One HTTP exchange as the envelope parser needs it: the status and the whole body. */
-export interface RawAnswer {
-  status: number;
-  text: string;
+/** Who hears how one exchange ended: its status and whole body, or why there is none. */
+export interface AnswerSink {
+  answered(status: number, text: string): void;
+  broke(error: Error): void;
 }
 
-/** One request under way: its answer, and how to abandon it (the socket is then closed, not reused). */
+/** One request under way, to abandon (the socket is then closed, not reused); the sink hears nothing after. */
 export interface Exchange {
-  readonly answer: Promise<RawAnswer>;
   abort(reason: Error): void;
 }
 
@@ -20,32 +19,28 @@ export interface TransportOptions {
 }
 
 /**
- * The answer of one exchange, gathered straight from undici's dispatch callbacks. `pool.request`
- * wraps every answer in a Readable stream with its own listeners and an AbortSignal hook, which
- * cost about as much as the rest of a backend call; a list of 50 cards makes 51 of them.
+ * The answer of one exchange, gathered straight from undici's dispatch callbacks and told to the
+ * sink. `pool.request` wraps every answer in a Readable stream with its own listeners and an
+ * AbortSignal hook, which cost about as much as the rest of a backend call; a list of 50 cards
+ * makes 51 of them.
  */
 class Gathering implements Exchange, Dispatcher.DispatchHandler {
-  readonly answer: Promise<RawAnswer>;
-  #resolve!: (answer: RawAnswer) => void;
-  #reject!: (error: Error) => void;
+  #sink: AnswerSink | undefined;
   #controller: Dispatcher.DispatchController | undefined;
   #abortedWith: Error | undefined;
   #status = 0;
   #chunks: Buffer[] = [];
 
-  constructor() {
-    this.answer = new Promise<RawAnswer>((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
+  constructor(sink: AnswerSink) {
+    this.#sink = sink;
   }
 
   abort(reason: Error): void {
     if (this.#abortedWith) return;
     this.#abortedWith = reason;
+    this.#sink = undefined;
     // Still queued in the pool: undici aborts it when it reaches a socket (onRequestStart).
     this.#controller?.abort(reason);
-    this.#reject(reason);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -63,14 +58,17 @@ class Gathering implements Exchange, Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     const chunks = this.#chunks;
-    const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
     this.#chunks = [];
-    this.#resolve({ status: this.#status, text });
+    const sink = this.#sink;
+    this.#sink = undefined;
+    sink?.answered(this.#status, chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     this.#chunks = [];
-    this.#reject(error);
+    const sink = this.#sink;
+    this.#sink = undefined;
+    sink?.broke(error);
   }
 }
 
@@ -98,8 +96,9 @@ export class Transport {
     return `${this.basePath}/v1/${operationPath}`;
   }
 
-  post(path: string, token: string, body: string): Exchange {
-    const exchange = new Gathering();
+  /** Sends one request; `sink` hears its end, possibly before this returns (a closed pool). */
+  post(path: string, token: string, body: string, sink: AnswerSink): Exchange {
+    const exchange = new Gathering(sink);
     this.pool.dispatch(
       {
         path,

@@ -5,7 +5,18 @@ import { badArgument } from './errors.js';
 // Both caches are bounded, as locales come from clients.
 const MAX_CACHED = 200;
 const canonicalLocales = new Map<string, string>();
-const formatters = new Map<string, Intl.NumberFormat>();
+/** Formatters by locale tag, then by the form of the number; a key string per label was garbage. */
+const formatters = new Map<string, Partial<Record<NumberForm, Intl.NumberFormat>>>();
+
+type NumberForm = keyof typeof NUMBER_FORMS;
+const NUMBER_FORMS = {
+  percent: { style: 'percent', maximumFractionDigits: 2 },
+  // Whole amounts read best without kopecks ("500 ₽"); others keep both decimals ("9,90 ₽").
+  RUB: { style: 'currency', currency: 'RUB', minimumFractionDigits: 0, maximumFractionDigits: 0 },
+  'RUB.00': { style: 'currency', currency: 'RUB', minimumFractionDigits: 2, maximumFractionDigits: 2 },
+  USD: { style: 'currency', currency: 'USD', minimumFractionDigits: 0, maximumFractionDigits: 0 },
+  'USD.00': { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 },
+} as const satisfies Record<string, Intl.NumberFormatOptions>;
 
 function remember<V>(cache: Map<string, V>, key: string, make: () => V): V {
   let value = cache.get(key);
@@ -17,8 +28,9 @@ function remember<V>(cache: Map<string, V>, key: string, make: () => V): V {
   return value;
 }
 
-function numberFormat(tag: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  return remember(formatters, `${tag}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(tag, options));
+function numberFormat(tag: string, form: NumberForm): Intl.NumberFormat {
+  const forms = remember(formatters, tag, (): Partial<Record<NumberForm, Intl.NumberFormat>> => ({}));
+  return (forms[form] ??= new Intl.NumberFormat(tag, NUMBER_FORMS[form]));
 }
 
 /**
@@ -49,19 +61,14 @@ export function discountLabel(details: Pick<CampaignDetails, 'discountType' | 'd
   const tag = checkedLocale(locale);
   const amount = details.discountAmount;
   if (details.discountType === 'percent' && isPercent(amount)) {
-    return numberFormat(tag, { style: 'percent', maximumFractionDigits: 2 }).format(Number(amount) / 100);
+    return numberFormat(tag, 'percent').format(Number(amount) / 100);
   }
   if (details.discountType === 'fix' && isMoney(amount)) {
     const code = details.discountCurrency ?? 643;
     if (code !== 643 && code !== 840) return amount;
     const whole = Number.isInteger(Number(amount));
-    return numberFormat(tag, {
-      style: 'currency',
-      currency: code === 840 ? 'USD' : 'RUB',
-      // Whole amounts read best without kopecks ("500 ₽"); others keep both decimals ("9,90 ₽").
-      minimumFractionDigits: whole ? 0 : 2,
-      maximumFractionDigits: whole ? 0 : 2,
-    }).format(Number(amount));
+    const form = code === 840 ? (whole ? 'USD' : 'USD.00') : whole ? 'RUB' : 'RUB.00';
+    return numberFormat(tag, form).format(Number(amount));
   }
   return amount;
 }

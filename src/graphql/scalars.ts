@@ -25,6 +25,26 @@ function fromBackend(scalar: Pick<GraphQLScalarType, 'name' | 'serialize' | 'par
   };
 }
 
+/**
+ * Remembers a pure serialize's answers for strings. graphql-scalars' URL parses every value into
+ * a URL object to normalise it, and a page of cards repeats the same few logos and links; the
+ * memo is bounded (cleared when full) and keeps only values that serialized without error.
+ */
+export function memoisedSerialize(serialize: (value: unknown) => unknown, capacity = 512): (value: unknown) => unknown {
+  const seen = new Map<string, unknown>();
+  return (value) => {
+    if (typeof value !== 'string') return serialize(value);
+    const known = seen.get(value);
+    if (known !== undefined) return known;
+    const out = serialize(value);
+    if (seen.size >= capacity) seen.clear();
+    seen.set(value, out);
+    return out;
+  };
+}
+
+const url = { name: GraphQLURL.name, serialize: memoisedSerialize((value) => GraphQLURL.serialize(value)), parseValue: GraphQLURL.parseValue.bind(GraphQLURL), parseLiteral: GraphQLURL.parseLiteral.bind(GraphQLURL) };
+
 const decimal = {
   name: 'Decimal',
   serialize(value: unknown) {
@@ -51,7 +71,7 @@ const decimal = {
 export const scalarResolvers: Record<'DateTime' | 'HexColorCode' | 'URL' | 'Decimal' | 'SafeInt', ScalarBehaviour> = {
   DateTime: fromBackend(GraphQLDateTime),
   HexColorCode: fromBackend(GraphQLHexColorCode),
-  URL: fromBackend(GraphQLURL),
+  URL: fromBackend(url as Pick<GraphQLScalarType, 'name' | 'serialize' | 'parseValue' | 'parseLiteral'>),
   Decimal: fromBackend(decimal as Pick<GraphQLScalarType, 'name' | 'serialize' | 'parseValue' | 'parseLiteral'>),
   // Ids and counts of the campaign API go up to 2^53 − 1; a 32-bit Int failed on 3000000000.
   SafeInt: fromBackend(GraphQLSafeInt),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Breaker, Bulkhead, backoffDelayMs } from '../../src/campaign-api/resilience.js';
+import { Breaker, Bulkhead, backoffDelayMs, type QueueWaiter } from '../../src/campaign-api/resilience.js';
 
 describe('Bulkhead', () => {
   it('admits up to maxConcurrent, queues up to maxQueue, and refuses the rest', () => {
@@ -47,6 +47,37 @@ describe('Bulkhead', () => {
     await expect(next.turn).resolves.toBeUndefined();
     bulkhead.exit(); // `next` is done: the slot is free again
     expect(bulkhead.enter()).toBe(true);
+  });
+
+  it('waiters that end as soon as they are admitted hand the slot on in a loop, not by recursion', () => {
+    const bulkhead = new Bulkhead(1, 100_000);
+    expect(bulkhead.join({ admit: () => {}, prev: undefined, next: undefined })).toBe('admitted');
+    const admitted: number[] = [];
+    // Like calls failing at once on an open circuit: each gives its slot back inside admit().
+    for (let n = 0; n < 50_000; n++) {
+      const waiter: QueueWaiter = { admit: () => { admitted.push(n); bulkhead.exit(); }, prev: undefined, next: undefined };
+      expect(bulkhead.join(waiter)).toBe('queued');
+    }
+    bulkhead.exit();
+    expect(admitted).toHaveLength(50_000);
+    expect(admitted.every((n, i) => n === i)).toBe(true);
+    // Every slot came back: the next one is admitted at once.
+    expect(bulkhead.join({ admit: () => {}, prev: undefined, next: undefined })).toBe('admitted');
+  });
+
+  it('a waiter that leaves is skipped; leaving twice or after admission says so', () => {
+    const bulkhead = new Bulkhead(1, 10);
+    bulkhead.enter();
+    const admitted: string[] = [];
+    const waiter = (name: string): QueueWaiter => ({ admit: () => admitted.push(name), prev: undefined, next: undefined });
+    const [a, b, c] = [waiter('a'), waiter('b'), waiter('c')];
+    [a, b, c].forEach((w) => bulkhead.join(w));
+    expect(bulkhead.leave(b)).toBe(true);
+    expect(bulkhead.leave(b)).toBe(false);
+    bulkhead.exit();
+    expect(bulkhead.leave(a)).toBe(false);
+    bulkhead.exit();
+    expect(admitted).toEqual(['a', 'c']);
   });
 
   it('run() queues without bound and frees the slot also when the task fails', async () => {
