@@ -48,7 +48,7 @@ const config: CodegenConfig = {
           CampaignFee: `${contract}#CampaignDetails`,
           CampaignPinSettings: `${contract}#CampaignDetails`,
           CampaignCashback: `${contract}#CampaignDetails`,
-          CampaignCard: `${contract}#CampaignDetails`,
+          CampaignCard: `${models}#CardModel`,
           OfferConnection: '../../apps/context.js#OfferPage',
           Offer: '../../apps/context.js#OfferModel',
           OfferFeedCategory: '../../apps/context.js#OfferFeedCategoryModel',

@@ -1,4 +1,3 @@
-import type { CampaignDetails } from '../campaign-api/index.js';
 import type { AppKey } from './app-keys.js';
 import type { FeedCache, FeedItem } from './feed-cache.js';
 
@@ -35,17 +34,3 @@ export interface OfferFeedCategoryModel {
   offerCount: number;
 }
 
-const FEED_LOCALE = Symbol('feed locale');
-
-/**
- * A card as `offerFeed(locale:)` hands it out: the cached record itself (shared, never changed)
- * under an object that adds the feed's locale, for `discountLabel` without a locale of its own.
- */
-export function withFeedLocale(record: CampaignDetails, locale: string | null): CampaignDetails {
-  if (locale === null) return record;
-  return Object.create(record, { [FEED_LOCALE]: { value: locale } }) as CampaignDetails;
-}
-
-export function feedLocaleOf(record: CampaignDetails): string | undefined {
-  return (record as { [FEED_LOCALE]?: string })[FEED_LOCALE];
-}

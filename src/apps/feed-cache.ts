@@ -29,7 +29,7 @@ export interface FeedItem {
   /** ymCampaignId. */
   id: number;
   categoryId: number | null;
-  /** The campaign's record, as the `CampaignCard` type reads it. */
+  /** The campaign's record, which its card is made from (`cardOf`). */
   record: CampaignDetails;
 }
 

@@ -11,7 +11,8 @@ import type {
   QueryResolvers,
 } from '../graphql/generated/resolvers-types.js';
 import { pageSize, parsePositiveId } from '../graphql/pagination.js';
-import { withFeedLocale, type OfferFeedCategoryModel, type OfferModel, type OfferPage } from './context.js';
+import { cardOf } from '../graphql/resolvers/campaign-card.js';
+import type { OfferFeedCategoryModel, OfferModel, OfferPage } from './context.js';
 import type { FeedItem } from './feed-cache.js';
 
 const DEFAULT_PAGE = 20;
@@ -123,7 +124,7 @@ export const OfferEdge: OfferEdgeResolvers = {};
 
 export const Offer: OfferResolvers = {
   id: (offer) => String(offer.item.id),
-  card: (offer) => withFeedLocale(offer.item.record, offer.locale),
+  card: (offer) => cardOf(offer.item.record, offer.locale),
   category: async (offer, _args, ctx) => (offer.item.categoryId === null ? null : ((await ctx.categories.get(offer.item.categoryId)) ?? null)),
 };
 

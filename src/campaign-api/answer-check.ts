@@ -78,26 +78,47 @@ function compile(schema: Schema, extraKeys: readonly string[] = []): Check {
 
 const unknown: Check = () => OTHER;
 
+type ZodCheck = { _zod: { check(payload: Payload): unknown; def: { when?: unknown } } };
+
 function leaf(schema: Schema): Check {
-  const internals = schema._zod;
-  const def = internals.def as z.core.$ZodTypeDef & { coerce?: boolean };
-  // The plainest leaves without checks, tested as zod's own parse tests them, without a call into it.
-  if (!def.checks?.length && !def.coerce) {
+  const internals = schema._zod as unknown as {
+    def: { type: string; coerce?: boolean; checks?: ZodCheck[] };
+    values?: ReadonlySet<unknown>;
+    parse(payload: Payload, ctx: typeof SYNC): unknown;
+    run(payload: Payload, ctx: typeof SYNC): unknown;
+  };
+  const def = internals.def;
+  const checks = def.checks ?? [];
+  // The plainest leaves, tested as zod's own parse tests them, without a call into it.
+  if (checks.length === 0 && !def.coerce) {
     if (def.type === 'string') return (value) => (typeof value === 'string' ? SAME : INVALID);
-    if (def.type === 'enum' && internals.values) {
-      const values = internals.values;
-      return (value) => (values.has(value as never) ? SAME : INVALID);
-    }
+    const values = internals.values;
+    if (def.type === 'enum' && values) return (value) => (values.has(value) ? SAME : INVALID);
   }
+  // zod's own parse of the type, then its checks in order, as its run does while no issue has
+  // come; a conditional check is left to zod's run. An indexed loop: zod's allocates under load.
+  const conditional = checks.some((check) => check._zod.def.when !== undefined);
   return (value) => {
     scratch.value = value;
-    const result = internals.run(scratch as never, SYNC as never) as unknown;
-    const issues = scratch.issues.length;
-    const same = result === scratch && scratch.value === value;
+    let fit: Fit = SAME;
+    if (conditional) {
+      if (internals.run(scratch, SYNC) !== scratch) fit = OTHER;
+      else if (scratch.issues.length > 0) fit = INVALID;
+    } else if (internals.parse(scratch, SYNC) !== scratch) {
+      fit = OTHER;
+    } else if (scratch.issues.length > 0) {
+      fit = INVALID;
+    } else {
+      for (let i = 0; i < checks.length; i++) {
+        if (checks[i]!._zod.check(scratch) instanceof Promise) fit = OTHER;
+        else if (scratch.issues.length > 0) fit = INVALID;
+        if (fit !== SAME) break;
+      }
+    }
+    if (fit === SAME && scratch.value !== value) fit = OTHER;
     scratch.issues.length = 0;
     scratch.value = undefined;
-    if (issues > 0) return INVALID;
-    return same ? SAME : OTHER;
+    return fit;
   };
 }
 

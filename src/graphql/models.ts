@@ -23,6 +23,24 @@ export interface CampaignRef {
   details?: CampaignDetails;
 }
 
+/**
+ * A campaign's card: the plain fields under their schema names (see `cardOf`), the record for
+ * `discountLabel`, and the feed's locale when the card came from `offerFeed(locale:)`.
+ */
+export interface CardModel {
+  title: string;
+  description: string;
+  conditions: string;
+  logoSvgUrl: string;
+  logoPngUrl: string;
+  backgroundColor: string;
+  fontColor: string;
+  backgroundImageUrl: string | null;
+  actionUrl: string | null;
+  record: CampaignDetails;
+  feedLocale: string | null;
+}
+
 /** One page of a longer list, with the cursor of each item (made only when asked for). */
 export interface Page<T> {
   items: T[];

@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
-import type { CampaignRef, CampaignPage, PinPage, PinModel, CategoryModel, CampaignStatsModel, PinCountsModel, LeadCountsModel, LeadModel, UserErrorModel } from '../models.js';
+import type { CampaignRef, CampaignPage, PinPage, PinModel, CategoryModel, CampaignStatsModel, PinCountsModel, LeadCountsModel, LeadModel, UserErrorModel, CardModel } from '../models.js';
 import type { StatusEvent } from '../../subscriptions/events.js';
 import type { CampaignDetails } from '../../campaign-api/index.js';
 import type { OfferPage, OfferModel, OfferFeedCategoryModel } from '../../apps/context.js';
@@ -1409,7 +1409,7 @@ export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Campaign: ResolverTypeWrapper<CampaignRef>;
   CampaignAppearance: ResolverTypeWrapper<CampaignDetails>;
-  CampaignCard: ResolverTypeWrapper<CampaignDetails>;
+  CampaignCard: ResolverTypeWrapper<CardModel>;
   CampaignCashback: ResolverTypeWrapper<CampaignDetails>;
   CampaignConnection: ResolverTypeWrapper<CampaignPage>;
   CampaignDiscount: ResolverTypeWrapper<CampaignDetails>;
@@ -1475,7 +1475,7 @@ export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
   Campaign: CampaignRef;
   CampaignAppearance: CampaignDetails;
-  CampaignCard: CampaignDetails;
+  CampaignCard: CardModel;
   CampaignCashback: CampaignDetails;
   CampaignConnection: CampaignPage;
   CampaignDiscount: CampaignDetails;

@@ -1,6 +1,7 @@
 import { CODE_CAMPAIGN_TYPES, PLATFORMS, isUnknownEnumValue } from '../../campaign-api/index.js';
 import { fromRecord, known, raw, recordOf } from '../backend-values.js';
 import { UNKNOWN_VALUE } from '../enum-values.js';
+import { cardOf } from './campaign-card.js';
 import type { CampaignResolvers } from '../generated/resolvers-types.js';
 import type { CampaignRef, PinModel, PinPage } from '../models.js';
 import { pageSize, pinCodeHash, pinPosition, type CursorScope } from '../pagination.js';
@@ -52,7 +53,7 @@ export const Campaign: CampaignResolvers = {
   appearance: record,
   discount: record,
   fee: record,
-  card: record,
+  card: fromRecord((d) => cardOf(d)),
   // Code campaigns have pin settings; a kind this API does not know gets them when it has any.
   pinSettings: fromRecord((d) =>
     isUnknownEnumValue(d.campaignType)
