@@ -284,6 +284,22 @@ describe('circuit breaker', () => {
     expect(client.breakerState()).toBe('closed');
   });
 
+  it('a deep queue behind a backend that fails all ends at once when the circuit opens, without one more request', async () => {
+    server.respond(text(500, 'down'));
+    const { client, reports } = recordingClient(server.url, {
+      maxAttempts: 1,
+      breaker: { consecutiveFailures: 1, halfOpenAfterMs: 60_000 },
+      bulkhead: { maxConcurrent: 1, maxQueue: 20_000 },
+    });
+    // Each queued call is admitted by the one before it ending, and fails at once on the open
+    // circuit: 20,000 hand-offs in a row, which must not each go one stack frame deeper.
+    const outcomes = await Promise.all(Array.from({ length: 20_000 }, () => failure(client.get(TOKEN, { ymCampaignId: 7 }))));
+    expect(outcomes[0]!.error).toBeInstanceOf(HttpStatusError);
+    expect(outcomes.slice(1).every(({ error }) => error instanceof CircuitOpenError)).toBe(true);
+    expect(server.seen).toHaveLength(1);
+    expect(reports).toHaveLength(20_000);
+  });
+
   it('opens again when the half-open probe fails', async () => {
     server.respond(text(500, 'down'));
     const { client } = recordingClient(server.url, { maxAttempts: 1, breaker: { consecutiveFailures: 2, halfOpenAfterMs: 200 } });
