@@ -64,7 +64,7 @@ class RequestLoaders implements Loaders {
   private fanOut<K, V>(fetch: (key: K) => Promise<V>) {
     return (keys: readonly K[]): Promise<(V | Error)[]> => {
       const limiter = (this.#limiter ??= new Bulkhead(this.concurrency, Number.POSITIVE_INFINITY));
-      return Promise.all(keys.map((key) => limiter.run(() => fetch(key)).catch(asError)));
+      return Promise.all(keys.map((key) => limiter.run(fetch, key).catch(asError)));
     };
   }
 

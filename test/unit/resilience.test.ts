@@ -91,10 +91,22 @@ describe('Bulkhead', () => {
       if (fail) throw new Error('failed');
       return 'ok';
     };
-    const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => bulkhead.run(() => task(i % 3 === 0))));
+    const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => bulkhead.run(task, i % 3 === 0)));
     expect(most).toBe(2);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(13);
     expect(bulkhead.enter()).toBe(true);
+    expect(bulkhead.enter()).toBe(true);
+  });
+
+  it('run() frees the slot of a task that throws before giving a promise, and starts the next', async () => {
+    const bulkhead = new Bulkhead(1, Number.POSITIVE_INFINITY);
+    const throwing = (): Promise<string> => {
+      throw new Error('thrown at once');
+    };
+    const first = bulkhead.run(throwing, undefined);
+    const second = bulkhead.run(async (value: string) => value, 'next');
+    await expect(first).rejects.toThrow('thrown at once');
+    await expect(second).resolves.toBe('next');
     expect(bulkhead.enter()).toBe(true);
   });
 });
