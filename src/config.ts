@@ -68,6 +68,7 @@ export const envSchema = z.object({
   MAX_STATUS_SCAN: int(100, 1_000_000, 10_000),
   COMPILED_OPERATIONS: bool.default(true),
   GRAPHQL_JIT: bool.default(true),
+  ADMISSION_CONTROL: bool.default(true),
   SHUTDOWN_GRACE_MS: int(0, 600_000, 10_000),
   READY_BACKEND_WINDOW_MS: int(1000, 3_600_000, 30_000),
   CURSOR_SECRET: z.string().min(32, { error: 'must be at least 32 characters (the same on every instance)' }).optional(),
@@ -134,6 +135,8 @@ export interface Config {
     compiledOperations: boolean;
     /** The compiled path executes with graphql-jit rather than graphql-js. */
     graphqlJit: boolean;
+    /** While the event loop is saturated, only a few requests at a time start backend work (server/admission.ts). */
+    admissionControl: boolean;
   };
   categoryTtlMs: number;
   shutdownGraceMs: number;
@@ -260,6 +263,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxStatusScan: e.MAX_STATUS_SCAN,
       compiledOperations: e.COMPILED_OPERATIONS,
       graphqlJit: e.GRAPHQL_JIT,
+      admissionControl: e.ADMISSION_CONTROL,
     },
     categoryTtlMs: e.CATEGORY_TTL_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

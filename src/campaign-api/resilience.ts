@@ -152,9 +152,31 @@ export class Bulkhead {
   #handing = false;
 
   constructor(
-    private readonly maxConcurrent: number,
+    private maxConcurrent: number,
     private readonly maxQueue: number,
   ) {}
+
+  get active(): number {
+    return this.#active;
+  }
+
+  get waiting(): number {
+    return this.#size;
+  }
+
+  /**
+   * Changes how many may hold a slot at once. A higher limit admits waiters at once; a lower one
+   * takes effect as slots come back, none is taken away.
+   */
+  setLimit(maxConcurrent: number): void {
+    const added = maxConcurrent - this.maxConcurrent;
+    this.maxConcurrent = maxConcurrent;
+    // Each new slot is taken and given back at once: to the first waiter if there is one.
+    for (let n = 0; n < added; n++) {
+      this.#active++;
+      this.exit();
+    }
+  }
 
   /** Takes a slot for `waiter`: at once, or later through its `admit`, or not at all (queue full). */
   join(waiter: QueueWaiter): 'admitted' | 'queued' | 'full' {
@@ -197,7 +219,7 @@ export class Bulkhead {
       while (this.#exits > 0) {
         this.#exits--;
         const first = this.#first;
-        if (first) {
+        if (first && this.#active <= this.maxConcurrent) {
           this.leave(first);
           first.admit();
         } else {

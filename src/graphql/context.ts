@@ -64,12 +64,14 @@ export interface RequestScope {
   signal?: () => AbortSignal;
   /** Told about every backend call the request makes (for its log line). */
   onBackendCall?: () => void;
+  /** Asked before each backend call: undefined to call now, else a promise of the request's place. */
+  admit?: () => Promise<void> | undefined;
 }
 
 export function createContext(deps: BffDependencies, request: RequestScope): GraphQLContext {
   const token = request.token && request.token.length > 0 ? request.token : null;
   const tokenProblem = request.tokenProblem ?? 'missing';
-  const partner = bindPartnerApi(deps.api, token, request.signal, request.onBackendCall, tokenProblem);
+  const partner = bindPartnerApi(deps.api, token, request.signal, request.onBackendCall, tokenProblem, request.admit);
   const directory = deps.categories;
   return {
     token,

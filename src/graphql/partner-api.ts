@@ -1,5 +1,5 @@
 import type { CampaignApi } from '../campaign-api/api.js';
-import { OPERATION_NAMES, type OperationName, type RequestOf, type ResponseOf } from '../campaign-api/index.js';
+import { AbortedError, OPERATION_NAMES, type OperationName, type RequestOf, type ResponseOf } from '../campaign-api/index.js';
 import { noTokenError, type TokenProblem } from './errors.js';
 
 /** The campaign API as one request's partner sees it: token and cancellation already bound. */
@@ -16,6 +16,8 @@ interface Binding {
   onCall: (() => void) | undefined;
   /** Why `token` is null. */
   tokenProblem: TokenProblem;
+  /** Asked before each call (admission.ts): undefined to call now, else a promise of the request's place. */
+  admit: (() => Promise<void> | undefined) | undefined;
 }
 
 type AnyCall = (token: string, request: unknown, options?: { signal?: AbortSignal }) => Promise<unknown>;
@@ -30,10 +32,15 @@ class BoundPartnerApi {
 for (const name of OPERATION_NAMES) {
   Object.defineProperty(BoundPartnerApi.prototype, name, {
     value(this: BoundPartnerApi, request: unknown) {
-      const { api, token, signal, onCall, tokenProblem } = this.binding;
+      const { api, token, signal, onCall, tokenProblem, admit } = this.binding;
       if (token === null) return Promise.reject(noTokenError(tokenProblem));
-      onCall?.();
-      return (api[name] as AnyCall).call(api, token, request, signal ? { signal: signal() } : undefined);
+      const send = () => {
+        onCall?.();
+        return (api[name] as AnyCall).call(api, token, request, signal ? { signal: signal() } : undefined);
+      };
+      const waiting = admit?.();
+      // A request that left the queue (deadline, client gone, answered) makes no call.
+      return waiting ? waiting.then(send, (error: unknown) => Promise.reject(new AbortedError(name, 'caller', { cause: error }))) : send();
     },
   });
 }
@@ -48,6 +55,7 @@ export function bindPartnerApi(
   signal?: () => AbortSignal,
   onCall?: () => void,
   tokenProblem: TokenProblem = 'missing',
+  admit?: () => Promise<void> | undefined,
 ): PartnerApi {
-  return new BoundPartnerApi({ api, token, signal, onCall, tokenProblem }) as unknown as PartnerApi;
+  return new BoundPartnerApi({ api, token, signal, onCall, tokenProblem, admit }) as unknown as PartnerApi;
 }

@@ -25,6 +25,7 @@ import { traceResolvers } from '../tracing/graphql.js';
 import { traceGraphqlRequests } from '../tracing/http-server.js';
 import { activeTracer } from '../tracing/state.js';
 import { createLive } from '../subscriptions/index.js';
+import { Admission } from './admission.js';
 import { createHttpHandler, type Readiness } from './http.js';
 import type { AppsContext } from '../apps/context.js';
 
@@ -38,6 +39,8 @@ export interface BffOptions {
   /** App keys configured in code (the demo key on the embedded emulator); APP_KEYS_FILE adds more. */
   appKeys?: Record<string, { name: string; partnerTokens: string[] }>;
   logger?: Logger;
+  /** Admission of requests to backend work (tests give one with a utilisation of their own); with ADMISSION_CONTROL on, one following the event loop. */
+  admission?: Admission;
 }
 
 export interface RunningBff {
@@ -221,13 +224,16 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     };
   }
 
+  const admission = config.limits.admissionControl ? (options.admission ?? new Admission()) : undefined;
+  admission?.register(metrics.registry);
   const untracedHandler = createHttpHandler<ServerContext>({
     apollo,
+    admission,
     fastPath: config.limits.compiledOperations ? apps.guardFastPath(operations.tryExecute) : undefined,
     gate: apps.gate,
-    async context({ requestId, token, tokenProblem, signal, gate }) {
+    async context({ requestId, token, tokenProblem, signal, admit, gate }) {
       const backend = { calls: 0 };
-      const context = createContext(deps, { token, tokenProblem, signal, onBackendCall: () => backend.calls++ });
+      const context = createContext(deps, { token, tokenProblem, signal, admit, onBackendCall: () => backend.calls++ });
       const state = gate as AppsContext | undefined;
       const app = state?.app;
       // An app reads the shared directory with its partners' tokens (only when it is cold); the
@@ -291,6 +297,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
       clearTimeout(timer);
       server.closeAllConnections();
       await apollo.stop();
+      admission?.close();
       await apps.close();
       await api.close();
       await cache.close();

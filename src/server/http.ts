@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
 import type { Logger } from '../observability/logger.js';
 import type { Registry } from 'prom-client';
+import type { Admission, AdmissionTicket } from './admission.js';
 import { corsHeaders, type CorsPolicy } from './cors.js';
 import { readAuthorization } from './auth.js';
 import type { TokenProblem } from '../graphql/errors.js';
@@ -24,6 +25,11 @@ export interface RequestInfo {
   tokenProblem: TokenProblem | undefined;
   /** Aborted at the request deadline or when the client goes away; made on first call. */
   signal: () => AbortSignal;
+  /**
+   * Asked before each backend call: undefined when the request may call now, else a promise of
+   * its place (see admission.ts); the place is given back when the request has answered.
+   */
+  admit: () => Promise<void> | undefined;
   /** What the gate attached to this request (the app it came from, for one). */
   gate?: unknown;
 }
@@ -84,6 +90,8 @@ export interface HttpHandlerOptions<C extends BaseContext> {
   fallbackToken: string | null;
   /** GraphQL over SSE (graphql-sse) at `/graphql/stream`. */
   stream?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  /** Admission of requests to backend work while the process is saturated; none lets all in. */
+  admission?: Admission | undefined;
   /** Told about refusals made before Apollo (size, type, JSON). */
   onRefused?: (reason: 'body_too_large' | 'unsupported_media_type' | 'malformed_json' | 'timeout') => void;
 }
@@ -304,9 +312,12 @@ class RequestLifetime {
     if (!this.res.writableFinished) this.#controller?.abort(new Error('client went away'));
   };
 
+  #ticket: AdmissionTicket | undefined;
+
   constructor(
     private readonly res: ServerResponse,
     timeoutMs: number,
+    private readonly admission: Admission | undefined,
   ) {
     let expire!: (value: 'timeout') => void;
     this.expired = new Promise((resolve) => (expire = resolve));
@@ -329,9 +340,16 @@ class RequestLifetime {
     return this.#controller.signal;
   };
 
+  readonly admit = (): Promise<void> | undefined => {
+    if (!this.admission) return undefined;
+    this.#ticket ??= this.admission.ticket(this.signal);
+    return this.#ticket.wait();
+  };
+
   end(): void {
     clearTimeout(this.#timer);
     if (this.#controller) this.res.off('close', this.#onClose);
+    this.#ticket?.release();
   }
 }
 
@@ -391,13 +409,13 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
     }
     if (gated.body !== undefined) body = gated.body;
 
-    const lifetime = new RequestLifetime(res, options.requestTimeoutMs);
+    const lifetime = new RequestLifetime(res, options.requestTimeoutMs, options.admission);
     const authorization = readAuthorization(req.headers.authorization);
     // A malformed header never falls back to the demo token: the client meant to send one.
     const headerToken = authorization.kind === 'token' ? authorization.token : authorization.kind === 'missing' ? options.fallbackToken : null;
     const token = gated.token !== undefined ? gated.token : headerToken;
     const tokenProblem = token === null ? (authorization.kind === 'malformed' ? 'malformed' : 'missing') : undefined;
-    const context = () => options.context({ requestId, token, tokenProblem, signal: lifetime.signal, gate: gated.state });
+    const context = () => options.context({ requestId, token, tokenProblem, signal: lifetime.signal, admit: lifetime.admit, gate: gated.state });
     const fast = options.fastPath ? (method === 'POST' ? fastPathRequest(body, req.headers.accept) : gated.fastGet) : undefined;
     const answer = async () => {
       const compiled = fast && (await options.fastPath!(fast, context, gated.state));

@@ -3,6 +3,7 @@ import type { CampaignApiClientOptions } from '../../src/campaign-api/http-clien
 import { loadConfig, type Config } from '../../src/config.js';
 import { DEMO_TOKENS, startEmulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import type { BffDependencies } from '../../src/graphql/context.js';
+import type { Admission } from '../../src/server/admission.js';
 import { startBff, type RunningBff } from '../../src/server/bff.js';
 
 export interface StackOptions {
@@ -19,6 +20,8 @@ export interface StackOptions {
   /** App keys configured in code, as `npm start` configures the demo key. */
   appKeys?: Record<string, { name: string; partnerTokens: string[] }>;
   logger?: Logger;
+  /** Admission of requests to backend work, with a utilisation of the test's own. */
+  admission?: Admission;
 }
 
 export interface GqlResponse<T> {
@@ -56,6 +59,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     fallbackToken: options.fallbackToken ?? null,
     ...(options.appKeys ? { appKeys: options.appKeys } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.admission ? { admission: options.admission } : {}),
   });
 
   const admin = async (path: string, body?: unknown, method?: string) => {
