@@ -28,7 +28,7 @@ export interface AdmissionSettings {
   idleBelow: number;
 }
 
-export const ADMISSION_DEFAULTS: AdmissionSettings = { min: 4, max: 1024, intervalMs: 100, busyAbove: 0.9, idleBelow: 0.75 };
+export const ADMISSION_DEFAULTS: AdmissionSettings = { min: 8, max: 1024, intervalMs: 100, busyAbove: 0.9, idleBelow: 0.75 };
 
 /** Why a request stopped waiting for its place. */
 export class AdmissionLeft extends Error {
