@@ -17,7 +17,9 @@ import { Bulkhead } from '../campaign-api/resilience.js';
  * Requests that call no backend (cached reads, the app feed) never wait. The limit follows the
  * event loop's utilisation: above `busyAbove` it falls to a fraction of the places in use (not
  * below `min`); below `idleBelow` it grows again, up to `max`, where it rests while the process
- * is not saturated. So a slow backend, which leaves the loop idle, never meets a limit.
+ * is not saturated. So a slow backend, which leaves the loop idle, never meets a limit. The
+ * price: a loop saturated by requests that never call the backend lowers the limit too, and the
+ * requests that do call it are then the ones that wait.
  */
 export interface AdmissionSettings {
   min: number;
