@@ -93,4 +93,23 @@ describe('admission of requests to backend work', () => {
     expect(queued).toBeGreaterThan(0);
     expect(admission.active).toBe(0);
   });
+
+  it('ADMISSION_CONTROL=false leaves every request to go at once, and reports no admission gauges', async () => {
+    stack = await startStack({ env: { ADMISSION_CONTROL: 'false' } });
+    expect((await stack.gql('{ campaigns(first: 3) { nodes { id card { title } } } }')).body.errors).toBeUndefined();
+    const metrics = await (await fetch(stack.bffUrl.replace('/graphql', '/metrics'))).text();
+    expect(metrics).not.toContain('bff_admission_');
+  });
+
+  it('is on by default, and its gauges say how many requests have backend work under way', async () => {
+    stack = await startStack();
+    expect((await stack.gql('{ campaigns(first: 3) { nodes { id } } }')).body.errors).toBeUndefined();
+    const metrics = await (await fetch(stack.bffUrl.replace('/graphql', '/metrics'))).text();
+    // The limit itself follows this test process's own event loop, so only its range is known.
+    const limit = Number(/^bff_admission_limit (\d+)$/m.exec(metrics)?.[1]);
+    expect(limit).toBeGreaterThanOrEqual(8);
+    expect(limit).toBeLessThanOrEqual(1024);
+    expect(metrics).toMatch(/^bff_admission_active 0$/m);
+    expect(metrics).toMatch(/^bff_admission_waiting 0$/m);
+  });
 });

@@ -23,6 +23,12 @@ describe('configuration', () => {
     });
   });
 
+  it('admits requests under overload by default; ADMISSION_CONTROL=false turns it off', () => {
+    expect(loadConfig({}).limits.admissionControl).toBe(true);
+    expect(loadConfig({ ADMISSION_CONTROL: 'false' }).limits.admissionControl).toBe(false);
+    expect(() => loadConfig({ ADMISSION_CONTROL: 'sometimes' })).toThrow(/ADMISSION_CONTROL="sometimes": must be true or false/);
+  });
+
   it('names the variable, the value and what is allowed', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT="eighty": must be a whole number from 0 to 65535/);
     expect(() => loadConfig({ CACHE_URL: 'http://x' })).toThrow(/CACHE_URL="http:\/\/x": must be a redis:\/\/ or rediss:\/\/ URL/);
