@@ -20,6 +20,12 @@ import { Bulkhead } from '../campaign-api/resilience.js';
  * is not saturated. So a slow backend, which leaves the loop idle, never meets a limit. The
  * price: a loop saturated by requests that never call the backend lowers the limit too, and the
  * requests that do call it are then the ones that wait.
+ *
+ * Only calls made through a request's own partner binding ask (`GraphQLContext.partner`); shared
+ * work (the category directory, feed builds, live-status readers) calls the client directly. So a
+ * request holding a place never waits on a call that waits for a place, which would deadlock
+ * until deadlines: the one queue between requests, pin uploads to one campaign, is entered only
+ * after the campaign was read, with a place held.
  */
 export interface AdmissionSettings {
   min: number;
