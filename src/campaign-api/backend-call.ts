@@ -147,22 +147,8 @@ export class BackendCall<N extends OperationName> implements QueueWaiter, Answer
   /** Ends whatever the call waits for, at once. */
   stop(by: StopReason): void {
     this.#stoppedBy ??= by;
-    switch (this.#phase) {
-      case 'queued':
-        this.host.bulkhead.leave(this);
-        return this.#fail(new AbortedError(this.name, by));
-      case 'attempt': {
-        const error = new AbortedError(this.name, by);
-        this.#exchange?.abort(error);
-        return this.#attemptFailed(error);
-      }
-      case 'probe-wait':
-      case 'backoff':
-      case 'last-backoff':
-        return this.#fail(new AbortedError(this.name, by));
-      default:
-      // Starting or done: a call about to try again checks #stoppedBy first.
-    }
+    // Starting or done: a call about to try again checks #stoppedBy first.
+    if (this.#phase !== 'starting' && this.#phase !== 'done') this.#giveUp(new AbortedError(this.name, by));
   }
 
   answered(status: number, text: string): void {
@@ -198,22 +184,28 @@ export class BackendCall<N extends OperationName> implements QueueWaiter, Answer
   /** The timer of the current phase ran out. */
   timedOut(): void {
     this.#timer = undefined;
+    if (this.#phase === 'backoff') {
+      this.#phase = 'starting';
+      return this.#tryAttempt();
+    }
+    const { attemptTimeoutMs } = this.host.settings;
+    const attemptOnly = this.#phase === 'attempt' && !this.#attemptByBudget;
+    this.#giveUp(attemptOnly ? new TimeoutError(this.name, attemptTimeoutMs, 'attempt') : this.#budgetSpent());
+  }
+
+  /** Leaves the current waiting phase for `error`: a failed attempt (which may be retried), else the call's end. */
+  #giveUp(error: CampaignApiError): void {
     switch (this.#phase) {
       case 'queued':
         this.host.bulkhead.leave(this);
-        return this.#fail(this.#budgetSpent());
-      case 'probe-wait':
-      case 'last-backoff':
-        return this.#fail(this.#budgetSpent());
-      case 'backoff':
-        this.#phase = 'starting';
-        return this.#tryAttempt();
-      case 'attempt': {
-        const { attemptTimeoutMs } = this.host.settings;
-        const error = this.#attemptByBudget ? this.#budgetSpent() : new TimeoutError(this.name, attemptTimeoutMs, 'attempt');
+        return this.#fail(error);
+      case 'attempt':
         this.#exchange?.abort(error);
         return this.#attemptFailed(error);
-      }
+      case 'probe-wait':
+      case 'backoff':
+      case 'last-backoff':
+        return this.#fail(error);
       default:
     }
   }

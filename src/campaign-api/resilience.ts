@@ -180,18 +180,28 @@ export class Bulkhead {
 
   /** Takes a slot for `waiter`: at once, or later through its `admit`, or not at all (queue full). */
   join(waiter: QueueWaiter): 'admitted' | 'queued' | 'full' {
+    const taken = this.#take();
+    if (taken !== undefined) return taken ? 'admitted' : 'full';
+    this.#queue(waiter);
+    return 'queued';
+  }
+
+  /** A slot taken at once (true), none to be had (false: the queue is full), or a place in the queue to take (undefined). */
+  #take(): boolean | undefined {
     if (this.#active < this.maxConcurrent) {
       this.#active++;
-      return 'admitted';
+      return true;
     }
-    if (this.#size >= this.maxQueue) return 'full';
+    return this.#size >= this.maxQueue ? false : undefined;
+  }
+
+  #queue(waiter: QueueWaiter): void {
     waiter.prev = this.#last;
     waiter.next = undefined;
     if (this.#last) this.#last.next = waiter;
     else this.#first = waiter;
     this.#last = waiter;
     this.#size++;
-    return 'queued';
   }
 
   /** Takes a waiter out of the queue; false when it was not in it (any more). */
@@ -237,18 +247,15 @@ export class Bulkhead {
    * turn had come already, the slot handed on.
    */
   enter(): true | false | { turn: Promise<void>; cancel: Leave } {
-    if (this.#active < this.maxConcurrent) {
-      this.#active++;
-      return true;
-    }
-    if (this.#size >= this.maxQueue) return false;
+    const taken = this.#take();
+    if (taken !== undefined) return taken;
     let waiter!: QueueWaiter;
     let leave!: Leave;
     const turn = new Promise<void>((admit, reject) => {
       waiter = { admit, prev: undefined, next: undefined };
       leave = reject;
     });
-    this.join(waiter);
+    this.#queue(waiter);
     return {
       turn,
       cancel: (error) => {
@@ -264,13 +271,11 @@ export class Bulkhead {
    * frame or closure per task.
    */
   run<A, T>(task: (arg: A) => Promise<T>, arg: A): Promise<T> {
-    if (this.#active < this.maxConcurrent) {
-      this.#active++;
-      return this.#hold(task, arg);
-    }
-    if (this.#size >= this.maxQueue) return Promise.reject(new Error('Bulkhead.run needs a queue that can take the task'));
+    const taken = this.#take();
+    if (taken) return this.#hold(task, arg);
+    if (taken === false) return Promise.reject(new Error('Bulkhead.run needs a queue that can take the task'));
     return new Promise<T>((resolve) => {
-      this.join({ admit: () => resolve(this.#hold(task, arg)), prev: undefined, next: undefined });
+      this.#queue({ admit: () => resolve(this.#hold(task, arg)), prev: undefined, next: undefined });
     });
   }
 

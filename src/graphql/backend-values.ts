@@ -28,22 +28,23 @@ export function currency(code: number | undefined): 643 | 840 | typeof UNKNOWN_C
  * DataLoader. Returns the promise without awaiting first, so every node of a page joins one batch.
  */
 export function recordOf(ref: CampaignRef, ctx: GraphQLContext): CampaignDetails | Promise<CampaignDetails> {
-  if (ref.details) return ref.details;
-  return ctx.loaders.details.load(ref.id).then((details) => existing(details, ref.id));
-}
-
-function existing(details: CampaignDetails | null, id: number): CampaignDetails {
-  if (details) return details;
-  throw new GraphQLError(`Campaign ${id} no longer exists for this partner.`, {
-    extensions: { code: 'CAMPAIGN_NOT_FOUND' },
-  });
+  return withRecord(ref, ctx, asIs);
 }
 
 /** Reads one value of the record, for the many Campaign fields that are just that. */
 export function fromRecord<T>(pick: (details: CampaignDetails) => T) {
-  return (ref: CampaignRef, _args: unknown, ctx: GraphQLContext): T | Promise<T> => {
-    if (ref.details) return pick(ref.details);
-    // One step from the loaded record to the value: a page of cards waits on fifty of these.
-    return ctx.loaders.details.load(ref.id).then((details) => pick(existing(details, ref.id)));
-  };
+  return (ref: CampaignRef, _args: unknown, ctx: GraphQLContext): T | Promise<T> => withRecord(ref, ctx, pick);
+}
+
+const asIs = (details: CampaignDetails) => details;
+
+/** `pick` of the record, one step after it loads: a page of cards waits on fifty of these. */
+function withRecord<T>(ref: CampaignRef, ctx: GraphQLContext, pick: (details: CampaignDetails) => T): T | Promise<T> {
+  if (ref.details) return pick(ref.details);
+  return ctx.loaders.details.load(ref.id).then((details) => {
+    if (details) return pick(details);
+    throw new GraphQLError(`Campaign ${ref.id} no longer exists for this partner.`, {
+      extensions: { code: 'CAMPAIGN_NOT_FOUND' },
+    });
+  });
 }
