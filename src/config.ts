@@ -69,6 +69,7 @@ export const envSchema = z.object({
   COMPILED_OPERATIONS: bool.default(true),
   GRAPHQL_JIT: bool.default(true),
   ADMISSION_CONTROL: bool.default(true),
+  HEAP_GROWTH_PERCENT: int(0, 300, 100),
   SHUTDOWN_GRACE_MS: int(0, 600_000, 10_000),
   READY_BACKEND_WINDOW_MS: int(1000, 3_600_000, 30_000),
   CURSOR_SECRET: z.string().min(32, { error: 'must be at least 32 characters (the same on every instance)' }).optional(),
@@ -138,6 +139,11 @@ export interface Config {
     /** While the event loop is saturated, only a few requests at a time start backend work (server/admission.ts). */
     admissionControl: boolean;
   };
+  /**
+   * How far V8 lets the old generation grow past what the last full collection kept, in percent;
+   * 0 leaves V8's own choice (up to 4x). Applied once at start-up by server/heap-growth.ts.
+   */
+  heapGrowthPercent: number;
   categoryTtlMs: number;
   shutdownGraceMs: number;
   readyBackendWindowMs: number;
@@ -265,6 +271,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       graphqlJit: e.GRAPHQL_JIT,
       admissionControl: e.ADMISSION_CONTROL,
     },
+    heapGrowthPercent: e.HEAP_GROWTH_PERCENT,
     categoryTtlMs: e.CATEGORY_TTL_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     readyBackendWindowMs: e.READY_BACKEND_WINDOW_MS,

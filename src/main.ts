@@ -2,6 +2,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from './emulator/index.js';
 import { createLogger } from './observability/logger.js';
 import { startBff } from './server/bff.js';
+import { applyHeapGrowth } from './server/heap-growth.js';
 import { startTracing, type Tracing } from './tracing/index.js';
 import { traceLogFields } from './tracing/logs.js';
 
@@ -34,6 +35,7 @@ async function startTracingOrExit(): Promise<Tracing | undefined> {
 }
 
 const config = readConfig();
+applyHeapGrowth(config.heapGrowthPercent);
 const tracing = await startTracingOrExit();
 const logger = createLogger(config.logLevel, undefined, tracing ? { mixin: traceLogFields } : {});
 if (tracing) {

@@ -29,6 +29,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ ADMISSION_CONTROL: 'sometimes' })).toThrow(/ADMISSION_CONTROL="sometimes": must be true or false/);
   });
 
+  it('lets the old generation grow 100% past its live size by default; 0 leaves it to V8', () => {
+    expect(loadConfig({}).heapGrowthPercent).toBe(100);
+    expect(loadConfig({ HEAP_GROWTH_PERCENT: '0' }).heapGrowthPercent).toBe(0);
+    expect(() => loadConfig({ HEAP_GROWTH_PERCENT: '400' })).toThrow(/HEAP_GROWTH_PERCENT="400": must be a whole number from 0 to 300/);
+  });
+
   it('names the variable, the value and what is allowed', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT="eighty": must be a whole number from 0 to 65535/);
     expect(() => loadConfig({ CACHE_URL: 'http://x' })).toThrow(/CACHE_URL="http:\/\/x": must be a redis:\/\/ or rediss:\/\/ URL/);
