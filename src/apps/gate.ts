@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Kind } from 'graphql';
 import type { FastPathRequest } from '../graphql/operation-cache.js';
 import type { Gate, GateAnswer, GatePass } from '../server/http.js';
 import type { AppKey, AppKeyRegistry } from './app-keys.js';
@@ -46,7 +47,10 @@ const PRIVATE = { 'cache-control': 'private, no-store' };
 const NO_STORE = { 'cache-control': 'no-store' };
 
 function refuse(status: number, code: string, message: string, headers: Record<string, string> = {}, extensions: Record<string, unknown> = {}): GateAnswer {
-  return { answer: { status, headers, body: JSON.stringify({ errors: [{ message, extensions: { code, ...extensions } }] }) } };
+  return {
+    answer: { status, headers, body: JSON.stringify({ errors: [{ message, extensions: { code, ...extensions } }] }) },
+    facts: { path: 'gate', errorCode: code },
+  };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -77,6 +81,15 @@ interface Memo {
   /** Encoded once, sent as it is to every app open until the feed changes. */
   bytes: Buffer;
   headers: Record<string, string>;
+  /** The operation it answered, for the request line of each app open it serves. */
+  operationName: string | undefined;
+}
+
+/** The name of the operation a request runs: the one it names, or the document's only one. */
+function operationNameOf(trusted: TrustedDocument, requested: string | null): string | undefined {
+  if (requested) return requested;
+  const operations = trusted.document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+  return operations.length === 1 ? operations[0]!.name?.value : undefined;
 }
 
 export function createAppGate(options: GateOptions): Gate {
@@ -165,6 +178,7 @@ export function createAppGate(options: GateOptions): Gate {
 
     const ifNoneMatch = header(req.headers['if-none-match']);
     let memoKey: string | undefined;
+    let memoName: string | undefined;
     if (trusted) {
       const variablesText = params ? (params.get('variables') ?? '') : JSON.stringify(post.variables ?? null);
       const operationName = params ? params.get('operationName') : typeof post.operationName === 'string' ? post.operationName : null;
@@ -175,10 +189,12 @@ export function createAppGate(options: GateOptions): Gate {
         if (app) {
           // The hot path of an app open: an answer remembered for this feed version, as it is.
           memoKey = `${app.keyHash}|${trusted.hash}|${operationName ?? ''}|${variablesText}`;
+          memoName = operationNameOf(trusted, operationName);
           const hit = memo.get(memoKey);
           if (hit && now() - hit.at < options.memoMs && options.feed.peekVersion(app.partnerTokens) === hit.version) {
-            if (matches(ifNoneMatch, hit.etag)) return { answer: { status: 304, headers: hit.headers } };
-            return { answer: { status: 200, headers: hit.headers, body: hit.bytes } };
+            const facts = { path: 'remembered', operationName: hit.operationName, operationType: 'query' } as const;
+            if (matches(ifNoneMatch, hit.etag)) return { answer: { status: 304, headers: hit.headers }, facts };
+            return { answer: { status: 200, headers: hit.headers, body: hit.bytes }, facts };
           }
         }
         let variables: Record<string, unknown> | null = null;
@@ -224,7 +240,9 @@ export function createAppGate(options: GateOptions): Gate {
       const clean = status === 200 && out.startsWith('{"data"') && !served?.stale && !served?.incomplete;
       if (!memoKey || !clean) return { status, headers: NO_STORE, body: out };
       const etag = `"${createHash('sha1').update(out).digest('base64url')}"`;
-      if (served) remember(memoKey, { version: served.version, at: now(), etag, bytes: Buffer.from(out, 'utf8'), headers: cacheable(etag) });
+      if (served) {
+        remember(memoKey, { version: served.version, at: now(), etag, bytes: Buffer.from(out, 'utf8'), headers: cacheable(etag), operationName: memoName });
+      }
       if (matches(ifNoneMatch, etag)) return { status: 304, headers: cacheable(etag), body: null };
       return { status, headers: cacheable(etag), body: out };
     };

@@ -249,6 +249,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     logger,
     fallbackToken: options.fallbackToken ?? null,
     onRefused: (reason) => metrics.limitRejections.inc({ limit: reason }),
+    recordGateAnswer: (requestId, facts, durationMs) => recorder.recordUnexecuted({ requestId, durationMs, ...facts }),
     stream: subscriptions.sse,
   });
   const handler = tracer ? traceGraphqlRequests(untracedHandler, tracer) : untracedHandler;

@@ -42,10 +42,21 @@ export interface GateRequest {
   body: unknown;
 }
 
-/** The gate answers the request itself: a refusal, or a 304. */
+/** The gate answers the request itself: a refusal, an answer it remembered, or a 304. */
 export interface GateAnswer {
   /** A Buffer body is sent as it is (an answer the gate remembered, encoded once). */
   answer: { status: number; headers?: Record<string, string>; body?: string | Buffer };
+  /** What the request was, for its log line and metrics: nothing else sees a request the gate answers. */
+  facts: GateFacts;
+}
+
+export interface GateFacts {
+  /** remembered: an earlier execution's answer (or a 304 to it); gate: a refusal. */
+  path: 'remembered' | 'gate';
+  operationName?: string | undefined;
+  operationType?: string | undefined;
+  /** The refusal's error code. */
+  errorCode?: string | undefined;
 }
 
 /** The gate lets the request run, possibly rewritten. */
@@ -92,6 +103,8 @@ export interface HttpHandlerOptions<C extends BaseContext> {
   stream?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /** Admission of requests to backend work while the process is saturated; none lets all in. */
   admission?: Admission | undefined;
+  /** Records a request the gate answered (the request line and metrics an executed request gets). */
+  recordGateAnswer?: (requestId: string, facts: GateFacts, durationMs: number) => void;
   /** Told about refusals made before Apollo (size, type, JSON). */
   onRefused?: (reason: 'body_too_large' | 'unsupported_media_type' | 'malformed_json' | 'timeout') => void;
 }
@@ -398,13 +411,15 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
       }
     }
 
+    const gateStarted = performance.now();
     const gated = options.gate ? await options.gate({ req, method, url, body }) : {};
     if ('answer' in gated) {
       const { status, headers = {}, body: text } = gated.answer;
-      const bytes = text === undefined ? undefined : typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+      const length = text === undefined ? 0 : typeof text === 'string' ? Buffer.byteLength(text, 'utf8') : text.length;
       // Refusals are GraphQL error bodies: in the media type the client asked for, as Apollo's are.
-      res.writeHead(status, { ...cors, ...(bytes ? { 'content-type': errorMediaType(req.headers.accept), 'content-length': bytes.length } : {}), ...headers });
-      res.end(bytes);
+      res.writeHead(status, { ...cors, ...(text !== undefined ? { 'content-type': errorMediaType(req.headers.accept), 'content-length': length } : {}), ...headers });
+      res.end(text);
+      options.recordGateAnswer?.(requestId, gated.facts, performance.now() - gateStarted);
       return;
     }
     if (gated.body !== undefined) body = gated.body;

@@ -1,6 +1,7 @@
 import { context, createContextKey, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import { GraphQLError, isObjectType, responsePathAsArray, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import type { AnswerPath } from '../graphql/plugins/observability.js';
 
 // GraphQL semantic conventions are still incubating: copied here rather than imported from the
 // unstable entry point, as the semantic-conventions package advises.
@@ -150,7 +151,7 @@ export interface RequestSpanFacts {
   operationType: string | undefined;
   outcome: string;
   errorCodes: readonly string[];
-  path: 'apollo' | 'compiled';
+  path: AnswerPath;
   backendCalls: number;
 }
 

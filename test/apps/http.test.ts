@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
+import { captureLogs } from '../helpers/log-capture.js';
 import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { app, DEMO_APP, FEED, get, partner, post } from './support.js';
@@ -139,6 +140,36 @@ describe('trusted documents and HTTP caching (production)', () => {
       expect(trusted.body.data.campaigns.nodes.length).toBeGreaterThan(0);
     } finally {
       await strict.close();
+    }
+  });
+});
+
+describe('requests the gate answers itself are logged and counted (production)', () => {
+  it('a remembered app open, its 304 and a refusal each get the request line and the request metric', async () => {
+    const logs = captureLogs();
+    const stack = await startStack({ env: production({ LOG_LEVEL: 'info' }), appKeys: DEMO_APP, logger: logs.logger });
+    try {
+      const params = { documentId: feedId, variables: JSON.stringify({ first: 3 }) };
+      const executed = await get(stack.bffUrl, params, app());
+      const remembered = await get(stack.bffUrl, params, app());
+      const notModified = await get(stack.bffUrl, params, { ...app(), 'if-none-match': executed.headers.etag! });
+      const refused = await post(stack.bffUrl, { query: '{ categories { id } }' }, app());
+      expect([executed.status, remembered.status, notModified.status, refused.status]).toEqual([200, 200, 304, 403]);
+
+      const lines = logs.entries.filter((entry) => entry.msg === 'graphql request');
+      const lineOf = (answer: { headers: Record<string, string> }) => lines.filter((line) => line.requestId === answer.headers['x-request-id']);
+      expect(lineOf(executed)).toEqual([expect.objectContaining({ operation: 'Feed', operationType: 'query', outcome: 'ok', path: 'apollo' })]);
+      for (const answer of [remembered, notModified]) {
+        expect(lineOf(answer)).toEqual([expect.objectContaining({ operation: 'Feed', operationType: 'query', outcome: 'ok', backendCalls: 0, path: 'remembered' })]);
+      }
+      expect(lineOf(refused)).toEqual([expect.objectContaining({ operation: 'anonymous', outcome: 'TRUSTED_DOCUMENT_REQUIRED', errorCodes: ['TRUSTED_DOCUMENT_REQUIRED'], path: 'gate' })]);
+      expect(lines.every((line) => typeof line.durationMs === 'number')).toBe(true);
+
+      const metrics = await (await fetch(new URL('/metrics', stack.bffUrl))).text();
+      expect(metrics).toMatch(/^bff_graphql_requests_total\{operation="Feed",outcome="ok"\} 3$/m);
+      expect(metrics).toMatch(/^bff_graphql_requests_total\{operation="anonymous",outcome="TRUSTED_DOCUMENT_REQUIRED"\} 1$/m);
+    } finally {
+      await stack.close();
     }
   });
 });

@@ -15,6 +15,23 @@ export interface RequestMeta {
   backend: { calls: number };
 }
 
+/**
+ * What answered a request: Apollo's pipeline, the compiled-operation path, an answer the app
+ * gate remembered from an earlier execution (or its 304), or the gate's own refusal.
+ */
+export type AnswerPath = 'apollo' | 'compiled' | 'remembered' | 'gate';
+
+/** A request the gate answered without running anything: no context, no backend call. */
+export interface UnexecutedRecord {
+  requestId: string;
+  operationName?: string | undefined;
+  operationType?: string | undefined;
+  /** The code of a refusal; none for an answer that was remembered. */
+  errorCode?: string | undefined;
+  durationMs: number;
+  path: 'remembered' | 'gate';
+}
+
 export interface RequestRecord {
   meta: RequestMeta;
   operationName: string | undefined;
@@ -23,14 +40,14 @@ export interface RequestRecord {
   errors: readonly GraphQLFormattedError[];
   hasData: boolean;
   durationMs: number;
-  /** Which path executed it: Apollo's pipeline, or the compiled-operation path. */
-  path: 'apollo' | 'compiled';
+  path: AnswerPath;
 }
 
 /**
  * One log line and one set of metrics per GraphQL request: operation name, outcome, duration,
  * backend calls and error codes. Nothing per field, so the hot path stays cheap. Shared by the
- * Apollo plugin and the compiled-operation path, so both report alike.
+ * Apollo plugin, the compiled-operation path and the HTTP layer (for what the app gate answers
+ * itself), so all report alike.
  */
 export function createRequestRecorder(metrics: Metrics, logger: Logger) {
   const lines = requestLineLogger(logger);
@@ -42,6 +59,40 @@ export function createRequestRecorder(metrics: Metrics, logger: Logger) {
     knownNames.add(name);
     return name;
   };
+  function record({ meta, operationName, operationType, errors, hasData, durationMs, path }: RequestRecord): void {
+    const codes = [...new Set(errors.map((e) => e.extensions?.code).filter((c): c is string => typeof c === 'string'))];
+    const outcome = codes.length === 0 ? 'ok' : hasData ? 'partial' : codes[0]!;
+    const name = operationName ?? 'anonymous';
+    const labels = { operation: label(name), outcome };
+    metrics.graphqlRequests.inc(labels);
+    metrics.graphqlDuration.observe(labels, durationMs / 1000);
+    if (activeTracer()) {
+      annotateRequestSpan({
+        operationName,
+        label: labels.operation,
+        operationType,
+        outcome,
+        errorCodes: codes,
+        path,
+        backendCalls: meta.backend?.calls ?? 0,
+      });
+    }
+    if (!lines.isLevelEnabled('info')) return;
+    lines.info(
+      {
+        requestId: meta.requestId,
+        operation: name,
+        operationType,
+        outcome,
+        errorCodes: codes.length ? codes : undefined,
+        durationMs: Math.round(durationMs * 10) / 10,
+        backendCalls: meta.backend?.calls ?? 0,
+        path,
+      },
+      'graphql request',
+    );
+  }
+
   return {
     /** Clients see an opaque "Internal server error."; the cause belongs in the log. */
     reportErrors(meta: RequestMeta, errors: readonly GraphQLError[]): void {
@@ -53,39 +104,19 @@ export function createRequestRecorder(metrics: Metrics, logger: Logger) {
         }
       }
     },
-    record({ meta, operationName, operationType, errors, hasData, durationMs, path }: RequestRecord): void {
-      const codes = [...new Set(errors.map((e) => e.extensions?.code).filter((c): c is string => typeof c === 'string'))];
-      const outcome = codes.length === 0 ? 'ok' : hasData ? 'partial' : codes[0]!;
-      const name = operationName ?? 'anonymous';
-      const labels = { operation: label(name), outcome };
-      metrics.graphqlRequests.inc(labels);
-      metrics.graphqlDuration.observe(labels, durationMs / 1000);
-      if (activeTracer()) {
-        annotateRequestSpan({
-          operationName,
-          label: labels.operation,
-          operationType,
-          outcome,
-          errorCodes: codes,
-          path,
-          backendCalls: meta.backend?.calls ?? 0,
-        });
-      }
-      if (!lines.isLevelEnabled('info')) return;
-      lines.info(
-        {
-          requestId: meta.requestId,
-          operation: name,
-          operationType,
-          outcome,
-          errorCodes: codes.length ? codes : undefined,
-          durationMs: Math.round(durationMs * 10) / 10,
-          backendCalls: meta.backend?.calls ?? 0,
-          path,
-        },
-        'graphql request',
-      );
+    /** The same line and metrics for a request the gate answered itself (a remembered feed, a 304, a refusal). */
+    recordUnexecuted({ requestId, operationName, operationType, errorCode, durationMs, path }: UnexecutedRecord): void {
+      record({
+        meta: { requestId, backend: { calls: 0 } },
+        operationName,
+        operationType,
+        errors: errorCode ? [{ message: errorCode, extensions: { code: errorCode } }] : [],
+        hasData: !errorCode,
+        durationMs,
+        path,
+      });
     },
+    record,
   };
 }
 
