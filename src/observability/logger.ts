@@ -11,9 +11,12 @@ export interface LoggerOptions {
  * JSON logs on stdout. Anything that could carry a partner token is redacted by path, and
  * request logs are built from an allow-list of fields, so a token cannot reach a log line.
  *
- * Lines are written synchronously (pino's default). sonic-boom's asynchronous mode was measured
- * (bench, warm categories and the 50-card list) and saved nothing here, while it would keep lines
- * in memory that a crash loses and a slow log reader lets grow.
+ * Lines are written synchronously, each before the call returns. pino's own default (before
+ * 2026-11-23 also ours, unnoticed) is sonic-boom's asynchronous mode: lines wait in memory while
+ * a write is under way in libuv's thread pool, so a crash loses them (1,999 of 2,000 in
+ * `test/unit/logger.test.ts`) and a slow log reader lets them grow without bound; and handing
+ * each batch to the thread pool and back cost more CPU per request than writing it here
+ * (bench/README.md, issue 15).
  */
 export function createLogger(level: string, destination?: pino.DestinationStream, options: LoggerOptions = {}): Logger {
   return pino(
@@ -27,7 +30,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         censor: '[redacted]',
       },
     },
-    destination,
+    destination ?? pino.destination({ dest: 1, sync: true }),
   );
 }
 
