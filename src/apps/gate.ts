@@ -178,7 +178,7 @@ export function createAppGate(options: GateOptions): Gate {
 
     const ifNoneMatch = header(req.headers['if-none-match']);
     let memoKey: string | undefined;
-    let memoName: string | undefined;
+    let requestedName: string | null = null;
     if (trusted) {
       const variablesText = params ? (params.get('variables') ?? '') : JSON.stringify(post.variables ?? null);
       const operationName = params ? params.get('operationName') : typeof post.operationName === 'string' ? post.operationName : null;
@@ -189,7 +189,7 @@ export function createAppGate(options: GateOptions): Gate {
         if (app) {
           // The hot path of an app open: an answer remembered for this feed version, as it is.
           memoKey = `${app.keyHash}|${trusted.hash}|${operationName ?? ''}|${variablesText}`;
-          memoName = operationNameOf(trusted, operationName);
+          requestedName = operationName;
           const hit = memo.get(memoKey);
           if (hit && now() - hit.at < options.memoMs && options.feed.peekVersion(app.partnerTokens) === hit.version) {
             const facts = { path: 'remembered', operationName: hit.operationName, operationType: 'query' } as const;
@@ -241,7 +241,7 @@ export function createAppGate(options: GateOptions): Gate {
       if (!memoKey || !clean) return { status, headers: NO_STORE, body: out };
       const etag = `"${createHash('sha1').update(out).digest('base64url')}"`;
       if (served) {
-        remember(memoKey, { version: served.version, at: now(), etag, bytes: Buffer.from(out, 'utf8'), headers: cacheable(etag), operationName: memoName });
+        remember(memoKey, { version: served.version, at: now(), etag, bytes: Buffer.from(out, 'utf8'), headers: cacheable(etag), operationName: operationNameOf(trusted!, requestedName) });
       }
       if (matches(ifNoneMatch, etag)) return { status: 304, headers: cacheable(etag), body: null };
       return { status, headers: cacheable(etag), body: out };
