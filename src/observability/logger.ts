@@ -18,13 +18,30 @@ export interface LoggerOptions {
  * each batch to the thread pool and back cost more CPU per request than writing it here
  * (bench/README.md, issue 15).
  */
+/**
+ * pino's `isoTime`, remembered for the millisecond it names: under load many lines fall in the
+ * same millisecond, and formatting the date was a fifth of a request line's cost.
+ */
+function isoTimeOncePerMs(): () => string {
+  let lastMs = -1;
+  let last = '';
+  return () => {
+    const now = Date.now();
+    if (now !== lastMs) {
+      lastMs = now;
+      last = `,"time":"${new Date(now).toISOString()}"`;
+    }
+    return last;
+  };
+}
+
 export function createLogger(level: string, destination?: pino.DestinationStream, options: LoggerOptions = {}): Logger {
   return pino(
     {
       level,
       ...(options.mixin ? { mixin: options.mixin } : {}),
       base: { service: 'campaign-bff' },
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: isoTimeOncePerMs(),
       redact: {
         paths: ['token', '*.token', 'authorization', '*.authorization', 'headers.authorization', '*.headers.authorization', 'req.headers.authorization'],
         censor: '[redacted]',

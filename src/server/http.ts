@@ -171,6 +171,19 @@ function preference(ranges: MediaRange[], subtype: string): { q: number; specifi
  */
 function errorMediaType(accept: string | undefined): string {
   if (!accept) return JSON_TYPE;
+  let type = mediaTypes.get(accept);
+  if (type === undefined) {
+    type = chooseMediaType(accept);
+    // Accept headers come from clients: a bounded memory of the few that real clients send.
+    if (mediaTypes.size >= 64) mediaTypes.clear();
+    mediaTypes.set(accept, type);
+  }
+  return type;
+}
+
+const mediaTypes = new Map<string, string>();
+
+function chooseMediaType(accept: string): string {
   const ranges = parseAccept(accept);
   const json = preference(ranges, 'json');
   const graphql = preference(ranges, 'graphql-response+json');
