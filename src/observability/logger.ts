@@ -8,19 +8,8 @@ export interface LoggerOptions {
 }
 
 /**
- * JSON logs on stdout. Anything that could carry a partner token is redacted by path, and
- * request logs are built from an allow-list of fields, so a token cannot reach a log line.
- *
- * Lines are written synchronously, each before the call returns. pino's own default (before
- * 2026-11-23 also ours, unnoticed) is sonic-boom's asynchronous mode: lines wait in memory while
- * a write is under way in libuv's thread pool, so a crash loses them (1,999 of 2,000 in
- * `test/unit/logger.test.ts`) and a slow log reader lets them grow without bound; and handing
- * each batch to the thread pool and back cost more CPU per request than writing it here
- * (bench/README.md, issue 15).
- */
-/**
  * pino's `isoTime`, remembered for the millisecond it names: under load many lines fall in the
- * same millisecond, and formatting the date was a fifth of a request line's cost.
+ * same millisecond, and formatting the date was about a sixth of a request line's cost.
  */
 function isoTimeOncePerMs(): () => string {
   let lastMs = -1;
@@ -35,6 +24,17 @@ function isoTimeOncePerMs(): () => string {
   };
 }
 
+/**
+ * JSON logs on stdout. Anything that could carry a partner token is redacted by path, and
+ * request logs are built from an allow-list of fields, so a token cannot reach a log line.
+ *
+ * Lines are written synchronously, each before the call returns. pino's own default is
+ * sonic-boom's asynchronous mode: lines wait in memory while a write is under way in libuv's
+ * thread pool, so a crash loses them (1,999 of 2,000 in
+ * `test/unit/logger.test.ts`) and a slow log reader lets them grow without bound; and handing
+ * each batch to the thread pool and back cost more CPU per request than writing it here
+ * (bench/README.md, issue 15).
+ */
 export function createLogger(level: string, destination?: pino.DestinationStream, options: LoggerOptions = {}): Logger {
   return pino(
     {

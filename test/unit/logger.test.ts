@@ -30,7 +30,7 @@ describe('the time of a line', () => {
     const start = Date.now();
     logs.logger.info('first');
     logs.logger.info('same moment');
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 10));
     logs.logger.info('later');
     const end = Date.now();
     const times = logs.entries.map((entry) => entry.time as string);
