@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { Kind } from 'graphql';
 import type { FastPathRequest } from '../graphql/operation-cache.js';
 import type { Gate, GateAnswer, GatePass } from '../server/http.js';
 import type { AppKey, AppKeyRegistry } from './app-keys.js';
@@ -85,12 +84,6 @@ interface Memo {
   operationName: string | undefined;
 }
 
-/** The name of the operation a request runs: the one it names, or the document's only one. */
-function operationNameOf(trusted: TrustedDocument, requested: string | null): string | undefined {
-  if (requested) return requested;
-  const operations = trusted.document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
-  return operations.length === 1 ? operations[0]!.name?.value : undefined;
-}
 
 export function createAppGate(options: GateOptions): Gate {
   const now = options.now ?? Date.now;
@@ -241,7 +234,7 @@ export function createAppGate(options: GateOptions): Gate {
       if (!memoKey || !clean) return { status, headers: NO_STORE, body: out };
       const etag = `"${createHash('sha1').update(out).digest('base64url')}"`;
       if (served) {
-        remember(memoKey, { version: served.version, at: now(), etag, bytes: Buffer.from(out, 'utf8'), headers: cacheable(etag), operationName: operationNameOf(trusted!, requestedName) });
+        remember(memoKey, { version: served.version, at: now(), etag, bytes: Buffer.from(out, 'utf8'), headers: cacheable(etag), operationName: requestedName || trusted!.operationName });
       }
       if (matches(ifNoneMatch, etag)) return { status: 304, headers: cacheable(etag), body: null };
       return { status, headers: cacheable(etag), body: out };

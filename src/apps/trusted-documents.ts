@@ -14,6 +14,8 @@ export interface TrustedDocument {
   query: string;
   /** The type of its operation when it has exactly one (a GET may run only a query). */
   operation: OperationTypeNode | undefined;
+  /** The name of its operation when it has exactly one (and that one is named). */
+  operationName: string | undefined;
   document: DocumentNode;
 }
 
@@ -62,7 +64,8 @@ export function loadTrustedDocuments(file: string | undefined, onMismatch?: (has
       // only a name for the text, so a mismatch is reported, not refused.
       if (sha256Hex(query) !== hash) onMismatch?.(hash);
       const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
-      byHash.set(hash, { hash, query, document, operation: operations.length === 1 ? operations[0]!.operation : undefined });
+      const only = operations.length === 1 ? operations[0]! : undefined;
+      byHash.set(hash, { hash, query, document, operation: only?.operation, operationName: only?.name?.value });
     }
   }
   const byQuery = new Map([...byHash.values()].map((d) => [d.query, d]));
