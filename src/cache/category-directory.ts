@@ -17,6 +17,12 @@ export interface CategoryDirectory {
   get(token: string, categoryId: number): Promise<Category | undefined>;
   /** Loads the directory with the configured token unless a fresh copy is cached (start-up, readiness). */
   warm(): Promise<void>;
+  /**
+   * The copy `list` and `get` would answer from right now without a store round trip, while it is
+   * fresh; undefined otherwise. A new object whenever the directory is read anew, so an answer made
+   * from one copy can tell when it no longer holds (see graphql/shared-answers.ts).
+   */
+  freshCopy(): object | undefined;
 }
 
 export interface CategoryDirectoryOptions {
@@ -124,6 +130,9 @@ export function createCategoryDirectory(options: CategoryDirectoryOptions): Cate
     },
     async get(token, categoryId) {
       return (await current(token)).categories.find((c) => c.categoryId === categoryId);
+    },
+    freshCopy() {
+      return local && now() - local.fetchedAt <= ttlMs ? local : undefined;
     },
     async warm() {
       if (!options.token) throw new Error('createCategoryDirectory: warm() needs the token option');

@@ -9,6 +9,7 @@ import {
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { formatGraphQLError } from './errors.js';
 import type { RequestMeta, RequestRecorder } from './plugins/observability.js';
+import type { SharedAnswers } from './shared-answers.js';
 import { firstVariableError } from './variables.js';
 
 /**
@@ -31,6 +32,8 @@ interface Accepted {
   operation: OperationDefinitionNode;
   /** graphql-jit's compilation, made on first use; null where it cannot compile the document. */
   compiled?: CompiledQuery | null;
+  /** Whether its answer depends on shared data alone (shared-answers.ts), judged on first use. */
+  shared?: boolean;
 }
 
 export interface OperationCacheOptions {
@@ -69,6 +72,8 @@ export function createOperationCache<C extends BaseContext & RequestMeta>(
     recorder: RequestRecorder;
     /** The same cost check Apollo's plugin makes; false when the operation must be refused. */
     withinCost: (document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown> | undefined) => boolean;
+    /** Where answers that depend on shared data alone are remembered; none remembers nothing. */
+    shared?: SharedAnswers | undefined;
   },
 ) {
   const accepted = new Map<string, Accepted>();
@@ -105,6 +110,9 @@ export function createOperationCache<C extends BaseContext & RequestMeta>(
     if (!deps.withinCost(entry.document, request.operationName ?? undefined, variables)) return undefined;
 
     const started = performance.now();
+    const shared = deps.shared;
+    // Taken before execution: an answer is remembered only if the data did not change while it ran.
+    const sharedCopy = shared && (entry.shared ??= shared.covers(entry.document)) ? shared.freshCopy() : undefined;
     const contextValue = await context();
     const compiled = options.jit ? compiledOf(entry, request.operationName ?? undefined) : null;
     const result = compiled
@@ -129,6 +137,7 @@ export function createOperationCache<C extends BaseContext & RequestMeta>(
     });
     // The compiled serialiser writes exactly what JSON.stringify would, faster; errors are rare.
     const body = compiled && !errors ? `${compiled.stringify({ data: result.data })}\n` : serialize(errors, result.data);
+    if (sharedCopy && !errors) shared!.remember(request, sharedCopy, { body, operationName });
     return { status: 200, body };
   }
 

@@ -15,6 +15,7 @@ import { formatError } from '../graphql/errors.js';
 import { KeyedQueue } from '../graphql/keyed-queue.js';
 import { createCostLimit, limitValidationRules } from '../graphql/limits/index.js';
 import { createOperationCache } from '../graphql/operation-cache.js';
+import { createSharedAnswers } from '../graphql/shared-answers.js';
 import { httpOperationTypesRule } from '../graphql/operation-types.js';
 import { createRequestRecorder, observabilityPlugin, type RequestMeta } from '../graphql/plugins/observability.js';
 import { createSchema } from '../graphql/schema.js';
@@ -141,9 +142,15 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   const onLimit = (limit: string) => metrics.limitRejections.inc({ limit });
   const recorder = createRequestRecorder(metrics, logger);
   const costLimit = createCostLimit<ServerContext>(config.limits, onLimit);
+  const sharedAnswers = createSharedAnswers({ schema, source: categories, maxEntries: 200 });
   const operations = createOperationCache<ServerContext>(
     { maxEntries: 1000, maxQueryLength: 64 * 1024, jit: config.limits.graphqlJit, hideSuggestions: production },
-    { schema, recorder, withinCost: (document, operationName, variables) => costLimit.within(schema, document, operationName, variables) },
+    {
+      schema,
+      recorder,
+      withinCost: (document, operationName, variables) => costLimit.within(schema, document, operationName, variables),
+      shared: sharedAnswers,
+    },
   );
   const apollo = new ApolloServer<ServerContext>({
     schema,
@@ -249,7 +256,8 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     logger,
     fallbackToken: options.fallbackToken ?? null,
     onRefused: (reason) => metrics.limitRejections.inc({ limit: reason }),
-    recordGateAnswer: (requestId, facts, durationMs) => recorder.recordUnexecuted({ requestId, durationMs, ...facts }),
+    sharedAnswer: config.limits.compiledOperations ? sharedAnswers.lookup : undefined,
+    recordUnexecuted: (requestId, facts, durationMs) => recorder.recordUnexecuted({ requestId, durationMs, ...facts }),
     stream: subscriptions.sse,
   });
   const handler = tracer ? traceGraphqlRequests(untracedHandler, tracer) : untracedHandler;

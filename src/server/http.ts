@@ -103,8 +103,13 @@ export interface HttpHandlerOptions<C extends BaseContext> {
   stream?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /** Admission of requests to backend work while the process is saturated; none lets all in. */
   admission?: Admission | undefined;
-  /** Records a request the gate answered (the request line and metrics an executed request gets). */
-  recordGateAnswer?: (requestId: string, facts: GateFacts, durationMs: number) => void;
+  /**
+   * An answer remembered for a request that acts with a partner token, sent without executing
+   * anything (graphql/shared-answers.ts); undefined to execute it.
+   */
+  sharedAnswer?: ((request: FastPathRequest) => { body: string; operationName: string | undefined } | undefined) | undefined;
+  /** Records a request answered without an execution (the request line and metrics an executed request gets). */
+  recordUnexecuted?: (requestId: string, facts: GateFacts, durationMs: number) => void;
   /** Told about refusals made before Apollo (size, type, JSON). */
   onRefused?: (reason: 'body_too_large' | 'unsupported_media_type' | 'malformed_json' | 'timeout') => void;
 }
@@ -424,7 +429,7 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
       }
     }
 
-    const gateStarted = performance.now();
+    const started = performance.now();
     const gated = options.gate ? await options.gate({ req, method, url, body }) : {};
     if ('answer' in gated) {
       const { status, headers = {}, body: text } = gated.answer;
@@ -432,29 +437,17 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
       // Refusals are GraphQL error bodies: in the media type the client asked for, as Apollo's are.
       res.writeHead(status, { ...cors, ...(text !== undefined ? { 'content-type': errorMediaType(req.headers.accept), 'content-length': length } : {}), ...headers });
       res.end(text);
-      options.recordGateAnswer?.(requestId, gated.facts, performance.now() - gateStarted);
+      options.recordUnexecuted?.(requestId, gated.facts, performance.now() - started);
       return;
     }
     if (gated.body !== undefined) body = gated.body;
 
-    const lifetime = new RequestLifetime(res, options.requestTimeoutMs, options.admission);
     const authorization = readAuthorization(req.headers.authorization);
     // A malformed header never falls back to the demo token: the client meant to send one.
     const headerToken = authorization.kind === 'token' ? authorization.token : authorization.kind === 'missing' ? options.fallbackToken : null;
     const token = gated.token !== undefined ? gated.token : headerToken;
     const tokenProblem = token === null ? (authorization.kind === 'malformed' ? 'malformed' : 'missing') : undefined;
-    const context = () => options.context({ requestId, token, tokenProblem, signal: lifetime.signal, admit: lifetime.admit, gate: gated.state });
     const fast = options.fastPath ? (method === 'POST' ? fastPathRequest(body, req.headers.accept) : gated.fastGet) : undefined;
-    const answer = async () => {
-      const compiled = fast && (await options.fastPath!(fast, context, gated.state));
-      if (compiled) return compiled;
-      const headers = new HeaderMap();
-      for (const [key, value] of Object.entries(req.headers)) {
-        if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
-      }
-      for (const [key, value] of Object.entries(gated.headers ?? {})) headers.set(key, value);
-      return apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: { method, headers, search: gated.search ?? url.search, body }, context });
-    };
     /** A complete answer, through the gate's finish when it has one. */
     const send = (status: number, headers: Record<string, string>, text: string) => {
       const finished = gated.finish ? gated.finish({ status, body: text }) : { status, headers: {}, body: text };
@@ -468,6 +461,27 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
       // at a full collection once the handle has been promoted (bench/README.md, issue 15).
       res.writeHead(finished.status, { ...cors, ...headers, ...finished.headers, 'content-length': Buffer.byteLength(finished.body, 'utf8') });
       res.end(finished.body, 'utf8');
+    };
+
+    // The same answer for every partner token (an empty one is none), so only a request with one gets it.
+    const shared = fast && token && options.sharedAnswer ? options.sharedAnswer(fast) : undefined;
+    if (shared) {
+      send(200, { 'content-type': JSON_TYPE }, shared.body);
+      options.recordUnexecuted?.(requestId, { path: 'remembered', operationName: shared.operationName, operationType: 'query' }, performance.now() - started);
+      return;
+    }
+
+    const lifetime = new RequestLifetime(res, options.requestTimeoutMs, options.admission);
+    const context = () => options.context({ requestId, token, tokenProblem, signal: lifetime.signal, admit: lifetime.admit, gate: gated.state });
+    const answer = async () => {
+      const compiled = fast && (await options.fastPath!(fast, context, gated.state));
+      if (compiled) return compiled;
+      const headers = new HeaderMap();
+      for (const [key, value] of Object.entries(req.headers)) {
+        if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
+      }
+      for (const [key, value] of Object.entries(gated.headers ?? {})) headers.set(key, value);
+      return apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: { method, headers, search: gated.search ?? url.search, body }, context });
     };
 
     try {
