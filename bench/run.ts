@@ -42,7 +42,8 @@ and writes bench/results/latest.json; a run with a wrong answer is rejected inst
   --quick          short runs and 10 connections: the whole bench in under a minute (CI smoke)
   --connections N  connections of the load runs (default 50; 10 with --quick)
   --duration S     seconds of each measured run (default 10; 1.2 with --quick)
-  --only LIST      run only these parts, comma-separated: floor, stock-apollo, categories (and the same
+  --only LIST      run only these parts, comma-separated: floor, floor-line (the floor that also parses
+                   the body and writes the BFF's request line and metrics), stock-apollo, categories (and the same
                    on a second BFF with LOG_LEVEL=warn: the request log line's cost), card, list-ids,
                    list-cards, rest-floor-list, create, probes (list cards and its REST floor over
                    4 connections), memory (list cards, 50 connections for 60 s: peak RSS and growth),
@@ -69,7 +70,7 @@ so a tuning can be measured without editing code.`;
 
 const DEMO_STORE_TOKEN = 'demo-store-token';
 const DEMO_AGGREGATOR_TOKEN = 'demo-aggregator-token';
-const PARTS = ['floor', 'stock-apollo', 'categories', 'card', 'list-ids', 'list-cards', 'rest-floor-list', 'create', 'probes', 'memory', 'subscriptions', 'feed', 'feed-load', 'stampede', 'fleet'] as const;
+const PARTS = ['floor', 'floor-line', 'stock-apollo', 'categories', 'card', 'list-ids', 'list-cards', 'rest-floor-list', 'create', 'probes', 'memory', 'subscriptions', 'feed', 'feed-load', 'stampede', 'fleet'] as const;
 /** Connections of the feed-load run: app opens of many phones at once (issue 12). */
 const FEED_LOAD_CONNECTIONS = 200;
 /** The app opens run for 60 s in a full run: two freshness windows, so a second build would show. */
@@ -167,6 +168,8 @@ interface Servers {
   emulator: Service;
   bff: Service;
   floor: Service;
+  /** The floor that also writes the BFF's request line (FLOOR_REQUEST_LINE=1). */
+  floorLine: Service;
   stockApollo: Service;
   restFloor: Service;
   /** The BFF's twins this run started (see BffTwin). */
@@ -218,6 +221,7 @@ async function measure(
 ): Promise<ScenarioResult> {
   const server: Record<Target, Service | undefined> = {
     floor: servers.floor,
+    'floor-line': servers.floorLine,
     'stock-apollo': servers.stockApollo,
     bff: servers.bff,
     'bff-traced': servers.twins['bff-traced'],
@@ -537,7 +541,8 @@ async function main(): Promise<boolean> {
   log(`${profile.quick ? 'quick' : 'full'} run on ${machine.cores} cores (${machine.cpuModel}), Node ${machine.node}, load average ${machine.loadAverage.join(' ')}`);
   if (!driverPinned) log('taskset unavailable or a single core: processes are not pinned');
 
-  const [emulatorPort, bffPort, floorPort, stockApolloPort, restFloorPort, traceSinkPort, feedFloorPort] = [
+  const [emulatorPort, bffPort, floorPort, stockApolloPort, restFloorPort, traceSinkPort, feedFloorPort, floorLinePort] = [
+    await freePort(),
     await freePort(),
     await freePort(),
     await freePort(),
@@ -646,13 +651,21 @@ async function main(): Promise<boolean> {
   }
   await seedFeedPartners(emulator.origin);
   const feedBody = await warmFeedBody(bff.origin);
-  const [floor, stockApollo, feedFloor] = await Promise.all([
+  const [floor, floorLine, stockApollo, feedFloor] = await Promise.all([
     startService({
       name: 'floor',
       script: 'bench/floor-server.ts',
       env: { PORT: String(floorPort), FLOOR_BODY: categoriesBody },
       ...(pin ? { core: 0 } : {}),
       port: floorPort,
+      readyPath: '/',
+    }),
+    startService({
+      name: 'floor with the request line',
+      script: 'bench/floor-server.ts',
+      env: { PORT: String(floorLinePort), FLOOR_BODY: categoriesBody, FLOOR_REQUEST_LINE: '1', NODE_ENV: 'production' },
+      ...(pin ? { core: 0 } : {}),
+      port: floorLinePort,
       readyPath: '/',
     }),
     startService({
@@ -673,7 +686,7 @@ async function main(): Promise<boolean> {
       readyPath: '/',
     }),
   ]);
-  const servers: Servers = { emulator, bff, floor, stockApollo, restFloor, twins: twinServices, feedFloor };
+  const servers: Servers = { emulator, bff, floor, floorLine, stockApollo, restFloor, twins: twinServices, feedFloor };
   log(`servers up in ${((Date.now() - started) / 1000).toFixed(1)} s; ${ids.length} campaigns on the first page of ${DEMO_STORE_TOKEN}`);
   // Started, set up and warmed (categories and feed answered once), no load yet.
   const rssAtRestMb = rssMb(bff.pid);
@@ -760,7 +773,7 @@ async function main(): Promise<boolean> {
     machine,
     tree,
     loadAverageAtEnd: os.loadavg().map((n) => Math.round(n * 100) / 100),
-    pinned: driverPinned ? { bff: 0, floor: 0, stockApollo: 0, restFloor: 0, emulator: 1, driver: 1 } : null,
+    pinned: driverPinned ? { bff: 0, floor: 0, floorLine: 0, stockApollo: 0, restFloor: 0, emulator: 1, driver: 1 } : null,
     profile: { ...profile, parts: [...profile.parts] },
     bff: { env: bffEnv, inheritedSettings, nodeArgs: profile.bffNodeArgs, backendConnections },
   };
@@ -818,7 +831,7 @@ async function main(): Promise<boolean> {
   }
 
   // The profile is written when the BFF exits by itself, after its graceful shutdown.
-  await Promise.all([floor.stop(), stockApollo.stop(), restFloor.stop(), feedFloor.stop(), bff.stop(profile.cpuProfile ? 20_000 : 3000)]);
+  await Promise.all([floor.stop(), floorLine.stop(), stockApollo.stop(), restFloor.stop(), feedFloor.stop(), bff.stop(profile.cpuProfile ? 20_000 : 3000)]);
   await traceSink?.stop();
   await emulator.stop();
   if (profile.cpuProfile) {

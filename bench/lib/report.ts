@@ -158,6 +158,17 @@ function categoriesChecks(results: ScenarioResult[], latency: number, connection
       met: ratio >= 0.6,
     });
   }
+  const floorLine = find(results, 'floor-line', latency, connections);
+  if (floor && floorLine) {
+    // What bounds the target: the same floor doing only what every BFF request must (issue 15).
+    checks.push({
+      goal: `floor with the BFF's request line (JSON body, request id, log line and metrics), backend ${latency} ms`,
+      measured:
+        `${rps(floorLine)} req/s = ${pct(floorLine.requestsPerSecond / floor.requestsPerSecond)} of the floor (${us(floorLine)} vs ${us(floor)} µs/req)` +
+        (categories ? `; warm categories ${pct(categories.requestsPerSecond / floorLine.requestsPerSecond)} of it (${us(categories)} µs/req)` : ''),
+      met: null,
+    });
+  }
   const quiet = find(results, `categories-${noRequestLogTwin.suffix.key}`, latency, connections);
   if (categories && quiet) {
     checks.push({

@@ -5,7 +5,7 @@ import { graphqlCreateInput } from './campaign-samples.js';
 
 /** The BFF's twins: second BFF processes, the same but for their environment (see BffTwin). */
 export type TwinTarget = 'bff-traced' | 'bff-no-request-log';
-export type Target = 'floor' | 'stock-apollo' | 'bff' | TwinTarget | 'rest-floor' | 'feed-floor';
+export type Target = 'floor' | 'floor-line' | 'stock-apollo' | 'bff' | TwinTarget | 'rest-floor' | 'feed-floor';
 
 /** The BFF under test or one of its twins: the servers whose backend calls must be minimal. */
 export const isBff = (target: Target): boolean => target === 'bff' || target.startsWith('bff-');
@@ -71,6 +71,13 @@ export function buildScenarios(inputs: ScenarioInputs): Scenario[] {
       key: 'floor',
       label: 'floor (bare node:http)',
       target: 'floor',
+      requests: [post('/graphql', graphqlBody(DOCUMENTS.categories))],
+      verify: (body) => body === inputs.categoriesBody,
+    },
+    {
+      key: 'floor-line',
+      label: 'floor + request line (id, JSON, log, metrics)',
+      target: 'floor-line',
       requests: [post('/graphql', graphqlBody(DOCUMENTS.categories))],
       verify: (body) => body === inputs.categoriesBody,
     },
