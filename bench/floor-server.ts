@@ -12,7 +12,7 @@ import { createRequestRecorder } from '../src/graphql/plugins/observability.js';
  * With FLOOR_REQUEST_LINE=1 it also does what every request to the BFF must do whatever answers
  * it: parse the JSON body, make a request id and send it back in `X-Request-Id`, and write the
  * BFF's own request line with its metrics (the BFF's recorder and logger, at the default level, to
- * a piped stdout as the BFF's). The most a server that keeps the shipped logs can serve.
+ * /dev/null as the BFF's). The most a server that keeps the shipped logs can serve.
  */
 
 const port = Number(process.env.PORT ?? '0');

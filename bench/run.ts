@@ -667,6 +667,8 @@ async function main(): Promise<boolean> {
       ...(pin ? { core: 0 } : {}),
       port: floorLinePort,
       readyPath: '/',
+      // As the BFF's lines go.
+      discardStdout: true,
     }),
     startService({
       name: 'stock Apollo',
