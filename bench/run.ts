@@ -44,7 +44,8 @@ and writes bench/results/latest.json; a run with a wrong answer is rejected inst
   --duration S     seconds of each measured run (default 10; 1.2 with --quick)
   --only LIST      run only these parts, comma-separated: floor, floor-line (the floor that also parses
                    the body and writes the BFF's request line and metrics), stock-apollo, categories (and the same
-                   on a second BFF with LOG_LEVEL=warn: the request log line's cost), card, list-ids,
+                   on a second BFF with LOG_LEVEL=warn: the request log line's cost), categories-apollo-client
+                   (the same with Apollo Client's Accept header), card, list-ids,
                    list-cards, rest-floor-list, create, probes (list cards and its REST floor over
                    4 connections), memory (list cards, 50 connections for 60 s: peak RSS and growth),
                    subscriptions (5,000 WebSocket subscribers; 500 with --quick),
@@ -70,7 +71,7 @@ so a tuning can be measured without editing code.`;
 
 const DEMO_STORE_TOKEN = 'demo-store-token';
 const DEMO_AGGREGATOR_TOKEN = 'demo-aggregator-token';
-const PARTS = ['floor', 'floor-line', 'stock-apollo', 'categories', 'card', 'list-ids', 'list-cards', 'rest-floor-list', 'create', 'probes', 'memory', 'subscriptions', 'feed', 'feed-load', 'stampede', 'fleet'] as const;
+const PARTS = ['floor', 'floor-line', 'stock-apollo', 'categories', 'categories-apollo-client', 'card', 'list-ids', 'list-cards', 'rest-floor-list', 'create', 'probes', 'memory', 'subscriptions', 'feed', 'feed-load', 'stampede', 'fleet'] as const;
 /** Connections of the feed-load run: app opens of many phones at once (issue 12). */
 const FEED_LOAD_CONNECTIONS = 200;
 /** The app opens run for 60 s in a full run: two freshness windows, so a second build would show. */

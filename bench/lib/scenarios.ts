@@ -41,6 +41,9 @@ export function graphqlBody(query: string, variables?: Record<string, unknown>):
   return JSON.stringify(variables ? { query, variables } : { query });
 }
 
+/** The Accept header of Apollo Client's HttpLink (selectHttpOptionsAndBody.js). */
+export const APOLLO_CLIENT_ACCEPT = 'application/graphql-response+json,application/json;q=0.9';
+
 export function graphqlHeaders(token: string): Record<string, string> {
   return { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` };
 }
@@ -93,6 +96,15 @@ export function buildScenarios(inputs: ScenarioInputs): Scenario[] {
       label: 'categories (warm)',
       target: 'bff',
       requests: [post('/graphql', graphqlBody(DOCUMENTS.categories))],
+      verify: (body) => body === inputs.categoriesBody,
+      expectedCalls: {},
+    },
+    {
+      key: 'categories-apollo-client',
+      label: "categories (warm), Apollo Client's Accept",
+      target: 'bff',
+      // What Apollo Client sends: it prefers application/graphql-response+json.
+      requests: [post('/graphql', graphqlBody(DOCUMENTS.categories), { ...read, accept: APOLLO_CLIENT_ACCEPT })],
       verify: (body) => body === inputs.categoriesBody,
       expectedCalls: {},
     },

@@ -147,6 +147,8 @@ interface MediaRange {
   subtype: string;
   q: number;
   order: number;
+  /** It has parameters other than q. */
+  parameters: boolean;
 }
 
 function parseAccept(accept: string): MediaRange[] {
@@ -154,8 +156,9 @@ function parseAccept(accept: string): MediaRange[] {
     const [range, ...params] = part.split(';');
     const [type, subtype] = range!.trim().toLowerCase().split('/');
     if (!type || !subtype) return [];
-    const q = params.map((p) => /^\s*q\s*=\s*([\d.]+)\s*$/i.exec(p)?.[1]).find((v) => v !== undefined);
-    return [{ type, subtype, q: q === undefined ? 1 : Math.min(Number(q) || 0, 1), order }];
+    const qs = params.map((p) => /^\s*q\s*=\s*([\d.]+)\s*$/i.exec(p)?.[1]);
+    const q = qs.find((v) => v !== undefined);
+    return [{ type, subtype, q: q === undefined ? 1 : Math.min(Number(q) || 0, 1), order, parameters: qs.some((v) => v === undefined) }];
   });
 }
 
@@ -171,33 +174,48 @@ function preference(ranges: MediaRange[], subtype: string): { q: number; specifi
   return best;
 }
 
-/**
- * The media type of an answer this layer makes itself, chosen as Apollo chooses it for its own
- * (by quality, then specificity, then the client's order): application/graphql-response+json
- * where the Accept header prefers it, else application/json, also when it accepts neither.
- */
-function errorMediaType(accept: string | undefined): string {
-  if (!accept) return JSON_TYPE;
-  let type = mediaTypes.get(accept);
-  if (type === undefined) {
-    type = chooseMediaType(accept);
-    // Accept headers come from clients: a bounded memory of the few that real clients send.
-    if (mediaTypes.size >= 64) mediaTypes.clear();
-    mediaTypes.set(accept, type);
-  }
-  return type;
+/** What an Accept header asks for, as far as this layer answers it (see `negotiate`). */
+interface Negotiated {
+  /** The media type Apollo answers a complete result in, and this layer its own answers. */
+  type: string;
+  /** Whether Apollo would answer in `type` at all (else 406) and this layer is sure to choose as it does. */
+  answerable: boolean;
 }
 
-const mediaTypes = new Map<string, string>();
+const PLAIN_JSON: Negotiated = { type: JSON_TYPE, answerable: true };
 
-function chooseMediaType(accept: string): string {
+/**
+ * The media type of an answer, chosen as Apollo chooses it for its own (by quality, then
+ * specificity, then the client's order): application/graphql-response+json where the Accept
+ * header prefers it (as Apollo Client's does), else application/json, also for this layer's own
+ * refusals when it accepts neither.
+ */
+function negotiate(accept: string | undefined): Negotiated {
+  if (!accept) return PLAIN_JSON;
+  let negotiated = mediaTypes.get(accept);
+  if (negotiated === undefined) {
+    negotiated = chooseMediaType(accept);
+    // Accept headers come from clients: a bounded memory of the few that real clients send.
+    if (mediaTypes.size >= 64) mediaTypes.clear();
+    mediaTypes.set(accept, negotiated);
+  }
+  return negotiated;
+}
+
+const errorMediaType = (accept: string | undefined): string => negotiate(accept).type;
+
+const mediaTypes = new Map<string, Negotiated>();
+
+function chooseMediaType(accept: string): Negotiated {
   const ranges = parseAccept(accept);
   const json = preference(ranges, 'json');
   const graphql = preference(ranges, 'graphql-response+json');
-  if (graphql.q <= 0) return JSON_TYPE;
+  // Parameters other than q (rare) are matched by Apollo's negotiator, not here: Apollo answers those.
+  const answerable = (json.q > 0 || graphql.q > 0) && !ranges.some((range) => range.parameters);
+  if (graphql.q <= 0) return { type: JSON_TYPE, answerable };
   const prefersGraphql =
     graphql.q !== json.q ? graphql.q > json.q : graphql.specificity !== json.specificity ? graphql.specificity > json.specificity : graphql.order < json.order;
-  return prefersGraphql ? GRAPHQL_RESPONSE_TYPE : JSON_TYPE;
+  return { type: prefersGraphql ? GRAPHQL_RESPONSE_TYPE : JSON_TYPE, answerable };
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -309,16 +327,12 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/**
- * A plain POST that Apollo would answer as `application/json`: no persisted-query extension, no
- * batch, and an Accept header that does not ask for another response type.
- */
-function fastPathRequest(body: unknown, accept: string | undefined): FastPathRequest | undefined {
+/** A plain POST body: no persisted-query extension, no batch. */
+function fastPathRequest(body: unknown): FastPathRequest | undefined {
   if (!isPlainObject(body) || typeof body.query !== 'string') return undefined;
   if (body.extensions !== undefined && !(isPlainObject(body.extensions) && body.extensions.persistedQuery === undefined)) return undefined;
   if (body.variables != null && !isPlainObject(body.variables)) return undefined;
   if (body.operationName != null && typeof body.operationName !== 'string') return undefined;
-  if (accept && (accept.includes('graphql-response+json') || !/application\/json|\*\/\*/.test(accept))) return undefined;
   return body as unknown as FastPathRequest;
 }
 
@@ -451,7 +465,10 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
     const headerToken = authorization.kind === 'token' ? authorization.token : authorization.kind === 'missing' ? options.fallbackToken : null;
     const token = gated.token !== undefined ? gated.token : headerToken;
     const tokenProblem = token === null ? (authorization.kind === 'malformed' ? 'malformed' : 'missing') : undefined;
-    const fast = options.fastPath ? (method === 'POST' ? fastPathRequest(body, req.headers.accept) : gated.fastGet) : undefined;
+    // Answered in the media type Apollo would choose (Apollo Client prefers application/graphql-response+json).
+    const negotiated = negotiate(req.headers.accept);
+    const fast = options.fastPath && negotiated.answerable ? (method === 'POST' ? fastPathRequest(body) : gated.fastGet) : undefined;
+    const answerHeaders = { 'content-type': negotiated.type };
     /** A complete answer, through the gate's finish when it has one. */
     const send = (status: number, headers: Record<string, string>, text: string) => {
       const finished = gated.finish ? gated.finish({ status, body: text }) : { status, headers: {}, body: text };
@@ -470,7 +487,7 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
     // The same answer for every partner token (an empty one is none), so only a request with one gets it.
     const shared = fast && token && options.sharedAnswer ? options.sharedAnswer(fast) : undefined;
     if (shared) {
-      send(200, { 'content-type': JSON_TYPE }, shared.body);
+      send(200, answerHeaders, shared.body);
       options.recordUnexecuted?.(requestId, { path: 'remembered', operationName: shared.operationName, operationType: 'query' }, performance.now() - started);
       return;
     }
@@ -497,7 +514,7 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
         return;
       }
       if (!('headers' in result)) {
-        send(result.status, { 'content-type': JSON_TYPE }, result.body);
+        send(result.status, answerHeaders, result.body);
         return;
       }
       if (result.body.kind === 'complete') {

@@ -1,4 +1,9 @@
+import { ApolloClient } from '@apollo/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { Categories } from '../../client/src/documents.js';
+import { createLink } from '../../client/src/link.js';
+import { createCache } from '../../client/src/type-policies.js';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { captureLogs, type CapturedLogs } from '../helpers/log-capture.js';
 import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
@@ -70,6 +75,23 @@ describe('shared answers', () => {
     expect(line).toMatchObject({ operation: 'Categories', operationType: 'query', outcome: 'ok', backendCalls: 0, path: 'remembered' });
   });
 
+  it("answers in the media type the request's Accept header asks for, as an execution does", async () => {
+    const apolloClientAccept = 'application/graphql-response+json,application/json;q=0.9';
+    const headers = { authorization: `Bearer ${DEMO_TOKENS.store}`, accept: apolloClientAccept };
+    const apollo = await post(stack, { query: 'query Typed { categories { id } }' }, headers);
+    const executed = await post(stack, { query: 'query Typed { categories { id } }' }, headers);
+    const remembered = await post(stack, { query: 'query Typed { categories { id } }' }, headers);
+    const plain = await post(stack, { query: 'query Typed { categories { id } }' });
+    expect([apollo, executed, remembered, plain].map((answer) => pathOf(logs, answer))).toEqual(['apollo', 'compiled', 'remembered', 'remembered']);
+    for (const answer of [executed, remembered]) {
+      expect(answer.headers['content-type']).toBe(apollo.headers['content-type']);
+      expect(answer.headers['content-type']).toBe('application/graphql-response+json; charset=utf-8');
+      expect(answer.text).toBe(apollo.text);
+    }
+    expect(plain.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(plain.text).toBe(apollo.text);
+  });
+
   it('never answers a request without a usable token from memory: it is refused as an execution refuses it', async () => {
     await post(stack, { query: CATEGORIES });
     await post(stack, { query: CATEGORIES });
@@ -113,6 +135,22 @@ describe('shared answers', () => {
     const otherPartner = await post(stack, { query: mixed }, { authorization: `Bearer ${DEMO_TOKENS.aggregator}` });
     expect(pathOf(logs, otherPartner)).toBe('compiled');
     expect(JSON.parse(otherPartner.text).data.campaigns.totalCount).not.toBe(JSON.parse(answers[2]!.text).data.campaigns.totalCount);
+  });
+
+  it("gives Apollo Client, through the kit's link, the same data from memory as from an execution", async () => {
+    const kit = createLink({ uri: stack.bffUrl, token: DEMO_TOKENS.store, webSocketImpl: WebSocket });
+    const client = new ApolloClient({ link: kit.link, cache: createCache() });
+    try {
+      const reads = [];
+      for (let i = 0; i < 3; i++) reads.push((await client.query({ query: Categories, fetchPolicy: 'network-only' })).data);
+      const lines = logs.entries.filter((entry) => entry.msg === 'graphql request' && entry.operation === 'Categories');
+      expect(lines.at(-1)).toMatchObject({ path: 'remembered', outcome: 'ok', backendCalls: 0 });
+      expect(reads[2]).toEqual(reads[1]);
+      expect(reads[2]!.categories![0]).toEqual({ __typename: 'Category', id: '1', name: 'Продукты' });
+    } finally {
+      client.stop();
+      await kit.ws.dispose();
+    }
   });
 
   it('answers many clients at once on a cold directory with the right bytes and a single backend call', async () => {

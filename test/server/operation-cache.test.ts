@@ -60,6 +60,29 @@ describe('compiled operations', () => {
     expect(second.text).toBe(first.text);
   });
 
+  // Apollo Client's own Accept header first: the client front-end teams run.
+  it.each([
+    'application/graphql-response+json,application/json;q=0.9',
+    'application/graphql-response+json',
+    'application/json, application/graphql-response+json',
+    'application/json;q=0.5, application/graphql-response+json;q=0.4',
+    '*/*',
+    'application/*',
+    'text/html, application/json;q=0.1',
+  ])('answers in the media type Apollo chooses for Accept: %s', async (accept) => {
+    for (const body of [
+      { query: `{ categories { id name } campaigns(first: 2) { totalCount nodes { id } } } # ${accept}` },
+      { query: `{ categories { id name } } # ${accept}` },
+      { query: `{ campaigns(first: 500) { totalCount } } # ${accept}` },
+    ]) {
+      const { first, second } = await twice(body, { accept });
+      expect([first.path, second.path]).toEqual(['apollo', 'compiled']);
+      expect(second.status).toBe(first.status);
+      expect(second.type).toBe(first.type);
+      expect(second.text).toBe(first.text);
+    }
+  });
+
   it('answers a failing root field beside good ones as Apollo does (the field is null, the rest stays)', async () => {
     await stack.admin('faults', { mode: 'http500', operation: 'campaigns/get-all-campaigns' });
     try {
@@ -134,10 +157,14 @@ describe('compiled operations', () => {
     expect(badVariables.status).toBe(400);
 
     expect(badVariables.path).toBe('apollo');
-    // Another response type asked for.
-    const graphqlResponse = await send({ query, variables: { n: 1 } }, { accept: 'application/graphql-response+json' });
-    expect(graphqlResponse.type).toMatch(/application\/graphql-response\+json/);
-    expect(graphqlResponse.path).toBe('apollo');
+    // No JSON type acceptable: Apollo's 406. A range with parameters: Apollo's negotiation.
+    const html = await send({ query, variables: { n: 1 } }, { accept: 'text/html' });
+    expect(html.status).toBe(406);
+    expect(html.path).toBe('apollo');
+    const zero = await send({ query, variables: { n: 1 } }, { accept: 'application/json;q=0' });
+    expect([zero.status, zero.path]).toEqual([406, 'apollo']);
+    const parameters = await send({ query, variables: { n: 1 } }, { accept: 'application/json; charset=utf-8' });
+    expect(parameters.path).toBe('apollo');
     // A persisted-query extension.
     const persisted = await send({ query, variables: { n: 1 }, extensions: { persistedQuery: { version: 1, sha256Hash: 'x'.repeat(64) } } });
     expect(persisted.status).toBe(400);
