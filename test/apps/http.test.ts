@@ -102,6 +102,20 @@ describe('trusted documents and HTTP caching (production)', () => {
     expect(other.headers.etag).not.toBe(etag);
   });
 
+  it("an app open with Apollo Client's Accept header is answered in the same media type however it is answered", async () => {
+    // The first open of these variables executes (compiled path), the next ones are remembered.
+    const params = { documentId: feedId, variables: JSON.stringify({ first: 4 }) };
+    const headers = { ...app(), accept: 'application/graphql-response+json,application/json;q=0.9' };
+    const opens = [await get(stack.bffUrl, params, headers), await get(stack.bffUrl, params, headers), await get(stack.bffUrl, params, headers)];
+    for (const open of opens) {
+      expect(open.status).toBe(200);
+      expect(open.headers['content-type']).toBe('application/graphql-response+json; charset=utf-8');
+      expect(open.text).toBe(opens[0]!.text);
+    }
+    const plain = await get(stack.bffUrl, params, app());
+    expect(plain.headers['content-type']).toBe('application/json; charset=utf-8');
+  });
+
   it('after a change through the BFF the ETag changes', async () => {
     const params = { documentId: feedId, variables: JSON.stringify({ first: 50 }) };
     const before = await get(stack.bffUrl, params, app());
