@@ -122,12 +122,6 @@ export function createAppGate(options: GateOptions): Gate {
     return admit(request, app);
   }
 
-  // A partner's request is judged at once, with no promise: it is most of the traffic.
-  return (request) => {
-    const keyHeader = header(request.req.headers['x-app-key']);
-    return keyHeader === undefined ? admit(request, null) : appRequest(request, keyHeader);
-  };
-
   /** The document, trusted-document rules and HTTP caching, for a partner or an app already let in. */
   function admit({ req, method, url, body }: GateRequest, app: AppKey | null): GateAnswer | GatePass {
     // Which document: by id, by Apollo's persisted-query hash, or the text itself.
@@ -249,4 +243,10 @@ export function createAppGate(options: GateOptions): Gate {
     };
     return pass;
   }
+
+  // A partner's request is judged at once, with no promise: it is most of the traffic.
+  return (request) => {
+    const keyHeader = header(request.req.headers['x-app-key']);
+    return keyHeader === undefined ? admit(request, null) : appRequest(request, keyHeader);
+  };
 }
