@@ -147,7 +147,7 @@ interface MediaRange {
   subtype: string;
   q: number;
   order: number;
-  /** It has parameters other than q. */
+  /** It has parameters other than q and charset=utf-8. */
   parameters: boolean;
 }
 
@@ -156,9 +156,10 @@ function parseAccept(accept: string): MediaRange[] {
     const [range, ...params] = part.split(';');
     const [type, subtype] = range!.trim().toLowerCase().split('/');
     if (!type || !subtype) return [];
-    const qs = params.map((p) => /^\s*q\s*=\s*([\d.]+)\s*$/i.exec(p)?.[1]);
-    const q = qs.find((v) => v !== undefined);
-    return [{ type, subtype, q: q === undefined ? 1 : Math.min(Number(q) || 0, 1), order, parameters: qs.some((v) => v === undefined) }];
+    const q = params.map((p) => /^\s*q\s*=\s*([\d.]+)\s*$/i.exec(p)?.[1]).find((v) => v !== undefined);
+    // The charset Apollo's own media types name matches them; any other parameter is Apollo's to judge.
+    const parameters = params.some((p) => !/^\s*(q\s*=\s*[\d.]+|charset\s*=\s*"?utf-8"?)\s*$/i.test(p));
+    return [{ type, subtype, q: q === undefined ? 1 : Math.min(Number(q) || 0, 1), order, parameters }];
   });
 }
 
@@ -210,7 +211,7 @@ function chooseMediaType(accept: string): Negotiated {
   const ranges = parseAccept(accept);
   const json = preference(ranges, 'json');
   const graphql = preference(ranges, 'graphql-response+json');
-  // Parameters other than q (rare) are matched by Apollo's negotiator, not here: Apollo answers those.
+  // Other parameters (rare) are matched by Apollo's negotiator, not here: Apollo answers those.
   const answerable = (json.q > 0 || graphql.q > 0) && !ranges.some((range) => range.parameters);
   if (graphql.q <= 0) return { type: JSON_TYPE, answerable };
   const prefersGraphql =
