@@ -188,13 +188,15 @@ describe('compiled operations', () => {
     }
   });
 
-  it('can be turned off', async () => {
-    const plain = await startStack({ env: { COMPILED_OPERATIONS: 'false', LOG_LEVEL: 'info' } });
+  it('can be turned off, shared answers with it: Apollo answers every time', async () => {
+    const plainLog = captureLogs();
+    const plain = await startStack({ env: { COMPILED_OPERATIONS: 'false', LOG_LEVEL: 'info' }, logger: plainLog.logger });
     try {
       const query = '{ categories { id } }';
-      const a = await plain.gql(query);
-      const b = await plain.gql(query);
-      expect(b.body).toEqual(a.body);
+      const answers = [await plain.gql(query), await plain.gql(query), await plain.gql(query)];
+      expect(answers[2]!.body).toEqual(answers[0]!.body);
+      const paths = plainLog.entries.filter((line) => line.msg === 'graphql request').map((line) => line.path);
+      expect(paths).toEqual(['apollo', 'apollo', 'apollo']);
     } finally {
       await plain.close();
     }
