@@ -51,8 +51,8 @@ export interface GateAnswer {
 }
 
 export interface GateFacts {
-  /** remembered: an earlier execution's answer (or a 304 to it); gate: a refusal. */
-  path: 'remembered' | 'gate';
+  /** remembered: an earlier execution's answer (or a 304 to it); gate: a refusal; http: this layer's refusal. */
+  path: 'remembered' | 'gate' | 'http';
   operationName?: string | undefined;
   operationType?: string | undefined;
   /** The refusal's error code. */
@@ -405,6 +405,7 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
   const { apollo, logger } = options;
 
   async function graphql(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<void> {
+    const started = performance.now();
     const method = req.method ?? 'GET';
     const cors = corsHeaders(options.cors, req);
     if (method === 'OPTIONS') {
@@ -412,11 +413,14 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
       res.end();
       return;
     }
+    /** A request this layer refuses before GraphQL sees it gets the request line of any other. */
+    const recordRefusal = (errorCode: string) => options.recordUnexecuted?.(requestId, { path: 'http', errorCode }, performance.now() - started);
     if (method !== 'GET' && method !== 'POST') {
       sendGraphQLError(req, res, 405, `Method ${method} is not allowed on /graphql; use POST (or GET for queries).`, 'METHOD_NOT_ALLOWED', {
         ...cors,
         allow: 'GET, POST, OPTIONS',
       });
+      recordRefusal('METHOD_NOT_ALLOWED');
       return;
     }
 
@@ -434,6 +438,7 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
         if (!(error instanceof HttpError)) throw error;
         options.onRefused?.(error.status === 413 ? 'body_too_large' : 'unsupported_media_type');
         refuseBody(req, res, error, cors);
+        recordRefusal(error.code);
         return;
       }
       try {
@@ -442,11 +447,11 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
         if (!(error instanceof HttpError)) throw error;
         options.onRefused?.('malformed_json');
         sendGraphQLError(req, res, error.status, error.message, error.code, cors);
+        recordRefusal(error.code);
         return;
       }
     }
 
-    const started = performance.now();
     // Most gates answer at once (partner requests): awaiting only a promise saves a turn of the queue.
     const gating = options.gate ? options.gate({ req, method, url, body }) : {};
     const gated = gating instanceof Promise ? await gating : gating;

@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureLogs } from '../helpers/log-capture.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { metric } from '../subscriptions/support.js';
 
 /**
  * A client's mistake is answered 4xx with a stable code, and logged as what it is: the request's
@@ -63,6 +64,25 @@ describe('client mistakes', () => {
       expect(JSON.stringify(answer.logs)).not.toMatch(/stack|unexpected error/);
       expect(answer.logs).toEqual([expect.objectContaining({ level: 30, msg: 'graphql request', outcome: code, errorCodes: [code] })]);
     }
+  });
+
+  it.each([
+    ['a method other than GET and POST', 'PUT', { 'content-type': 'application/json' }, '{}', 405, 'METHOD_NOT_ALLOWED'],
+    ['a body of another type', 'POST', { 'content-type': 'text/plain' }, '{ categories { id } }', 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['a compressed body', 'POST', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, 'x', 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['a body over the limit', 'POST', { 'content-type': 'application/json' }, `{"query":"${'x'.repeat(6_000_000)}"}`, 413, 'PAYLOAD_TOO_LARGE'],
+    ['a body that is not JSON', 'POST', { 'content-type': 'application/json' }, '{"query": ', 400, 'BAD_REQUEST'],
+  ])('%s, refused before GraphQL: its own request line (path http) and the request metric', async (_name, method, headers, body, status, code) => {
+    const requestId = `refused-${++n}`;
+    const counted = () => metric(stack.bffUrl, 'bff_graphql_requests_total', `outcome="${code}"`);
+    const before = await counted();
+    const response = await fetch(stack.bffUrl, { method, headers: { ...headers, 'x-request-id': requestId }, body });
+    expect(response.status).toBe(status);
+    expect(JSON.parse(await response.text()).errors[0].extensions.code).toBe(code);
+    expect(lines.filter((line) => line.requestId === requestId)).toEqual([
+      expect.objectContaining({ level: 30, msg: 'graphql request', operation: 'anonymous', outcome: code, errorCodes: [code], backendCalls: 0, path: 'http' }),
+    ]);
+    expect(await counted()).toBe(before + 1);
   });
 
   it('a client that goes away in the middle of its body: nothing logged at error level', async () => {

@@ -16,12 +16,13 @@ export interface RequestMeta {
 }
 
 /**
- * What answered a request: Apollo's pipeline, the compiled-operation path, an answer the app
- * gate remembered from an earlier execution (or its 304), or the gate's own refusal.
+ * What answered a request: Apollo's pipeline, the compiled-operation path, an answer remembered
+ * from an earlier execution (the app gate's, or its 304, or a shared answer), the gate's own
+ * refusal, or the HTTP layer's refusal of a request it could not read as GraphQL.
  */
-export type AnswerPath = 'apollo' | 'compiled' | 'remembered' | 'gate';
+export type AnswerPath = 'apollo' | 'compiled' | 'remembered' | 'gate' | 'http';
 
-/** A request the gate answered without running anything: no context, no backend call. */
+/** A request answered without running anything: no context, no backend call. */
 export interface UnexecutedRecord {
   requestId: string;
   operationName?: string | undefined;
@@ -29,7 +30,7 @@ export interface UnexecutedRecord {
   /** The code of a refusal; none for an answer that was remembered. */
   errorCode?: string | undefined;
   durationMs: number;
-  path: 'remembered' | 'gate';
+  path: 'remembered' | 'gate' | 'http';
 }
 
 export interface RequestRecord {
