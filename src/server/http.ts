@@ -9,6 +9,8 @@ import { corsHeaders, type CorsPolicy } from './cors.js';
 import { readAuthorization } from './auth.js';
 import type { TokenProblem } from '../graphql/errors.js';
 import type { FastPathAnswer, FastPathRequest } from '../graphql/operation-cache.js';
+import type { UnexecutedRecord } from '../graphql/plugins/observability.js';
+import type { SharedAnswer } from '../graphql/shared-answers.js';
 import { quote } from '../campaign-api/index.js';
 
 /**
@@ -47,17 +49,11 @@ export interface GateAnswer {
   /** A Buffer body is sent as it is (an answer the gate remembered, encoded once). */
   answer: { status: number; headers?: Record<string, string>; body?: string | Buffer };
   /** What the request was, for its log line and metrics: nothing else sees a request the gate answers. */
-  facts: GateFacts;
+  facts: AnswerFacts;
 }
 
-export interface GateFacts {
-  /** remembered: an earlier execution's answer (or a 304 to it); gate: a refusal; http: this layer's refusal. */
-  path: 'remembered' | 'gate' | 'http';
-  operationName?: string | undefined;
-  operationType?: string | undefined;
-  /** The refusal's error code. */
-  errorCode?: string | undefined;
-}
+/** What a request answered without an execution was, for its request line (see UnexecutedRecord). */
+export type AnswerFacts = Omit<UnexecutedRecord, 'requestId' | 'durationMs'>;
 
 /** The gate lets the request run, possibly rewritten. */
 export interface GatePass {
@@ -107,9 +103,9 @@ export interface HttpHandlerOptions<C extends BaseContext> {
    * An answer remembered for a request that acts with a partner token, sent without executing
    * anything (graphql/shared-answers.ts); undefined to execute it.
    */
-  sharedAnswer?: ((request: FastPathRequest) => { body: string; operationName: string | undefined } | undefined) | undefined;
+  sharedAnswer?: ((request: FastPathRequest) => SharedAnswer | undefined) | undefined;
   /** Records a request answered without an execution (the request line and metrics an executed request gets). */
-  recordUnexecuted?: (requestId: string, facts: GateFacts, durationMs: number) => void;
+  recordUnexecuted?: (requestId: string, facts: AnswerFacts, durationMs: number) => void;
   /** Told about refusals made before Apollo (size, type, JSON). */
   onRefused?: (reason: 'body_too_large' | 'unsupported_media_type' | 'malformed_json' | 'timeout') => void;
 }
@@ -413,14 +409,14 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
       res.end();
       return;
     }
-    /** A request this layer refuses before GraphQL sees it gets the request line of any other. */
-    const recordRefusal = (errorCode: string) => options.recordUnexecuted?.(requestId, { path: 'http', errorCode }, performance.now() - started);
+    /** A request answered without an execution (refused here or by the gate, or remembered) gets the request line of any other. */
+    const recordUnexecuted = (facts: AnswerFacts) => options.recordUnexecuted?.(requestId, facts, performance.now() - started);
     if (method !== 'GET' && method !== 'POST') {
       sendGraphQLError(req, res, 405, `Method ${method} is not allowed on /graphql; use POST (or GET for queries).`, 'METHOD_NOT_ALLOWED', {
         ...cors,
         allow: 'GET, POST, OPTIONS',
       });
-      recordRefusal('METHOD_NOT_ALLOWED');
+      recordUnexecuted({ path: 'http', errorCode: 'METHOD_NOT_ALLOWED' });
       return;
     }
 
@@ -438,7 +434,7 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
         if (!(error instanceof HttpError)) throw error;
         options.onRefused?.(error.status === 413 ? 'body_too_large' : 'unsupported_media_type');
         refuseBody(req, res, error, cors);
-        recordRefusal(error.code);
+        recordUnexecuted({ path: 'http', errorCode: error.code });
         return;
       }
       try {
@@ -447,7 +443,7 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
         if (!(error instanceof HttpError)) throw error;
         options.onRefused?.('malformed_json');
         sendGraphQLError(req, res, error.status, error.message, error.code, cors);
-        recordRefusal(error.code);
+        recordUnexecuted({ path: 'http', errorCode: error.code });
         return;
       }
     }
@@ -461,7 +457,7 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
       // Refusals are GraphQL error bodies: in the media type the client asked for, as Apollo's are.
       res.writeHead(status, { ...cors, ...(text !== undefined ? { 'content-type': errorMediaType(req.headers.accept), 'content-length': length } : {}), ...headers });
       res.end(text);
-      options.recordUnexecuted?.(requestId, gated.facts, performance.now() - started);
+      recordUnexecuted(gated.facts);
       return;
     }
     if (gated.body !== undefined) body = gated.body;
@@ -494,7 +490,7 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
     const shared = fast && token && options.sharedAnswer ? options.sharedAnswer(fast) : undefined;
     if (shared) {
       send(200, answerHeaders, shared.body);
-      options.recordUnexecuted?.(requestId, { path: 'remembered', operationName: shared.operationName, operationType: 'query' }, performance.now() - started);
+      recordUnexecuted({ path: 'remembered', operationName: shared.operationName, operationType: 'query' });
       return;
     }
 
