@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { GraphQLError, GraphQLFormattedError } from 'graphql';
-import { requestLineLogger, type Logger } from '../../observability/logger.js';
+import { requestLineWriter, type Logger } from '../../observability/logger.js';
 import type { Metrics } from '../../observability/metrics.js';
 import { annotateRequestSpan } from '../../tracing/graphql.js';
 import { activeTracer } from '../../tracing/state.js';
@@ -51,7 +51,7 @@ export interface RequestRecord {
  * itself), so all report alike.
  */
 export function createRequestRecorder(metrics: Metrics, logger: Logger) {
-  const lines = requestLineLogger(logger);
+  const writeLine = requestLineWriter(logger);
   // Operation names come from clients: bound the label values so metrics cannot be flooded.
   const knownNames = new Set<string>();
   const label = (name: string) => {
@@ -78,20 +78,16 @@ export function createRequestRecorder(metrics: Metrics, logger: Logger) {
         backendCalls: meta.backend?.calls ?? 0,
       });
     }
-    if (!lines.isLevelEnabled('info')) return;
-    lines.info(
-      {
-        requestId: meta.requestId,
-        operation: name,
-        operationType,
-        outcome,
-        errorCodes: codes.length ? codes : undefined,
-        durationMs: Math.round(durationMs * 10) / 10,
-        backendCalls: meta.backend?.calls ?? 0,
-        path,
-      },
-      'graphql request',
-    );
+    writeLine({
+      requestId: meta.requestId,
+      operation: name,
+      operationType,
+      outcome,
+      errorCodes: codes.length ? codes : undefined,
+      durationMs: Math.round(durationMs * 10) / 10,
+      backendCalls: meta.backend?.calls ?? 0,
+      path,
+    });
   }
 
   return {
