@@ -6,7 +6,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { Counter } from 'prom-client';
 import { appCategories, createApps, type Apps } from '../apps/index.js';
 import { createCampaignApiClient, type CampaignApiClient } from '../campaign-api/http-client.js';
-import { createApqCache } from '../cache/apq-cache.js';
+import { createApqStore } from '../cache/apq-cache.js';
 import { createCacheStore } from '../cache/store.js';
 import { createCategoryDirectory } from '../cache/category-directory.js';
 import type { Config } from '../config.js';
@@ -152,6 +152,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
       shared: sharedAnswers,
     },
   );
+  const apq = createApqStore(cache.keyv('apq'), (result) => metrics.cacheLookups.inc({ cache: 'apq', result }));
   const apollo = new ApolloServer<ServerContext>({
     schema,
     introspection: !production,
@@ -166,7 +167,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     stopOnTerminationSignals: false,
     parseOptions: { maxTokens: config.limits.maxTokens },
     validationRules: [httpOperationTypesRule, ...limitValidationRules(config.limits, onLimit)],
-    persistedQueries: { cache: createApqCache(cache.keyv('apq'), (result) => metrics.cacheLookups.inc({ cache: 'apq', result })) },
+    persistedQueries: { cache: apq.cache },
     formatError,
     logger: {
       debug: (m) => logger.debug(m),
@@ -257,6 +258,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     fallbackToken: options.fallbackToken ?? null,
     onRefused: (reason) => metrics.limitRejections.inc({ limit: reason }),
     sharedAnswer: config.limits.compiledOperations ? sharedAnswers.lookup : undefined,
+    persistedQuery: config.limits.compiledOperations ? apq.registered : undefined,
     recordUnexecuted: (requestId, facts, durationMs) => recorder.recordUnexecuted({ requestId, durationMs, ...facts }),
     stream: subscriptions.sse,
   });

@@ -104,6 +104,12 @@ export interface HttpHandlerOptions<C extends BaseContext> {
    * anything (graphql/shared-answers.ts); undefined to execute it.
    */
   sharedAnswer?: ((request: FastPathRequest) => SharedAnswer | undefined) | undefined;
+  /**
+   * The document registered under an automatic persisted query's hash (cache/apq-cache.ts), so
+   * that a POST naming a document by its hash alone, as Apollo Client's persisted-query link
+   * sends it, can take the compiled path; undefined leaves the request to Apollo as it came.
+   */
+  persistedQuery?: ((hash: string) => Promise<string | undefined>) | undefined;
   /** Records a request answered without an execution (the request line and metrics an executed request gets). */
   recordUnexecuted?: (requestId: string, facts: AnswerFacts, durationMs: number) => void;
   /** Told about refusals made before Apollo (size, type, JSON). */
@@ -333,6 +339,19 @@ function fastPathRequest(body: unknown): FastPathRequest | undefined {
   return body as unknown as FastPathRequest;
 }
 
+/** The hash of an automatic persisted query (version 1) sent by its hash alone, without its text. */
+function persistedQueryHash(body: unknown): string | undefined {
+  if (!isPlainObject(body) || body.query !== undefined || !isPlainObject(body.extensions)) return undefined;
+  const persisted = body.extensions.persistedQuery;
+  return isPlainObject(persisted) && persisted.version === 1 && typeof persisted.sha256Hash === 'string' ? persisted.sha256Hash : undefined;
+}
+
+/** The same request with its registered document in place of the persisted-query extension. */
+function withDocument(body: Record<string, unknown>, query: string): Record<string, unknown> {
+  const { persistedQuery: _named, ...extensions } = body.extensions as Record<string, unknown>;
+  return { ...body, query, extensions };
+}
+
 function parseJsonBody(raw: Buffer): unknown {
   if (raw.length === 0) throw new HttpError(400, 'Request body is empty; expected a JSON object with a "query".', 'BAD_REQUEST');
   try {
@@ -469,7 +488,10 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
     const tokenProblem = token === null ? (authorization.kind === 'malformed' ? 'malformed' : 'missing') : undefined;
     // Answered in the media type Apollo would choose (Apollo Client prefers application/graphql-response+json).
     const negotiated = negotiate(req.headers.accept);
-    const fast = options.fastPath && negotiated.answerable ? (method === 'POST' ? fastPathRequest(body) : gated.fastGet) : undefined;
+    let fast = options.fastPath && negotiated.answerable ? (method === 'POST' ? fastPathRequest(body) : gated.fastGet) : undefined;
+    // Named by its hash alone: looked up under the request's deadline, below, and never a shared answer.
+    const persistedHash =
+      options.fastPath && options.persistedQuery && negotiated.answerable && method === 'POST' && fast === undefined ? persistedQueryHash(body) : undefined;
     const answerHeaders = { 'content-type': negotiated.type };
     /** A complete answer, through the gate's finish when it has one. */
     const send = (status: number, headers: Record<string, string>, text: string) => {
@@ -497,6 +519,11 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
     const lifetime = new RequestLifetime(res, options.requestTimeoutMs, options.admission);
     const context = () => options.context({ requestId, token, tokenProblem, signal: lifetime.signal, admit: lifetime.admit, gate: gated.state });
     const answer = async () => {
+      if (persistedHash !== undefined) {
+        const query = await options.persistedQuery!(persistedHash);
+        // Apollo too gets the document itself should the compiled path leave it: one lookup per request.
+        if (query !== undefined) fast = fastPathRequest((body = withDocument(body as Record<string, unknown>, query)));
+      }
       const compiled = fast && (await options.fastPath!(fast, context, gated.state));
       if (compiled) return compiled;
       const headers = new HeaderMap();

@@ -4,6 +4,7 @@ import { CATEGORY_CACHE_KEY, createCategoryDirectory, type Category } from '../.
 import { createCacheStore, type CacheStore } from '../../src/cache/store.js';
 import type { CampaignApi } from '../../src/campaign-api/api.js';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
+import { captureLogs } from '../helpers/log-capture.js';
 import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
@@ -177,23 +178,30 @@ describe.each(KINDS)('$kind cache store', ({ kind, shared, skip, start }) => {
   describe('persisted queries over HTTP', () => {
     let stack: Stack;
     let second: Stack;
+    const logs = captureLogs();
+    let requests = 0;
     beforeAll(async () => {
       if (skip) return;
       const env: Record<string, string> = backing.url ? { CACHE_URL: backing.url } : {};
-      stack = await startStack({ env });
-      second = await startStack({ env });
+      stack = await startStack({ env, logger: logs.logger });
+      second = await startStack({ env, logger: logs.logger });
     });
     afterAll(async () => {
       await second?.close();
       await stack?.close();
     });
 
-    const post = (url: string, body: unknown) =>
-      fetch(url, {
+    /** Status, body and what answered it: Apollo, or the compiled path after a lookup of the hash. */
+    const post = async (url: string, body: unknown) => {
+      const requestId = `apq-${kind}-${++requests}`;
+      const response = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${DEMO_TOKENS.store}` },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${DEMO_TOKENS.store}`, 'x-request-id': requestId },
         body: JSON.stringify(body),
-      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+      });
+      const answer = (await response.json()) as any;
+      return { status: response.status, body: answer, path: logs.entries.find((line) => line.requestId === requestId)?.path };
+    };
     const apqMetric = async (url: string, result: 'hit' | 'miss') => {
       const text = await (await fetch(url.replace('/graphql', '/metrics'))).text();
       return Number(new RegExp(`bff_cache_lookups_total\\{cache="apq",result="${result}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
@@ -210,12 +218,27 @@ describe.each(KINDS)('$kind cache store', ({ kind, shared, skip, start }) => {
       expect(registered.status).toBe(200);
       expect(registered.body.errors).toBeUndefined();
       expect(registered.body.data.categories.length).toBeGreaterThanOrEqual(10);
+      // Read from the store Apollo registered it in, the hash alone takes the compiled path.
       for (let i = 0; i < 3; i++) {
         const byHash = await post(stack.bffUrl, { extensions });
         expect(byHash.status).toBe(200);
         expect(byHash.body).toEqual(registered.body);
+        expect(byHash.path).toBe('compiled');
       }
+      // One lookup counted per request: the three by hash hit, the unknown one missed once.
       expect(await apqMetric(stack.bffUrl, 'hit')).toBe(3);
+      expect(await apqMetric(stack.bffUrl, 'miss')).toBe(1);
+    });
+
+    it.skipIf(skip)('answers many requests by the same hash at once, each counted once', async () => {
+      const query = 'query Concurrent { categories { id } }';
+      const sha256Hash = createHash('sha256').update(query).digest('hex');
+      const extensions = { persistedQuery: { version: 1, sha256Hash } };
+      const hitsBefore = await apqMetric(stack.bffUrl, 'hit');
+      const registered = await post(stack.bffUrl, { query, extensions, operationName: 'Concurrent' });
+      const answers = await Promise.all(Array.from({ length: 30 }, () => post(stack.bffUrl, { extensions, operationName: 'Concurrent' })));
+      for (const answer of answers) expect(answer).toMatchObject({ status: 200, body: registered.body, path: 'compiled' });
+      expect((await apqMetric(stack.bffUrl, 'hit')) - hitsBefore).toBe(30);
     });
 
     it.skipIf(skip)(`${shared ? 'shares' : 'keeps'} registered hashes ${shared ? 'with' : 'from'} another instance`, async () => {
@@ -224,8 +247,16 @@ describe.each(KINDS)('$kind cache store', ({ kind, shared, skip, start }) => {
       const extensions = { persistedQuery: { version: 1, sha256Hash } };
       expect((await post(stack.bffUrl, { query, extensions })).body.errors).toBeUndefined();
       const elsewhere = await post(second.bffUrl, { extensions });
-      if (shared) expect(elsewhere.body.data.categories.length).toBeGreaterThanOrEqual(10);
-      else expect(elsewhere.body.errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+      if (shared) {
+        // Found in the shared store, but new to that instance: Apollo runs it first, then the compiled path.
+        expect(elsewhere.body.data.categories.length).toBeGreaterThanOrEqual(10);
+        expect(elsewhere.path).toBe('apollo');
+        const again = await post(second.bffUrl, { extensions });
+        expect(again).toEqual({ ...elsewhere, path: 'compiled' });
+        expect(await apqMetric(second.bffUrl, 'hit')).toBe(2);
+      } else {
+        expect(elsewhere.body.errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+      }
     });
   });
 });

@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
+import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client';
+import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureLogs } from '../helpers/log-capture.js';
 import { startStack, type Stack } from '../helpers/stack.js';
@@ -84,6 +87,65 @@ describe('compiled operations', () => {
     }
   });
 
+  // Apollo Client's persisted-query link: the hash alone once Apollo has registered the document.
+  it.each(['application/json', 'application/graphql-response+json,application/json;q=0.9'])(
+    'answers a persisted query named by its hash alone as Apollo answered it (Accept: %s)',
+    async (accept) => {
+      const query = `query Persisted($n: Int) { categories { id name } campaigns(first: $n) { totalCount nodes { id status } } } # ${accept}`;
+      const persistedQuery = { version: 1, sha256Hash: createHash('sha256').update(query).digest('hex') };
+      const byHash = { operationName: 'Persisted', variables: { n: 2 }, extensions: { persistedQuery } };
+      const unknown = await send(byHash, { accept });
+      expect([unknown.status, unknown.path, JSON.parse(unknown.text).errors[0].extensions.code]).toEqual([200, 'apollo', 'PERSISTED_QUERY_NOT_FOUND']);
+      const registered = await send({ ...byHash, query }, { accept });
+      expect(registered.path).toBe('apollo');
+      for (const variables of [{ n: 2 }, { n: 3 }]) {
+        const compiled = await send({ ...byHash, variables }, { accept });
+        const executed = await send({ query: `${query}\n# executed with ${variables.n}`, operationName: 'Persisted', variables }, { accept });
+        expect([compiled.path, executed.path]).toEqual(['compiled', 'apollo']);
+        expect(compiled.status).toBe(executed.status);
+        expect(compiled.type).toBe(executed.type);
+        expect(compiled.text).toBe(executed.text);
+      }
+      expect((await send(byHash, { accept })).text).toBe(registered.text);
+    },
+  );
+
+  it("answers Apollo Client's persisted-query link on the compiled path once the document is registered", async () => {
+    const link = new PersistedQueryLink({ sha256: (text: string) => createHash('sha256').update(text).digest('hex') }).concat(
+      new HttpLink({ uri: stack.bffUrl, headers: { authorization: 'Bearer demo-store-token' } }),
+    );
+    const client = new ApolloClient({ link, cache: new InMemoryCache() });
+    const query = gql`
+      query LinkPersisted($first: Int!) {
+        campaigns(first: $first) {
+          totalCount
+          nodes {
+            id
+            card {
+              title
+            }
+          }
+        }
+      }
+    `;
+    try {
+      const reads = [];
+      for (let i = 0; i < 3; i++) reads.push((await client.query({ query, variables: { first: 2 }, fetchPolicy: 'network-only' })).data);
+      const requests = lines.filter((line) => line.msg === 'graphql request' && line.operation === 'LinkPersisted');
+      // After the hash alone, not found (a line without the operation's name: nothing was parsed), the
+      // document with its hash, registered by Apollo; then the hash alone, twice.
+      expect(requests.map((line) => [line.path, line.outcome])).toEqual([
+        ['apollo', 'ok'],
+        ['compiled', 'ok'],
+        ['compiled', 'ok'],
+      ]);
+      expect(reads[2]).toEqual(reads[0]);
+      expect((reads[0] as { campaigns: { nodes: unknown[] } }).campaigns.nodes).toHaveLength(2);
+    } finally {
+      client.stop();
+    }
+  });
+
   it('answers a failing root field beside good ones as Apollo does (the field is null, the rest stays)', async () => {
     await stack.admin('faults', { mode: 'http500', operation: 'campaigns/get-all-campaigns' });
     try {
@@ -166,10 +228,22 @@ describe('compiled operations', () => {
     expect([zero.status, zero.path]).toEqual([406, 'apollo']);
     const parameters = await send({ query, variables: { n: 1 } }, { accept: 'application/json; version=2, application/graphql-response+json; version=2' });
     expect([parameters.status, parameters.path]).toEqual([406, 'apollo']);
-    // A persisted-query extension.
+    // A persisted-query extension with the document's text: Apollo checks the hash and registers it.
     const persisted = await send({ query, variables: { n: 1 }, extensions: { persistedQuery: { version: 1, sha256Hash: 'x'.repeat(64) } } });
     expect(persisted.status).toBe(400);
     expect(JSON.parse(persisted.text).errors[0]).toEqual({ message: 'provided sha does not match query', extensions: { code: 'BAD_REQUEST' } });
+    // By its hash alone: a version Apollo does not know, a hash that is no SHA-256, and one never registered.
+    const sha256Hash = createHash('sha256').update(query).digest('hex');
+    const otherVersion = await send({ variables: { n: 1 }, extensions: { persistedQuery: { version: 2, sha256Hash } } });
+    expect([otherVersion.status, otherVersion.path, JSON.parse(otherVersion.text).errors[0].message]).toEqual([400, 'apollo', 'Unsupported persisted query version']);
+    for (const hash of ['x'.repeat(64), sha256Hash.toUpperCase(), sha256Hash]) {
+      const notFound = await send({ variables: { n: 1 }, extensions: { persistedQuery: { version: 1, sha256Hash: hash } } });
+      expect([notFound.status, notFound.path, JSON.parse(notFound.text).errors[0].extensions.code]).toEqual([200, 'apollo', 'PERSISTED_QUERY_NOT_FOUND']);
+    }
+    // Registered, then named by hash with variables that do not coerce: Apollo's own 400, from the document itself.
+    await send({ query, variables: { n: 1 }, extensions: { persistedQuery: { version: 1, sha256Hash } } });
+    const badByHash = await send({ variables: { n: 'many' }, extensions: { persistedQuery: { version: 1, sha256Hash } } });
+    expect([badByHash.status, badByHash.path, badByHash.text]).toEqual([400, 'apollo', badVariables.text]);
   });
 
   it('checks the cost limit with each request’s variables', async () => {
