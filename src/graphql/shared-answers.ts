@@ -29,6 +29,11 @@ export interface SharedSource {
 export interface SharedAnswer {
   /** The body as the compiled path sent it. */
   body: string;
+  /**
+   * The same body encoded once when it was remembered: sent as these bytes, the answer is not
+   * joined to its headers and encoded again for each request (about 1 µs of one).
+   */
+  bytes: Buffer;
   /** The operation it answered, for the request line of each request it serves. */
   operationName: string | undefined;
 }
@@ -51,7 +56,7 @@ export interface SharedAnswers {
   /** The copy an execution starting now reads; hand it to `remember` with the answer. */
   freshCopy(): object | undefined;
   /** Remembers an answer without errors, made from `copy`, unless the data changed meanwhile. */
-  remember(request: FastPathRequest, copy: object, answer: SharedAnswer): void;
+  remember(request: FastPathRequest, copy: object, answer: Omit<SharedAnswer, 'bytes'>): void;
   /** The remembered answer to this request, when the copy it was made from is still the one served. */
   lookup(request: FastPathRequest): SharedAnswer | undefined;
 }
@@ -119,7 +124,7 @@ export function createSharedAnswers(options: SharedAnswersOptions): SharedAnswer
       if (key === undefined || options.source.freshCopy() !== copy) return;
       remembered.delete(key);
       if (remembered.size >= options.maxEntries) remembered.delete(remembered.keys().next().value!);
-      remembered.set(key, { copy, body: answer.body, operationName: answer.operationName });
+      remembered.set(key, { copy, body: answer.body, bytes: Buffer.from(answer.body, 'utf8'), operationName: answer.operationName });
     },
     lookup(request) {
       const key = keyOf(request);

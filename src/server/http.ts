@@ -493,12 +493,17 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
     const persistedHash =
       options.fastPath && options.persistedQuery && negotiated.answerable && method === 'POST' && fast === undefined ? persistedQueryHash(body) : undefined;
     const answerHeaders = { 'content-type': negotiated.type };
-    /** A complete answer, through the gate's finish when it has one. */
-    const send = (status: number, headers: Record<string, string>, text: string) => {
+    /** A complete answer, through the gate's finish when it has one; `bytes`, when given, are `text` encoded once. */
+    const send = (status: number, headers: Record<string, string>, text: string, bytes?: Buffer) => {
       const finished = gated.finish ? gated.finish({ status, body: text }) : { status, headers: {}, body: text };
       if (finished.body === null) {
         res.writeHead(finished.status, { ...cors, ...headers, ...finished.headers });
         res.end();
+        return;
+      }
+      if (bytes !== undefined && finished.body === text) {
+        res.writeHead(finished.status, { ...cors, ...headers, ...finished.headers, 'content-length': bytes.length });
+        res.end(bytes);
         return;
       }
       // Written as a string: the socket encodes it straight into its write. A Buffer made here
@@ -511,7 +516,7 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
     // The same answer for every partner token (an empty one is none), so only a request with one gets it.
     const shared = fast && token && options.sharedAnswer ? options.sharedAnswer(fast) : undefined;
     if (shared) {
-      send(200, answerHeaders, shared.body);
+      send(200, answerHeaders, shared.body, shared.bytes);
       recordUnexecuted({ path: 'remembered', operationName: shared.operationName, operationType: 'query' });
       return;
     }

@@ -48,6 +48,8 @@ describe('remembered answers', () => {
     const answers = createSharedAnswers({ schema, source: data, maxEntries: 10 });
     answers.remember({ ...request, variables: { id: '1' } }, data.freshCopy()!, answer);
     expect(answers.lookup({ ...request, variables: { id: '1' } })).toMatchObject(answer);
+    // Encoded once, as it will be sent.
+    expect(answers.lookup({ ...request, variables: { id: '1' } })!.bytes.equals(Buffer.from(answer.body, 'utf8'))).toBe(true);
     expect(answers.lookup({ ...request, variables: { id: '2' } })).toBeUndefined();
     expect(answers.lookup(request)).toBeUndefined();
     answers.remember(request, data.freshCopy()!, answer);

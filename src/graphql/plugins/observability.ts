@@ -7,6 +7,8 @@ import { activeTracer } from '../../tracing/state.js';
 import { ErrorCode, formatGraphQLError } from '../errors.js';
 
 const MAX_OPERATION_LABELS = 200;
+const NO_CODES: readonly string[] = [];
+const NO_ERRORS: readonly GraphQLFormattedError[] = [];
 
 /** What the server adds to every GraphQL context so a request can be followed. */
 export interface RequestMeta {
@@ -61,7 +63,8 @@ export function createRequestRecorder(metrics: Metrics, logger: Logger) {
     return name;
   };
   function record({ meta, operationName, operationType, errors, hasData, durationMs, path }: RequestRecord): void {
-    const codes = [...new Set(errors.map((e) => e.extensions?.code).filter((c): c is string => typeof c === 'string'))];
+    // Most requests have no errors: no Set or arrays made for them.
+    const codes = errors.length === 0 ? NO_CODES : [...new Set(errors.map((e) => e.extensions?.code).filter((c): c is string => typeof c === 'string'))];
     const outcome = codes.length === 0 ? 'ok' : hasData ? 'partial' : codes[0]!;
     const name = operationName ?? 'anonymous';
     const labels = { operation: label(name), outcome };
@@ -107,7 +110,7 @@ export function createRequestRecorder(metrics: Metrics, logger: Logger) {
         meta: { requestId, backend: { calls: 0 } },
         operationName,
         operationType,
-        errors: errorCode ? [{ message: errorCode, extensions: { code: errorCode } }] : [],
+        errors: errorCode ? [{ message: errorCode, extensions: { code: errorCode } }] : NO_ERRORS,
         hasData: !errorCode,
         durationMs,
         path,
