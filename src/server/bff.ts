@@ -269,15 +269,18 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   // client sends on it next (a reset the client cannot tell from a lost mutation).
   const unanswered = new Set<ServerResponse>();
   let draining = false;
+  // One listener for every answer, added with `on` (an answer closes once): no closure, nor the
+  // two objects `once` wraps a listener in, for each request.
+  function answered(this: ServerResponse): void {
+    unanswered.delete(this);
+    // An answer already under way when shutdown began still said keep-alive: close its socket now.
+    if (draining) server.closeIdleConnections();
+  }
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
     if (draining) res.setHeader('connection', 'close');
     else {
       unanswered.add(res);
-      res.once('close', () => {
-        unanswered.delete(res);
-        // An answer already under way when shutdown began still said keep-alive: close its socket now.
-        if (draining) server.closeIdleConnections();
-      });
+      res.on('close', answered);
     }
     handler(req, res);
   });

@@ -14,10 +14,13 @@ export function isAllowedOrigin(policy: CorsPolicy, origin: string): boolean {
   return policy.origins.includes(origin) || (policy.allowLocalhost && LOCALHOST_ORIGIN.test(origin));
 }
 
-/** CORS response headers for this request: none unless its Origin is allowed. */
-export function corsHeaders(policy: CorsPolicy, req: IncomingMessage): Record<string, string> {
+/** Most requests (apps, servers) send no allowed Origin: one object for all of them, never changed. */
+const NO_CORS: Readonly<Record<string, string>> = Object.freeze({ vary: 'Origin' });
+
+/** CORS response headers for this request: none unless its Origin is allowed. Read only. */
+export function corsHeaders(policy: CorsPolicy, req: IncomingMessage): Readonly<Record<string, string>> {
   const origin = req.headers.origin;
-  if (!origin || !isAllowedOrigin(policy, origin)) return { vary: 'Origin' };
+  if (!origin || !isAllowedOrigin(policy, origin)) return NO_CORS;
   const headers: Record<string, string> = { 'access-control-allow-origin': origin, vary: 'Origin' };
   if (req.method === 'OPTIONS') {
     headers['access-control-allow-methods'] = 'GET, POST, OPTIONS';

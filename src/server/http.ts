@@ -322,8 +322,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       chunks.push(chunk);
     };
     req.on('data', onData);
-    req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    req.once('error', (error) => reject(new ClientGoneError(error.message)));
+    // `on`, not `once`: each of these comes at most once for the promise that matters, and `once`
+    // wraps each listener in two more objects, for every request.
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.on('error', (error) => reject(new ClientGoneError(error.message)));
   });
 }
 
