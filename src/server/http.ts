@@ -181,11 +181,14 @@ function preference(ranges: MediaRange[], subtype: string): { q: number; specifi
 interface Negotiated {
   /** The media type Apollo answers a complete result in, and this layer its own answers. */
   type: string;
+  /** `type` as this layer's answers send it (read only: shared by every request with that Accept header). */
+  headers: Readonly<Record<string, string>>;
   /** Whether Apollo would answer in `type` at all (else 406) and this layer is sure to choose as it does. */
   answerable: boolean;
 }
 
-const PLAIN_JSON: Negotiated = { type: JSON_TYPE, answerable: true };
+const negotiation = (type: string, answerable: boolean): Negotiated => ({ type, headers: Object.freeze({ 'content-type': type }), answerable });
+const PLAIN_JSON = negotiation(JSON_TYPE, true);
 
 /**
  * The media type of an answer, chosen as Apollo chooses it for its own (by quality, then
@@ -215,10 +218,10 @@ function chooseMediaType(accept: string): Negotiated {
   const graphql = preference(ranges, 'graphql-response+json');
   // Other parameters (rare) are matched by Apollo's negotiator, not here: Apollo answers those.
   const answerable = (json.q > 0 || graphql.q > 0) && !ranges.some((range) => range.parameters);
-  if (graphql.q <= 0) return { type: JSON_TYPE, answerable };
+  if (graphql.q <= 0) return negotiation(JSON_TYPE, answerable);
   const prefersGraphql =
     graphql.q !== json.q ? graphql.q > json.q : graphql.specificity !== json.specificity ? graphql.specificity > json.specificity : graphql.order < json.order;
-  return { type: prefersGraphql ? GRAPHQL_RESPONSE_TYPE : JSON_TYPE, answerable };
+  return negotiation(prefersGraphql ? GRAPHQL_RESPONSE_TYPE : JSON_TYPE, answerable);
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -421,6 +424,11 @@ class RequestLifetime {
 export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOptions<C>) {
   const { apollo, logger } = options;
 
+  /** A request answered without an execution (refused here or by the gate, or remembered) gets the request line of any other. */
+  function recordUnexecuted(requestId: string, started: number, facts: AnswerFacts): void {
+    options.recordUnexecuted?.(requestId, facts, performance.now() - started);
+  }
+
   async function graphql(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<void> {
     const started = performance.now();
     const method = req.method ?? 'GET';
@@ -430,14 +438,12 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
       res.end();
       return;
     }
-    /** A request answered without an execution (refused here or by the gate, or remembered) gets the request line of any other. */
-    const recordUnexecuted = (facts: AnswerFacts) => options.recordUnexecuted?.(requestId, facts, performance.now() - started);
     if (method !== 'GET' && method !== 'POST') {
       sendGraphQLError(req, res, 405, `Method ${method} is not allowed on /graphql; use POST (or GET for queries).`, 'METHOD_NOT_ALLOWED', {
         ...cors,
         allow: 'GET, POST, OPTIONS',
       });
-      recordUnexecuted({ path: 'http', errorCode: 'METHOD_NOT_ALLOWED' });
+      recordUnexecuted(requestId, started, { path: 'http', errorCode: 'METHOD_NOT_ALLOWED' });
       return;
     }
 
@@ -455,7 +461,7 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
         if (!(error instanceof HttpError)) throw error;
         options.onRefused?.(error.status === 413 ? 'body_too_large' : 'unsupported_media_type');
         refuseBody(req, res, error, cors);
-        recordUnexecuted({ path: 'http', errorCode: error.code });
+        recordUnexecuted(requestId, started, { path: 'http', errorCode: error.code });
         return;
       }
       try {
@@ -464,7 +470,7 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
         if (!(error instanceof HttpError)) throw error;
         options.onRefused?.('malformed_json');
         sendGraphQLError(req, res, error.status, error.message, error.code, cors);
-        recordUnexecuted({ path: 'http', errorCode: error.code });
+        recordUnexecuted(requestId, started, { path: 'http', errorCode: error.code });
         return;
       }
     }
@@ -478,7 +484,7 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
       // Refusals are GraphQL error bodies: in the media type the client asked for, as Apollo's are.
       res.writeHead(status, { ...cors, ...(text !== undefined ? { 'content-type': errorMediaType(req.headers.accept), 'content-length': length } : {}), ...headers });
       res.end(text);
-      recordUnexecuted(gated.facts);
+      recordUnexecuted(requestId, started, gated.facts);
       return;
     }
     if (gated.body !== undefined) body = gated.body;
@@ -494,9 +500,8 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
     // Named by its hash alone: looked up under the request's deadline, below, and never a shared answer.
     const persistedHash =
       options.fastPath && options.persistedQuery && negotiated.answerable && method === 'POST' && fast === undefined ? persistedQueryHash(body) : undefined;
-    const answerHeaders = { 'content-type': negotiated.type };
     /** A complete answer, through the gate's finish when it has one; `bytes`, when given, are `text` encoded once. */
-    const send = (status: number, headers: Record<string, string>, text: string, bytes?: Buffer) => {
+    const send = (status: number, headers: Readonly<Record<string, string>>, text: string, bytes?: Buffer) => {
       const finished = gated.finish ? gated.finish({ status, body: text }) : { status, headers: {}, body: text };
       if (finished.body === null) {
         res.writeHead(finished.status, { ...cors, ...headers, ...finished.headers });
@@ -518,8 +523,8 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
     // The same answer for every partner token (an empty one is none), so only a request with one gets it.
     const shared = fast && token && options.sharedAnswer ? options.sharedAnswer(fast) : undefined;
     if (shared) {
-      send(200, answerHeaders, shared.body, shared.bytes);
-      recordUnexecuted({ path: 'remembered', operationName: shared.operationName, operationType: 'query' });
+      send(200, negotiated.headers, shared.body, shared.bytes);
+      recordUnexecuted(requestId, started, { path: 'remembered', operationName: shared.operationName, operationType: 'query' });
       return;
     }
 
@@ -550,7 +555,7 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
         return;
       }
       if (!('headers' in result)) {
-        send(result.status, answerHeaders, result.body);
+        send(result.status, negotiated.headers, result.body);
         return;
       }
       if (result.body.kind === 'complete') {

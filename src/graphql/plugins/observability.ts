@@ -9,6 +9,8 @@ import { ErrorCode, formatGraphQLError } from '../errors.js';
 const MAX_OPERATION_LABELS = 200;
 const NO_CODES: readonly string[] = [];
 const NO_ERRORS: readonly GraphQLFormattedError[] = [];
+/** The backend calls of a request answered without an execution: read only, shared by all of them. */
+const NO_CALLS: RequestMeta['backend'] = Object.freeze({ calls: 0 });
 
 /** What the server adds to every GraphQL context so a request can be followed. */
 export interface RequestMeta {
@@ -107,7 +109,7 @@ export function createRequestRecorder(metrics: Metrics, logger: Logger) {
     /** The same line and metrics for a request the gate answered itself (a remembered feed, a 304, a refusal). */
     recordUnexecuted({ requestId, operationName, operationType, errorCode, durationMs, path }: UnexecutedRecord): void {
       record({
-        meta: { requestId, backend: { calls: 0 } },
+        meta: { requestId, backend: NO_CALLS },
         operationName,
         operationType,
         errors: errorCode ? [{ message: errorCode, extensions: { code: errorCode } }] : NO_ERRORS,
