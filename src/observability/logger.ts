@@ -64,7 +64,26 @@ export interface RequestLine {
 }
 
 const REQUEST_LINE_MESSAGE = 'graphql request';
-const json = (value: string | undefined) => (value === undefined ? '' : JSON.stringify(value));
+
+/**
+ * JSON strings of the values lines repeat (operation names and types, outcomes, paths), made
+ * once each: a few hundred at most, the rest made each time.
+ */
+function quoter(max: number): (value: string) => string {
+  const known = new Map<string, string>();
+  return (value) => {
+    let text = known.get(value);
+    if (text === undefined) {
+      text = JSON.stringify(value);
+      if (known.size < max && value.length <= 64) known.set(value, text);
+    }
+    return text;
+  };
+}
+
+/** What a request id (X-Request-Id as the HTTP layer takes it, or a UUID) is made of: nothing to escape. */
+const PLAIN_ID = /^[\w.-]*$/;
+const quoteId = (id: string) => (PLAIN_ID.test(id) ? `"${id}"` : JSON.stringify(id));
 
 /**
  * Writes the request line at level info through the logger's own destination, time, level
@@ -87,13 +106,14 @@ export function requestLineWriter(logger: Logger): (line: RequestLine) => void {
   const time = internals[timeSym] as () => string;
   const start = (internals[lsCacheSym] as Record<number, string>)[lines.levels.values.info!]!;
   const bindings = internals[chindingsSym] as string;
+  const quote = quoter(512);
   return (line) => {
     if (!lines.isLevelEnabled('info')) return;
     stream.write(
-      `${start}${time()}${bindings},"requestId":${json(line.requestId)},"operation":${json(line.operation)}` +
-        `${line.operationType === undefined ? '' : `,"operationType":${json(line.operationType)}`},"outcome":${json(line.outcome)}` +
+      `${start}${time()}${bindings},"requestId":${quoteId(line.requestId)},"operation":${quote(line.operation)}` +
+        `${line.operationType === undefined ? '' : `,"operationType":${quote(line.operationType)}`},"outcome":${quote(line.outcome)}` +
         `${line.errorCodes === undefined ? '' : `,"errorCodes":${JSON.stringify(line.errorCodes)}`}` +
-        `,"durationMs":${JSON.stringify(line.durationMs)},"backendCalls":${JSON.stringify(line.backendCalls)},"path":${json(line.path)}` +
+        `,"durationMs":${JSON.stringify(line.durationMs)},"backendCalls":${JSON.stringify(line.backendCalls)},"path":${quote(line.path)}` +
         `,"msg":"${REQUEST_LINE_MESSAGE}"}\n`,
     );
   };

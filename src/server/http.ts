@@ -283,7 +283,9 @@ function refuseBody(req: IncomingMessage, res: ServerResponse, error: HttpError,
 
 /** Refuses, before any of the body is read, what this server will not read: too large, another type or encoding. */
 function checkBodyHeaders(req: IncomingMessage, limit: number): void {
-  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const header = req.headers['content-type'];
+  // What clients send, checked without taking the header apart.
+  const type = header === 'application/json' || header === 'application/json; charset=utf-8' ? 'application/json' : (header ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json' && type !== 'application/graphql-response+json') {
     throw new HttpError(
       415,

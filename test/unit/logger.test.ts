@@ -50,6 +50,7 @@ describe('the request line', () => {
     { requestId: 'a7c1e2f0-1234-4567-89ab-cdef01234567', operation: 'Categories', operationType: 'query', outcome: 'ok', errorCodes: undefined, durationMs: 0.1, backendCalls: 0, path: 'remembered' },
     { requestId: 'r-1', operation: 'anonymous', operationType: undefined, outcome: 'BAD_USER_INPUT', errorCodes: ['BAD_USER_INPUT', 'UNAUTHENTICATED'], durationMs: 12.3, backendCalls: 2, path: 'apollo' },
     { requestId: 'r.2', operation: 'Name "quoted" \\ \n \u2028 \ud800 Категории', operationType: 'mutation', outcome: 'partial', errorCodes: ['BACKEND_UNAVAILABLE'], durationMs: Number.NaN, backendCalls: 51, path: 'compiled' },
+    { requestId: 'an id "to escape" ü', operation: 'x'.repeat(80), operationType: 'query', outcome: 'ok', errorCodes: undefined, durationMs: 1, backendCalls: 0, path: 'apollo' },
   ];
   const withoutTime = (line: string) => line.replace(/"time":"[^"]*"/, '"time":"T"');
 
@@ -57,7 +58,8 @@ describe('the request line', () => {
     const written = captureLogs();
     const byPino = captureLogs();
     const write = requestLineWriter(written.logger);
-    for (const line of cases) {
+    // Twice: values written before are remembered in their JSON form.
+    for (const line of [...cases, ...cases]) {
       write(line);
       byPino.logger.info(line, 'graphql request');
     }
