@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, openSync, closeSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { constants, createReadStream, mkdtempSync, openSync, closeSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -9,6 +9,7 @@ import { captureLogs } from '../helpers/log-capture.js';
 import { createLogger, requestLineWriter, type RequestLine } from '../../src/observability/logger.js';
 
 const child = fileURLToPath(new URL('../fixtures/logger-child.ts', import.meta.url));
+const fifoChild = fileURLToPath(new URL('../fixtures/logger-fifo-child.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'bff-logger-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -24,6 +25,42 @@ describe('the server logger', () => {
     expect(lines.map((line) => line.i)).toEqual(Array.from({ length: 2000 }, (_, i) => i));
     expect(lines[0]).toMatchObject({ level: 30, service: 'campaign-bff', msg: 'line before the crash' });
   });
+
+  it('writes every line whole and in order into a pipe that is full, however much write(2) takes at a time', async () => {
+    const fifo = join(dir, 'slow-reader.fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    // Held open for reading and writing, so the child's non-blocking open finds a reader at once.
+    const fd = openSync(fifo, constants.O_RDWR);
+    const count = 300;
+    const writer = spawn(process.execPath, ['--import', 'tsx', fifoChild, fifo, String(count)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => writer.once('exit', resolve));
+    let stderr = '';
+    writer.stderr.on('data', (chunk) => (stderr += chunk));
+    // Nothing is read for a while: the pipe (64 KB) fills long before the child's 1.8 MB are out,
+    // and lines longer than PIPE_BUF (4 KB) may be taken in part.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    let text = '';
+    const reader = createReadStream('', { fd, encoding: 'utf8', highWaterMark: 16 * 1024 });
+    await new Promise<void>((resolve, reject) => {
+      let lineCount = 0;
+      reader.on('data', (chunk: string | Buffer) => {
+        const piece = chunk.toString();
+        text += piece;
+        lineCount += piece.split('\n').length - 1;
+        if (lineCount >= count) resolve();
+      });
+      reader.on('error', reject);
+      // A line lost never comes: what has come a while after the writer is gone is all there is.
+      void exited.then(() => setTimeout(resolve, 2000));
+    });
+    reader.destroy();
+    const code = await exited;
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const lines = text.trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines.map((line) => line.i)).toEqual(Array.from({ length: count }, (_, i) => i));
+    expect(new Set(lines.map((line) => line.padding))).toEqual(new Set(['é'.repeat(3000)]));
+  }, 30_000);
 });
 
 describe('the time of a line', () => {
