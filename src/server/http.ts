@@ -499,7 +499,7 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
     // Answered in the media type Apollo would choose (Apollo Client prefers application/graphql-response+json).
     const negotiated = negotiate(req.headers.accept);
     let fast = options.fastPath && negotiated.answerable ? (method === 'POST' ? fastPathRequest(body) : gated.fastGet) : undefined;
-    // Named by its hash alone: looked up under the request's deadline, below, and never a shared answer.
+    // Named by its hash alone: looked up under the request's deadline, below.
     const persistedHash =
       options.fastPath && options.persistedQuery && negotiated.answerable && method === 'POST' && fast === undefined ? persistedQueryHash(body) : undefined;
     /** A complete answer, through the gate's finish when it has one; `bytes`, when given, are `text` encoded once. */
@@ -523,10 +523,14 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
     };
 
     // The same answer for every partner token (an empty one is none), so only a request with one gets it.
-    const shared = fast && token && options.sharedAnswer ? options.sharedAnswer(fast) : undefined;
-    if (shared) {
+    const sharedFor = (request: FastPathRequest | undefined) => (request && token && options.sharedAnswer ? options.sharedAnswer(request) : undefined);
+    const sendShared = (shared: SharedAnswer) => {
       send(200, negotiated.headers, shared.body, shared.bytes);
       recordUnexecuted(requestId, started, { path: 'remembered', operationName: shared.operationName, operationType: 'query' });
+    };
+    const shared = sharedFor(fast);
+    if (shared) {
+      sendShared(shared);
       return;
     }
 
@@ -535,8 +539,12 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
     const answer = async () => {
       if (persistedHash !== undefined) {
         const query = await options.persistedQuery!(persistedHash);
-        // Apollo too gets the document itself should the compiled path leave it: one lookup per request.
-        if (query !== undefined) fast = fastPathRequest((body = withDocument(body as Record<string, unknown>, query)));
+        if (query !== undefined) {
+          // Apollo too gets the document itself should the compiled path leave it: one lookup per request.
+          fast = fastPathRequest((body = withDocument(body as Record<string, unknown>, query)));
+          const remembered = sharedFor(fast);
+          if (remembered) return remembered;
+        }
       }
       const compiled = fast && (await options.fastPath!(fast, context, gated.state));
       if (compiled) return compiled;
@@ -554,6 +562,10 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
         if (res.destroyed) return;
         options.onRefused?.('timeout');
         sendGraphQLError(req, res, 503, `The request did not finish within its deadline of ${options.requestTimeoutMs} ms.`, 'REQUEST_TIMEOUT', cors);
+        return;
+      }
+      if ('bytes' in result) {
+        sendShared(result);
         return;
       }
       if (!('headers' in result)) {
