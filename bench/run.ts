@@ -19,6 +19,7 @@ import {
   graphqlHeaders,
   noRequestLogTwin,
   PAGE_SIZE,
+  PERSISTED_CATEGORIES,
   tracedTwin,
   twinScenario,
   type BffTwin,
@@ -45,7 +46,8 @@ and writes bench/results/latest.json; a run with a wrong answer is rejected inst
   --only LIST      run only these parts, comma-separated: floor, floor-line (the floor that also parses
                    the body and writes the BFF's request line and metrics), stock-apollo, categories (and the same
                    on a second BFF with LOG_LEVEL=warn: the request log line's cost), categories-apollo-client
-                   (the same with Apollo Client's Accept header), card, list-ids,
+                   (the same with Apollo Client's Accept header), categories-persisted (the
+                   same by persisted-query hash, as Apollo Client's link sends it), card, list-ids,
                    list-cards, rest-floor-list, create, probes (list cards and its REST floor over
                    4 connections), memory (list cards, 50 connections for 60 s: peak RSS and growth),
                    subscriptions (5,000 WebSocket subscribers; 500 with --quick),
@@ -71,7 +73,7 @@ so a tuning can be measured without editing code.`;
 
 const DEMO_STORE_TOKEN = 'demo-store-token';
 const DEMO_AGGREGATOR_TOKEN = 'demo-aggregator-token';
-const PARTS = ['floor', 'floor-line', 'stock-apollo', 'categories', 'categories-apollo-client', 'card', 'list-ids', 'list-cards', 'rest-floor-list', 'create', 'probes', 'memory', 'subscriptions', 'feed', 'feed-load', 'stampede', 'fleet'] as const;
+const PARTS = ['floor', 'floor-line', 'stock-apollo', 'categories', 'categories-apollo-client', 'categories-persisted', 'card', 'list-ids', 'list-cards', 'rest-floor-list', 'create', 'probes', 'memory', 'subscriptions', 'feed', 'feed-load', 'stampede', 'fleet'] as const;
 /** Connections of the feed-load run: app opens of many phones at once (issue 12). */
 const FEED_LOAD_CONNECTIONS = 200;
 /** The app opens run for 60 s in a full run: two freshness windows, so a second build would show. */
@@ -383,6 +385,15 @@ async function warmCategoriesBody(bff: Service): Promise<string> {
       throw new Error(`the BFF should answer the categories query with data, got HTTP ${response.status}: ${body.slice(0, 500)}\n--- BFF output ---\n${bff.tail()}`);
     }
   }
+  // Registered as Apollo Client's persisted-query link registers it, for the scenario by hash.
+  const registered = await fetch(`${bff.origin}/graphql`, {
+    method: 'POST',
+    headers: graphqlHeaders(DEMO_STORE_TOKEN),
+    body: JSON.stringify({ query: DOCUMENTS.categories, extensions: { persistedQuery: PERSISTED_CATEGORIES } }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const registeredBody = await registered.text();
+  if (registeredBody !== body) throw new Error(`the BFF should register the persisted categories query and answer it, got HTTP ${registered.status}: ${registeredBody.slice(0, 500)}`);
   return body;
 }
 

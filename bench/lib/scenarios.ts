@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { RawRequest, RequestSpec } from 'autocannon';
 import { graphqlCreateInput } from './campaign-samples.js';
 
@@ -40,6 +41,12 @@ export const DOCUMENTS = {
 export function graphqlBody(query: string, variables?: Record<string, unknown>): string {
   return JSON.stringify(variables ? { query, variables } : { query });
 }
+
+/**
+ * The categories query as Apollo Client's persisted-query link sends it once registered: its
+ * SHA-256 alone (`warmCategoriesBody` in run.ts registers it).
+ */
+export const PERSISTED_CATEGORIES = { version: 1, sha256Hash: createHash('sha256').update(DOCUMENTS.categories).digest('hex') };
 
 /** The Accept header of Apollo Client's HttpLink (selectHttpOptionsAndBody.js). */
 export const APOLLO_CLIENT_ACCEPT = 'application/graphql-response+json,application/json;q=0.9';
@@ -105,6 +112,20 @@ export function buildScenarios(inputs: ScenarioInputs): Scenario[] {
       target: 'bff',
       // What Apollo Client sends: it prefers application/graphql-response+json.
       requests: [post('/graphql', graphqlBody(DOCUMENTS.categories), { ...read, accept: APOLLO_CLIENT_ACCEPT })],
+      verify: (body) => body === inputs.categoriesBody,
+      expectedCalls: {},
+    },
+    {
+      key: 'categories-persisted',
+      label: 'categories (warm), persisted query by hash',
+      target: 'bff',
+      // Apollo Client's persisted-query link: the hash alone, the operation name, empty variables.
+      requests: [
+        post('/graphql', JSON.stringify({ operationName: 'Categories', variables: {}, extensions: { persistedQuery: PERSISTED_CATEGORIES } }), {
+          ...read,
+          accept: APOLLO_CLIENT_ACCEPT,
+        }),
+      ],
       verify: (body) => body === inputs.categoriesBody,
       expectedCalls: {},
     },
