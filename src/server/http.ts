@@ -353,6 +353,9 @@ function persistedQueryHash(body: unknown): string | undefined {
   return isPlainObject(persisted) && persisted.version === 1 && typeof persisted.sha256Hash === 'string' ? persisted.sha256Hash : undefined;
 }
 
+/** The request line of a request answered from a shared answer. */
+const rememberedFacts = (shared: SharedAnswer): AnswerFacts => ({ path: 'remembered', operationName: shared.operationName, operationType: 'query' });
+
 /** The same request with its registered document in place of the persisted-query extension. */
 function withDocument(body: Record<string, unknown>, query: string): Record<string, unknown> {
   const { persistedQuery: _named, ...extensions } = body.extensions as Record<string, unknown>;
@@ -523,14 +526,10 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
     };
 
     // The same answer for every partner token (an empty one is none), so only a request with one gets it.
-    const sharedFor = (request: FastPathRequest | undefined) => (request && token && options.sharedAnswer ? options.sharedAnswer(request) : undefined);
-    const sendShared = (shared: SharedAnswer) => {
-      send(200, negotiated.headers, shared.body, shared.bytes);
-      recordUnexecuted(requestId, started, { path: 'remembered', operationName: shared.operationName, operationType: 'query' });
-    };
-    const shared = sharedFor(fast);
+    const shared = fast && token && options.sharedAnswer ? options.sharedAnswer(fast) : undefined;
     if (shared) {
-      sendShared(shared);
+      send(200, negotiated.headers, shared.body, shared.bytes);
+      recordUnexecuted(requestId, started, rememberedFacts(shared));
       return;
     }
 
@@ -542,7 +541,7 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
         if (query !== undefined) {
           // Apollo too gets the document itself should the compiled path leave it: one lookup per request.
           fast = fastPathRequest((body = withDocument(body as Record<string, unknown>, query)));
-          const remembered = sharedFor(fast);
+          const remembered = fast && token && options.sharedAnswer ? options.sharedAnswer(fast) : undefined;
           if (remembered) return remembered;
         }
       }
@@ -565,7 +564,8 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
         return;
       }
       if ('bytes' in result) {
-        sendShared(result);
+        send(200, negotiated.headers, result.body, result.bytes);
+        recordUnexecuted(requestId, started, rememberedFacts(result));
         return;
       }
       if (!('headers' in result)) {
