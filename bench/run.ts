@@ -17,6 +17,7 @@ import {
   DOCUMENTS,
   graphqlBody,
   graphqlHeaders,
+  isBff,
   noRequestLogTwin,
   PAGE_SIZE,
   PERSISTED_CATEGORIES,
@@ -31,7 +32,7 @@ import { ensureCampaigns } from './lib/seed.js';
 import { formatSubscriptions, measureSubscriptions, type SubscriptionsResult } from './lib/subscriptions.js';
 import { feedScenarios, seedFeedPartners, stampede, warmFeedBody, writeFeedFiles, type StampedeResult } from './lib/feed.js';
 import { measureFleet, type FleetResult } from './lib/fleet.js';
-import { formatRejection, wrongScenarios } from './lib/verdict.js';
+import { formatRejection, withoutDirectoryRefreshes, wrongScenarios } from './lib/verdict.js';
 
 const USAGE = `npm run bench [-- --quick] [-- --connections N] [-- --duration S]
 
@@ -178,6 +179,8 @@ interface Servers {
   /** The BFF's twins this run started (see BffTwin). */
   twins: Partial<Record<TwinTarget, Service>>;
   feedFloor: Service;
+  /** The BFF's CATEGORY_TTL_MS: its category directory reads the backend again that often. */
+  directoryTtlMs: number;
 }
 
 /**
@@ -243,6 +246,7 @@ async function measure(
   await quiesce(admin);
 
   await admin.resetCalls();
+  const windowStartedAt = Date.now();
   const peakScoped = resetPeakRss(target.pid);
   const cpu = cpuMeter(target.pid);
   // A fixed number of requests rather than a duration: the run ends when the last answer is in,
@@ -252,8 +256,11 @@ async function measure(
   const cpuUse = cpu.stop();
   const serverPeakRssMb = peakRssMb(target.pid);
   await quiesce(admin);
-  const callsPerRequest = perRequest(await admin.calls(), load.responses);
   const expected = scenario.expectedCalls ?? null;
+  const counted = isBff(scenario.target)
+    ? withoutDirectoryRefreshes(await admin.calls(), expected, Date.now() - windowStartedAt, servers.directoryTtlMs)
+    : { calls: await admin.calls(), refreshes: 0 };
+  const callsPerRequest = perRequest(counted.calls, load.responses);
   const sampleFailure = check.firstWrong();
   const result: ScenarioResult = {
     key: scenario.key,
@@ -269,11 +276,13 @@ async function measure(
     serverCpuUsPerRequest: load.responses > 0 ? (cpuUse.cpuSeconds * 1e6) / load.responses : 0,
     serverPeakRssMb,
     peakRssPerScenario: peakScoped,
+    ...(counted.refreshes > 0 ? { directoryRefreshes: counted.refreshes } : {}),
     ...(sampleFailure !== undefined ? { sampleFailure } : {}),
   };
   log(
     `${result.label} @${backendLatencyMs} ms, ${connections}c: ${Math.round(load.requestsPerSecond)} req/s, p50 ${load.latencyMs.p50} ms, ` +
       `${load.responses} responses in ${load.seconds.toFixed(1)} s, CPU ${Math.round(cpuUse.cores * 100)}%, ${Math.round(result.serverCpuUsPerRequest)} µs/req` +
+      (counted.refreshes > 0 ? `, ${counted.refreshes} refresh(es) of the category directory (CATEGORY_TTL_MS) set apart from the calls` : '') +
       (sampleFailure !== undefined ? `\n        first wrong answer: ${sampleFailure}` : ''),
   );
   return result;
@@ -595,8 +604,11 @@ async function main(): Promise<boolean> {
   );
   if (Object.keys(inheritedSettings).length) log(`BFF settings from the environment: ${JSON.stringify(inheritedSettings)}`);
   let backendConnections: number;
+  let directoryTtlMs: number;
   try {
-    backendConnections = loadConfig({ ...process.env, ...bffEnv }).client.connections;
+    const bffConfig = loadConfig({ ...process.env, ...bffEnv });
+    backendConnections = bffConfig.client.connections;
+    directoryTtlMs = bffConfig.categoryTtlMs;
   } catch (error) {
     if (error instanceof ConfigError) throw new Error(`the BFF would refuse this environment: ${error.message}`);
     throw error;
@@ -700,7 +712,7 @@ async function main(): Promise<boolean> {
       readyPath: '/',
     }),
   ]);
-  const servers: Servers = { emulator, bff, floor, floorLine, stockApollo, restFloor, twins: twinServices, feedFloor };
+  const servers: Servers = { emulator, bff, floor, floorLine, stockApollo, restFloor, twins: twinServices, feedFloor, directoryTtlMs };
   log(`servers up in ${((Date.now() - started) / 1000).toFixed(1)} s; ${ids.length} campaigns on the first page of ${DEMO_STORE_TOKEN}`);
   // Started, set up and warmed (categories and feed answered once), no load yet.
   const rssAtRestMb = rssMb(bff.pid);

@@ -13,6 +13,8 @@ export interface ScenarioResult extends LoadResult {
   expectedCalls: Record<string, number> | null;
   /** null where the scenario has no call target. */
   callsAsExpected: boolean | null;
+  /** Backend calls of the category directory's own refresh in the window, set apart from callsPerRequest. */
+  directoryRefreshes?: number;
   /** CPU of the server under test over the run, in cores (1 = one core fully busy). */
   serverCpuCores: number;
   /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../../bench/lib/report.js';
-import { formatRejection, wrongScenarios, type RunAnswers } from '../../bench/lib/verdict.js';
+import { formatRejection, withoutDirectoryRefreshes, wrongScenarios, type RunAnswers } from '../../bench/lib/verdict.js';
 
 const LIST_CALLS = { 'campaigns/get-all-campaigns': 1, 'campaigns/get': 50 };
 
@@ -57,5 +57,25 @@ describe('bench verdict: a run is reported only when every answer was right', ()
     expect(printed).toMatch(/^RUN REJECTED: 2 scenario/);
     expect(printed).toContain('categories (warm) @10 ms, 50 conns: 3 wrong bodies');
     expect(printed).toContain('first wrong body: {"errors":[{"message":"boom"}]}');
+  });
+});
+
+describe("the category directory's refreshes in a measured window", () => {
+  const TTL = 300_000;
+  const CATEGORIES = { 'categories/get': 0 };
+
+  it('are set apart from the calls of a scenario that expects none of them, one per TTL spanned at most', () => {
+    const calls = { 'campaigns/create': 3000, 'categories/get': 1 };
+    expect(withoutDirectoryRefreshes(calls, { 'campaigns/create': 1 }, 10_000, TTL)).toEqual({ calls: { 'campaigns/create': 3000 }, refreshes: 1 });
+    // Two in a window shorter than the TTL cannot both be refreshes: they stay, and fail the scenario.
+    expect(withoutDirectoryRefreshes({ ...calls, 'categories/get': 2 }, { 'campaigns/create': 1 }, 10_000, TTL)).toEqual({ calls: { ...calls, 'categories/get': 2 }, refreshes: 0 });
+    expect(withoutDirectoryRefreshes({ ...calls, 'categories/get': 2 }, { 'campaigns/create': 1 }, TTL + 1, TTL).refreshes).toBe(2);
+  });
+
+  it('are left in the counts where the scenario expects that call itself, or checks none', () => {
+    const calls = { 'categories/get': 1 };
+    expect(withoutDirectoryRefreshes(calls, { ...CATEGORIES, 'categories/get': 1 }, 10_000, TTL)).toEqual({ calls, refreshes: 0 });
+    expect(withoutDirectoryRefreshes(calls, null, 10_000, TTL)).toEqual({ calls, refreshes: 0 });
+    expect(withoutDirectoryRefreshes({ 'campaigns/get': 5 }, {}, 10_000, TTL)).toEqual({ calls: { 'campaigns/get': 5 }, refreshes: 0 });
   });
 });
