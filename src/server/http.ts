@@ -353,6 +353,15 @@ function persistedQueryHash(body: unknown): string | undefined {
   return isPlainObject(persisted) && persisted.version === 1 && typeof persisted.sha256Hash === 'string' ? persisted.sha256Hash : undefined;
 }
 
+/** The same answer for every partner token (an empty one is none), so only a request with one gets it. */
+function sharedAnswerFor(
+  lookup: ((request: FastPathRequest) => SharedAnswer | undefined) | undefined,
+  request: FastPathRequest | undefined,
+  token: string | null,
+): SharedAnswer | undefined {
+  return request && token && lookup ? lookup(request) : undefined;
+}
+
 /** The request line of a request answered from a shared answer. */
 const rememberedFacts = (shared: SharedAnswer): AnswerFacts => ({ path: 'remembered', operationName: shared.operationName, operationType: 'query' });
 
@@ -525,8 +534,7 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
       res.end(finished.body, 'utf8');
     };
 
-    // The same answer for every partner token (an empty one is none), so only a request with one gets it.
-    const shared = fast && token && options.sharedAnswer ? options.sharedAnswer(fast) : undefined;
+    const shared = sharedAnswerFor(options.sharedAnswer, fast, token);
     if (shared) {
       send(200, negotiated.headers, shared.body, shared.bytes);
       recordUnexecuted(requestId, started, rememberedFacts(shared));
@@ -541,7 +549,7 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
         if (query !== undefined) {
           // Apollo too gets the document itself should the compiled path leave it: one lookup per request.
           fast = fastPathRequest((body = withDocument(body as Record<string, unknown>, query)));
-          const remembered = fast && token && options.sharedAnswer ? options.sharedAnswer(fast) : undefined;
+          const remembered = sharedAnswerFor(options.sharedAnswer, fast, token);
           if (remembered) return remembered;
         }
       }
