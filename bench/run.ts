@@ -257,9 +257,8 @@ async function measure(
   const serverPeakRssMb = peakRssMb(target.pid);
   await quiesce(admin);
   const expected = scenario.expectedCalls ?? null;
-  const counted = isBff(scenario.target)
-    ? withoutDirectoryRefreshes(await admin.calls(), expected, Date.now() - windowStartedAt, servers.directoryTtlMs)
-    : { calls: await admin.calls(), refreshes: 0 };
+  const calls = await admin.calls();
+  const counted = isBff(scenario.target) ? withoutDirectoryRefreshes(calls, expected, Date.now() - windowStartedAt, servers.directoryTtlMs) : { calls, refreshes: 0 };
   const callsPerRequest = perRequest(counted.calls, load.responses);
   const sampleFailure = check.firstWrong();
   const result: ScenarioResult = {
