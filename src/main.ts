@@ -1,3 +1,5 @@
+// First: stack traces of everything below name the TypeScript sources.
+import './observability/source-maps.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from './emulator/index.js';
 import { createLogger } from './observability/logger.js';

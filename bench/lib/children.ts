@@ -115,8 +115,7 @@ function compiledEntry(script: string): string {
 export async function startService(spec: ServiceSpec): Promise<Service> {
   const product = spec.script.startsWith('src/');
   const entry = product ? compiledEntry(spec.script) : spec.script;
-  // The product with the options `npm start` gives it.
-  const nodeArgs = [...(product ? ['--enable-source-maps'] : []), ...(spec.nodeArgs ?? []), ...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry];
+  const nodeArgs = [...(spec.nodeArgs ?? []), ...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry];
   const pinned = spec.core !== undefined && hasTaskset();
   const [command, args] = pinned
     ? ['taskset', ['-c', String(spec.core), process.execPath, ...nodeArgs]]

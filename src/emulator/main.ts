@@ -1,3 +1,5 @@
+// First: stack traces of everything below name the TypeScript sources.
+import '../observability/source-maps.js';
 import { DEMO_TOKENS, startEmulator } from './index.js';
 
 /** `npm run emulator`: the emulator alone, on EMULATOR_PORT (default 4010). */

@@ -34,8 +34,7 @@ export interface BuiltEntry {
 }
 
 /**
- * Starts the built process entry exactly as `npm start` runs it (`node --enable-source-maps
- * dist/src/main.js`) as a child process, and waits for its banner. dist/ is built once per
+ * Starts the built process entry exactly as `npm start` runs it (`node dist/src/main.js`) as a child process, and waits for its banner. dist/ is built once per
  * vitest run by test/helpers/build.global.ts.
  */
 export async function startBuiltEntry(options: BuiltEntryOptions = {}): Promise<BuiltEntry> {
@@ -47,7 +46,7 @@ export async function startBuiltEntry(options: BuiltEntryOptions = {}): Promise<
   // OpenTelemetry's variables (read by src/tracing/settings.ts) are configuration too.
   for (const name of Object.keys(inherited)) if (name.startsWith('VITEST') || name.startsWith('OTEL_')) delete inherited[name];
 
-  const child = spawn(process.execPath, ['--enable-source-maps', entry], {
+  const child = spawn(process.execPath, [entry], {
     cwd: root,
     env: { ...inherited, PORT: '0', EMULATOR_PORT: '0', HOST: '127.0.0.1', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
