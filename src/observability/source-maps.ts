@@ -12,6 +12,7 @@ import sourceMapSupport from '@cspotcode/source-map-support';
  * error's stack.
  *
  * Imported first by the process entries, so that what fails while the other modules load is
- * mapped too. This replaces `--enable-source-maps`; the two together would both rewrite stacks.
+ * mapped too. This replaces `--enable-source-maps`: with the flag as well, this module would map the
+ * stacks, and Node would still parse every map as it loads.
  */
 sourceMapSupport.install({ environment: 'node', handleUncaughtExceptions: false, hookRequire: false });

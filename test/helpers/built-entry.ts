@@ -34,8 +34,9 @@ export interface BuiltEntry {
 }
 
 /**
- * Starts the built process entry exactly as `npm start` runs it (`node dist/src/main.js`) as a child process, and waits for its banner. dist/ is built once per
- * vitest run by test/helpers/build.global.ts.
+ * Starts the built process entry exactly as `npm start` runs it (`node dist/src/main.js`) as a
+ * child process, and waits for its banner. dist/ is built once per vitest run by
+ * test/helpers/build.global.ts.
  */
 export async function startBuiltEntry(options: BuiltEntryOptions = {}): Promise<BuiltEntry> {
   if (!existsSync(`${root}/${entry}`)) {
