@@ -1,31 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { checkTargets, median, type ScenarioResult } from '../../bench/lib/report.js';
+import { scenarioResult } from '../helpers/bench-results.js';
 
 function run(key: 'floor' | 'categories', requestsPerSecond: number, pair?: number): ScenarioResult {
-  return {
+  return scenarioResult({
     key,
     label: key,
     target: key === 'floor' ? 'floor' : 'bff',
     backendLatencyMs: 0,
-    connections: 50,
     responses: requestsPerSecond * 10,
-    seconds: 10,
     requestsPerSecond,
-    latencyMs: { p50: 1, p97_5: 2, p99: 3, mean: 1, max: 5 },
-    errors: 0,
-    timeouts: 0,
-    non2xx: 0,
-    mismatches: 0,
-    stoppedEarly: false,
     callsPerRequest: {},
     expectedCalls: key === 'floor' ? null : {},
     callsAsExpected: key === 'floor' ? null : true,
     serverCpuCores: 0.97,
     serverCpuUsPerRequest: 1e6 / requestsPerSecond,
-    serverPeakRssMb: 150,
-    peakRssPerScenario: true,
     ...(pair !== undefined ? { pair } : {}),
-  };
+  });
 }
 
 const categoriesTarget = (results: ScenarioResult[]) =>

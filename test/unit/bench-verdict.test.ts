@@ -1,35 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../../bench/lib/report.js';
+import { LIST_CALLS, scenarioResult } from '../helpers/bench-results.js';
 import { formatRejection, withoutDirectoryRefreshes, wrongScenarios, type RunAnswers } from '../../bench/lib/verdict.js';
 
-const LIST_CALLS = { 'campaigns/get-all-campaigns': 1, 'campaigns/get': 50 };
-
-function row(overrides: Partial<ScenarioResult>): ScenarioResult {
-  return {
-    key: 'list-cards',
-    label: 'list cards (50)',
-    target: 'bff',
-    backendLatencyMs: 10,
-    connections: 50,
-    responses: 500,
-    seconds: 10,
-    requestsPerSecond: 50,
-    latencyMs: { p50: 20, p97_5: 30, p99: 35, mean: 21, max: 40 },
-    errors: 0,
-    timeouts: 0,
-    non2xx: 0,
-    mismatches: 0,
-    stoppedEarly: false,
-    callsPerRequest: LIST_CALLS,
-    expectedCalls: LIST_CALLS,
-    callsAsExpected: true,
-    serverCpuCores: 0.8,
-    serverCpuUsPerRequest: 8000,
-    serverPeakRssMb: 180,
-    peakRssPerScenario: true,
-    ...overrides,
-  };
-}
+const row = scenarioResult;
 
 const run = (results: ScenarioResult[]): RunAnswers => ({ results, memory: null, feedLoad: null, stampede: null, fleet: null, live: null });
 
