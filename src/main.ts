@@ -1,7 +1,5 @@
 // First: stack traces of everything below name the TypeScript sources.
 import './observability/source-maps.js';
-// Before the other modules load: V8 may take its pretenuring decisions as they do.
-import './server/pretenuring.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from './emulator/index.js';
 import { createLogger } from './observability/logger.js';

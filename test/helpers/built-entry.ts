@@ -15,8 +15,6 @@ export interface BuiltEntryOptions {
   env?: Record<string, string>;
   /** How long to wait for the banner; default 15 s. */
   startTimeoutMs?: number;
-  /** Node and V8 options before the entry, such as `--trace-gc`, to watch what the process does. */
-  nodeArgs?: string[];
 }
 
 export interface BuiltEntry {
@@ -49,7 +47,7 @@ export async function startBuiltEntry(options: BuiltEntryOptions = {}): Promise<
   // OpenTelemetry's variables (read by src/tracing/settings.ts) are configuration too.
   for (const name of Object.keys(inherited)) if (name.startsWith('VITEST') || name.startsWith('OTEL_')) delete inherited[name];
 
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry], {
+  const child = spawn(process.execPath, [entry], {
     cwd: root,
     env: { ...inherited, PORT: '0', EMULATOR_PORT: '0', HOST: '127.0.0.1', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
