@@ -52,9 +52,15 @@ export interface RunningBff {
   api: CampaignApiClient;
   /** App keys and the shared offer feed. */
   apps: Apps;
-  /** Stops accepting, lets in-flight requests finish within the grace period, then frees everything. */
+  /**
+   * Stops accepting, lets in-flight requests finish within the grace period, answers those still
+   * at work after it 503 SHUTTING_DOWN, then frees everything.
+   */
   close(): Promise<void>;
 }
+
+/** How long the 503s of requests interrupted at the end of the grace period get to be written before every socket is closed. */
+const LAST_ANSWERS_MS = 1000;
 
 const FIRST_QUERY = `query FirstLook {
   categories { id name }
@@ -307,8 +313,18 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
       await subscriptions.close();
       let timer: NodeJS.Timeout | undefined;
       const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, config.shutdownGraceMs)));
-      await Promise.race([stopped, grace]);
+      const finished = await Promise.race([stopped.then(() => true), grace.then(() => false)]);
       clearTimeout(timer);
+      if (!finished) {
+        // Requests still at work are answered 503 SHUTTING_DOWN rather than cut: a client can tell
+        // that from a lost connection, and knows to send a query again. Each answer says
+        // `Connection: close`, so its socket closes once it is written.
+        const interrupted = untracedHandler.interruptInFlight();
+        if (interrupted > 0) {
+          logger.warn({ interrupted, graceMs: config.shutdownGraceMs }, 'shutdown grace period over: requests still at work answered 503 SHUTTING_DOWN');
+          await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, LAST_ANSWERS_MS).unref())]);
+        }
+      }
       server.closeAllConnections();
       await apollo.stop();
       admission?.close();

@@ -122,6 +122,14 @@ const GRAPHQL_URL: Readonly<URL> = new URL('http://localhost/graphql');
 const GRAPHQL_RESPONSE_TYPE = 'application/graphql-response+json; charset=utf-8';
 
 /**
+ * Said to a request still at work when shutdown's grace period ends. A mutation's backend call was
+ * under way and is abandoned: the backend may have done it, and only reading the data tells.
+ */
+const SHUTDOWN_MESSAGE =
+  'The server shut down before this request finished. Send a query again (another instance will answer it); ' +
+  'a mutation may or may not have taken effect, so read the data before sending it again.';
+
+/**
  * A refused body is still read and thrown away, up to these bounds, before the connection
  * closes: closing a socket with request bytes unread makes the kernel send a reset, which can
  * reach a client still sending before it has read the answer. Discarding costs little; the
@@ -386,10 +394,14 @@ function parseJsonBody(raw: Buffer): unknown {
  * cached read never does, and this runs for every request.
  */
 class RequestLifetime {
-  readonly expired: Promise<'timeout'>;
+  /** Resolves when the request must be answered without its result: its deadline passed, or shutdown's grace period ran out. */
+  readonly expired: Promise<'timeout' | 'shutdown'>;
+  #expire!: (reason: 'timeout' | 'shutdown') => void;
   #controller: AbortController | undefined;
   #timer: NodeJS.Timeout;
   #lapsed = false;
+  /** Why the request lapsed: the reason its backend calls are aborted with. */
+  #why = '';
   #onClose = () => {
     if (!this.res.writableFinished) this.#controller?.abort(new Error('client went away'));
   };
@@ -400,14 +412,26 @@ class RequestLifetime {
     private readonly res: ServerResponse,
     timeoutMs: number,
     private readonly admission: Admission | undefined,
+    private readonly inFlight: Set<RequestLifetime>,
   ) {
-    let expire!: (value: 'timeout') => void;
-    this.expired = new Promise((resolve) => (expire = resolve));
-    this.#timer = setTimeout(() => {
-      this.#lapsed = true;
-      this.#controller?.abort(new Error('request deadline'));
-      expire('timeout');
-    }, timeoutMs);
+    this.expired = new Promise((resolve) => (this.#expire = resolve));
+    this.#timer = setTimeout(() => this.#lapse('timeout', 'request deadline'), timeoutMs);
+    inFlight.add(this);
+  }
+
+  /** Ends the request's work now (its backend calls are aborted) and has it answered as `reason` says. */
+  #lapse(reason: 'timeout' | 'shutdown', why: string): void {
+    if (this.#lapsed) return;
+    this.#lapsed = true;
+    this.#why = why;
+    clearTimeout(this.#timer);
+    this.#controller?.abort(new Error(why));
+    this.#expire(reason);
+  }
+
+  /** Shutdown's grace period is over: the request is answered 503 SHUTTING_DOWN instead of having its connection cut. */
+  interrupt(): void {
+    this.#lapse('shutdown', 'server shutting down');
   }
 
   readonly signal = (): AbortSignal => {
@@ -416,7 +440,7 @@ class RequestLifetime {
       // Every backend call of the request listens on this signal, and a list's loader fans out to
       // dozens at once: past Node's default of 10 listeners each such request printed a warning.
       setMaxListeners(0, this.#controller.signal);
-      if (this.#lapsed) this.#controller.abort(new Error('request deadline'));
+      if (this.#lapsed) this.#controller.abort(new Error(this.#why));
       else this.res.once('close', this.#onClose);
     }
     return this.#controller.signal;
@@ -429,14 +453,27 @@ class RequestLifetime {
   };
 
   end(): void {
+    this.inFlight.delete(this);
     clearTimeout(this.#timer);
     if (this.#controller) this.res.off('close', this.#onClose);
     this.#ticket?.release();
   }
 }
 
-export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOptions<C>) {
+/** Node's request listener, and what shutdown asks of the requests it is still answering. */
+export interface HttpHandler {
+  (req: IncomingMessage, res: ServerResponse): void;
+  /**
+   * Has every request still at work answered 503 SHUTTING_DOWN at once, its backend calls aborted
+   * (shutdown's grace period is over); returns how many there were. A request still sending its
+   * body, or whose answer has begun, is left to the connection's end.
+   */
+  interruptInFlight(): number;
+}
+
+export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOptions<C>): HttpHandler {
   const { apollo, logger } = options;
+  const inFlight = new Set<RequestLifetime>();
 
   /** A request answered without an execution (refused here or by the gate, or remembered) gets the request line of any other. */
   function recordUnexecuted(requestId: string, started: number, facts: AnswerFacts): void {
@@ -541,7 +578,7 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
       return;
     }
 
-    const lifetime = new RequestLifetime(res, options.requestTimeoutMs, options.admission);
+    const lifetime = new RequestLifetime(res, options.requestTimeoutMs, options.admission, inFlight);
     const context = () => options.context({ requestId, token, tokenProblem, signal: lifetime.signal, admit: lifetime.admit, gate: gated.state });
     const answer = async () => {
       if (persistedHash !== undefined) {
@@ -569,6 +606,11 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
         if (res.destroyed) return;
         options.onRefused?.('timeout');
         sendGraphQLError(req, res, 503, `The request did not finish within its deadline of ${options.requestTimeoutMs} ms.`, 'REQUEST_TIMEOUT', cors);
+        return;
+      }
+      if (result === 'shutdown') {
+        if (res.destroyed) return;
+        sendGraphQLError(req, res, 503, SHUTDOWN_MESSAGE, 'SHUTTING_DOWN', { ...cors, 'retry-after': '0' });
         return;
       }
       if ('bytes' in result) {
@@ -630,11 +672,18 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
     }
   }
 
-  return (req: IncomingMessage, res: ServerResponse): void => {
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
     route(req, res).catch((error: unknown) => {
       logger.error({ err: error, url: req.url }, 'unhandled error in the HTTP layer');
       if (!res.headersSent) sendGraphQLError(req, res, 500, 'Internal server error.', 'INTERNAL_SERVER_ERROR');
       else res.destroy();
     });
   };
+  return Object.assign(handle, {
+    interruptInFlight(): number {
+      const lifetimes = [...inFlight];
+      for (const lifetime of lifetimes) lifetime.interrupt();
+      return lifetimes.length;
+    },
+  });
 }

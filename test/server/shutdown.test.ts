@@ -30,14 +30,23 @@ async function admin(emulatorUrl: string, path: string, body?: unknown, method =
 }
 
 /** The answer, or what went wrong as `failure`, so a failed request fails the assertions rather than the run. */
-async function gql(url: string, query: string): Promise<{ status?: number; connection?: string | null; body?: any; failure?: string; at: number }> {
+async function gql(
+  url: string,
+  query: string,
+): Promise<{ status?: number; connection?: string | null; retryAfter?: string | null; body?: any; failure?: string; at: number }> {
   try {
     const response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer demo-store-token' },
       body: JSON.stringify({ query }),
     });
-    return { status: response.status, connection: response.headers.get('connection'), body: await response.json(), at: Date.now() };
+    return {
+      status: response.status,
+      connection: response.headers.get('connection'),
+      retryAfter: response.headers.get('retry-after'),
+      body: await response.json(),
+      at: Date.now(),
+    };
   } catch (error) {
     return { failure: String((error as Error).cause ?? error), at: Date.now() };
   }
@@ -121,6 +130,41 @@ describe('graceful shutdown of the built entry', () => {
     expect(entry.output()).toContain('Campaign GraphQL BFF (production)');
     expect(entry.emulatorUrl).toBeUndefined();
     await shutdownWithRequestsInFlight(entry, emulator.url, 'SIGTERM');
+  });
+
+  it('answers the requests still at work when the grace period ends 503 SHUTTING_DOWN, instead of cutting their connections', async () => {
+    const graceMs = 1000;
+    entry = await startBuiltEntry({ env: { SHUTDOWN_GRACE_MS: String(graceMs) } });
+    const emulatorUrl = entry.emulatorUrl!;
+    for (const operation of ['campaigns/get', 'campaigns/stop']) {
+      await admin(emulatorUrl, 'faults', { mode: 'latency', latencyMs: 30_000, operation });
+    }
+    await admin(emulatorUrl, 'calls', undefined, 'DELETE');
+    const query = gql(entry.url, '{ campaign(id: "1") { id card { title } } }');
+    const mutation = gql(entry.url, 'mutation { stopCampaign(id: "1") { campaign { id status } userErrors { code } } }');
+    await until(async () => {
+      const { calls } = await admin(emulatorUrl, 'calls');
+      return calls['campaigns/get'] >= 1 && calls['campaigns/stop'] >= 1;
+    }, 'both operations to reach the backend');
+
+    const signalledAt = Date.now();
+    entry.child.kill('SIGTERM');
+    const [queried, mutated] = await Promise.all([query, mutation]);
+    for (const answered of [queried, mutated]) {
+      expect(answered).toMatchObject({ status: 503, connection: 'close', retryAfter: '0' });
+      expect(answered.body).toEqual({
+        errors: [{ message: expect.stringMatching(/shut down before this request finished.*mutation may or may not have taken effect/), extensions: { code: 'SHUTTING_DOWN' } }],
+      });
+      // At the end of the grace period, not before it.
+      expect(answered.at - signalledAt).toBeGreaterThanOrEqual(graceMs - 50);
+    }
+
+    expect(await entry.exited).toEqual({ code: 0, signal: null });
+    expect(Date.now() - signalledAt).toBeLessThan(graceMs + 2000);
+    expect(entry.logs()).toContainEqual(
+      expect.objectContaining({ level: 40, interrupted: 2, graceMs, msg: 'shutdown grace period over: requests still at work answered 503 SHUTTING_DOWN' }),
+    );
+    expect(entry.output()).not.toMatch(/level":50/);
   });
 
   it('a second signal from outside forces the exit', async () => {
