@@ -466,7 +466,7 @@ export interface HttpHandler {
   /**
    * Has every request still at work answered 503 SHUTTING_DOWN at once, its backend calls aborted
    * (shutdown's grace period is over); returns how many there were. A request still sending its
-   * body, or whose answer has begun, is left to the connection's end.
+   * body or before the gate, or whose answer has begun, is left to the connection's end.
    */
   interruptInFlight(): number;
 }
@@ -681,9 +681,9 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
   };
   return Object.assign(handle, {
     interruptInFlight(): number {
-      const lifetimes = [...inFlight];
-      for (const lifetime of lifetimes) lifetime.interrupt();
-      return lifetimes.length;
+      // Each leaves the set only once its answer is sent, a turn later at the soonest.
+      for (const lifetime of inFlight) lifetime.interrupt();
+      return inFlight.size;
     },
   });
 }

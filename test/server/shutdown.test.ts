@@ -73,10 +73,10 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30
   }
 }
 
-/** Sends a query and a mutation, signals once both wait on the backend, and checks the whole shutdown. */
-async function shutdownWithRequestsInFlight(running: BuiltEntry, emulatorUrl: string, signal: NodeJS.Signals): Promise<void> {
+/** Sends a query and a mutation the backend answers after `latencyMs`, and resolves once both wait on it. */
+async function queryAndMutationInFlight(running: BuiltEntry, emulatorUrl: string, latencyMs: number): Promise<[ReturnType<typeof gql>, ReturnType<typeof gql>]> {
   for (const operation of ['campaigns/get', 'campaigns/stop']) {
-    await admin(emulatorUrl, 'faults', { mode: 'latency', latencyMs: LATENCY_MS, operation });
+    await admin(emulatorUrl, 'faults', { mode: 'latency', latencyMs, operation });
   }
   await admin(emulatorUrl, 'calls', undefined, 'DELETE');
 
@@ -86,6 +86,12 @@ async function shutdownWithRequestsInFlight(running: BuiltEntry, emulatorUrl: st
     const { calls } = await admin(emulatorUrl, 'calls');
     return calls['campaigns/get'] >= 1 && calls['campaigns/stop'] >= 1;
   }, 'both operations to reach the backend');
+  return [query, mutation];
+}
+
+/** Sends a query and a mutation, signals once both wait on the backend, and checks the whole shutdown. */
+async function shutdownWithRequestsInFlight(running: BuiltEntry, emulatorUrl: string, signal: NodeJS.Signals): Promise<void> {
+  const [query, mutation] = await queryAndMutationInFlight(running, emulatorUrl, LATENCY_MS);
 
   const signalledAt = Date.now();
   running.child.kill(signal);
@@ -135,17 +141,7 @@ describe('graceful shutdown of the built entry', () => {
   it('answers the requests still at work when the grace period ends 503 SHUTTING_DOWN, instead of cutting their connections', async () => {
     const graceMs = 1000;
     entry = await startBuiltEntry({ env: { SHUTDOWN_GRACE_MS: String(graceMs) } });
-    const emulatorUrl = entry.emulatorUrl!;
-    for (const operation of ['campaigns/get', 'campaigns/stop']) {
-      await admin(emulatorUrl, 'faults', { mode: 'latency', latencyMs: 30_000, operation });
-    }
-    await admin(emulatorUrl, 'calls', undefined, 'DELETE');
-    const query = gql(entry.url, '{ campaign(id: "1") { id card { title } } }');
-    const mutation = gql(entry.url, 'mutation { stopCampaign(id: "1") { campaign { id status } userErrors { code } } }');
-    await until(async () => {
-      const { calls } = await admin(emulatorUrl, 'calls');
-      return calls['campaigns/get'] >= 1 && calls['campaigns/stop'] >= 1;
-    }, 'both operations to reach the backend');
+    const [query, mutation] = await queryAndMutationInFlight(entry, entry.emulatorUrl!, 30_000);
 
     const signalledAt = Date.now();
     entry.child.kill('SIGTERM');
