@@ -2,6 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { backendWorkUnderWayIn, feedBuildsIn, metricsOf } from './lib/bff-metrics.js';
 import { parseArgs } from 'node:util';
 import { ConfigError, envSchema, loadConfig } from '../src/config.js';
 import { freePort, killAllNow, pinSelf, REPO_ROOT, startService, type Service } from './lib/children.js';
@@ -198,24 +199,28 @@ interface Servers {
 }
 
 /**
- * Waits until the emulator's call counters stop moving (requests cut off by a run have drained):
- * the same counts over `stableMs`.
+ * Waits until requests cut off by a run have drained: the emulator's call counters the same over
+ * `stableMs` and, when `bff` is given, none of its requests with backend work under way or waiting
+ * for it. A quiet backend alone is not enough: a saturated BFF can spend longer than `stableMs`
+ * finishing cut-off lists without a call, then admit one that waited, which calls before it hears
+ * that its client has gone (a run of `eb19c48` counted two such calls in its window).
  */
-async function quiesce(admin: EmulatorAdmin, stableMs = 150): Promise<void> {
-  let previous = JSON.stringify(await admin.calls());
+async function quiesce(admin: EmulatorAdmin, bff?: Service, stableMs = 150): Promise<void> {
+  const snapshot = async () => ({ calls: JSON.stringify(await admin.calls()), underWay: bff ? backendWorkUnderWayIn(await metricsOf(bff)) : 0 });
+  let previous = await snapshot();
   let stableSince = performance.now();
   const deadline = stableSince + 5000;
   while (performance.now() < deadline) {
     await sleep(50);
-    const now = JSON.stringify(await admin.calls());
-    if (now !== previous) {
+    const now = await snapshot();
+    if (now.calls !== previous.calls || now.underWay !== previous.underWay) {
       previous = now;
       stableSince = performance.now();
-    } else if (performance.now() - stableSince >= stableMs) {
+    } else if (now.underWay === 0 && performance.now() - stableSince >= stableMs) {
       return;
     }
   }
-  log('warning: backend calls still moving after 5 s; the next counts may include cut-off requests');
+  log(`warning: backend calls still moving after 5 s${bff ? ` (or the BFF still has backend work under way: ${previous.underWay} requests)` : ''}; the next counts may include cut-off requests`);
 }
 
 function perRequest(calls: CallCounts, responses: number): Record<string, number> {
@@ -257,7 +262,8 @@ async function measure(
 
   // Warm-up: JIT, caches and keep-alive pools; it also tells how many requests fill the run.
   const warm = await fire({ url, connections, requests: scenario.requests, durationSeconds: warmupSeconds, hardStopMs });
-  await quiesce(admin);
+  const bffUnderTest = isBff(scenario.target) ? target : undefined;
+  await quiesce(admin, bffUnderTest);
 
   await admin.resetCalls();
   const windowStartedAt = Date.now();
@@ -269,7 +275,7 @@ async function measure(
   const load = await fire({ url, connections, requests: scenario.requests, verify: check.verify, amount, hardStopMs });
   const cpuUse = cpu.stop();
   const serverPeakRssMb = peakRssMb(target.pid);
-  await quiesce(admin);
+  await quiesce(admin, bffUnderTest);
   const expected = scenario.expectedCalls ?? null;
   const calls = await admin.calls();
   const counted = isBff(scenario.target) ? withoutDirectoryRefreshes(calls, expected, Date.now() - windowStartedAt, servers.directoryTtlMs) : { calls, refreshes: 0 };
@@ -333,7 +339,7 @@ async function settleRss(pid: number, restMb: number): Promise<MemoryCheck['sett
 
 async function memoryCheck(servers: Servers, admin: EmulatorAdmin, scenario: Scenario, profile: Profile, restMb: number): Promise<MemoryCheck> {
   const pid = servers.bff.pid;
-  await quiesce(admin);
+  await quiesce(admin, servers.bff);
   const settle = await settleRss(pid, restMb);
   if (!settle.settled) log(`memory check: the BFF still holds ${rssMb(pid).toFixed(1)} MB after ${settle.seconds} s idle (at rest ${restMb.toFixed(1)} MB); starting anyway, so its peak includes what earlier parts left`);
   const idleBeforeMb = rssMb(pid);
@@ -351,7 +357,7 @@ async function memoryCheck(servers: Servers, admin: EmulatorAdmin, scenario: Sce
   });
   clearInterval(sampler);
   const peakMb = peakRssMb(pid);
-  await quiesce(admin);
+  await quiesce(admin, servers.bff);
   await sleep(1000);
   const window = (from: number) => {
     const slice = samplesMb.slice(Math.max(0, from), Math.max(0, from) + profile.memoryWindowSeconds);
@@ -436,12 +442,6 @@ interface FeedLoadRow {
   firstWrongBody?: string;
 }
 
-/** The feed builds the BFF has made so far, from its /metrics. */
-async function feedBuilds(bff: Service): Promise<number> {
-  const text = await (await fetch(`${bff.origin}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
-  return [...text.matchAll(/^bff_feed_builds_total\{outcome="(?:ok|error)"\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
-}
-
 /**
  * 200 connections of app opens with the backend at 10 ms, then the same screen through the partner
  * query: the backend calls each costs per minute (issue 12: at most one build per window).
@@ -452,9 +452,9 @@ async function measureFeedLoad(servers: Servers, admin: EmulatorAdmin, byKey: (k
   for (const key of ['feed', 'feed-partner']) {
     const scenario = byKey(key);
     await fire({ url: servers.bff.origin, connections: FEED_LOAD_CONNECTIONS, requests: scenario.requests, durationSeconds: profile.warmupSeconds, hardStopMs: 60_000 });
-    await quiesce(admin);
+    await quiesce(admin, servers.bff);
     await admin.resetCalls();
-    const buildsBefore = await feedBuilds(servers.bff);
+    const buildsBefore = feedBuildsIn(await metricsOf(servers.bff));
     resetPeakRss(servers.bff.pid);
     // The partner query's calls per minute are a rate: its usual run length tells them.
     const seconds = key === 'feed' && !profile.quick ? FEED_LOAD_SECONDS : profile.measureSeconds;
@@ -467,7 +467,7 @@ async function measureFeedLoad(servers: Servers, admin: EmulatorAdmin, byKey: (k
       durationSeconds: seconds,
       hardStopMs: seconds * 3000 + 30_000,
     });
-    await quiesce(admin);
+    await quiesce(admin, servers.bff);
     const calls = await admin.calls();
     const firstWrongBody = check.firstWrong();
     const total = Object.values(calls).reduce((sum, n) => sum + n, 0);
@@ -481,7 +481,7 @@ async function measureFeedLoad(servers: Servers, admin: EmulatorAdmin, byKey: (k
       p99Ms: load.latencyMs.p99,
       backendCalls: calls,
       backendCallsPerMinute: load.seconds > 0 ? (total / load.seconds) * 60 : 0,
-      feedBuilds: (await feedBuilds(servers.bff)) - buildsBefore,
+      feedBuilds: (feedBuildsIn(await metricsOf(servers.bff))) - buildsBefore,
       peakRssMb: peakRssMb(servers.bff.pid),
       failed: load.errors + load.non2xx + load.mismatches,
       ...(firstWrongBody !== undefined ? { firstWrongBody } : {}),

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { feedBuildsIn, metricsOf } from './bff-metrics.js';
 import { redisAvailable, startRedis } from '../../test/helpers/redis.js';
 import { freePort, startService, type Service } from './children.js';
 import type { EmulatorAdmin } from './emulator-admin.js';
@@ -22,10 +23,7 @@ export interface FleetResult {
   stopReachedOtherInstanceMs: number | null;
 }
 
-async function builds(bff: Service): Promise<number> {
-  const text = await (await fetch(`${bff.origin}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
-  return [...text.matchAll(/^bff_feed_builds_total\{outcome="(?:ok|error)"\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
-}
+const builds = async (bff: Service): Promise<number> => feedBuildsIn(await metricsOf(bff));
 
 const feedIds = async (bff: Service, key: string): Promise<string[]> => {
   const response = await fetch(`${bff.origin}${feedPath}`, { headers: appHeaders(key), signal: AbortSignal.timeout(10_000) });
