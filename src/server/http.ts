@@ -399,9 +399,8 @@ class RequestLifetime {
   #expire!: (reason: 'timeout' | 'shutdown') => void;
   #controller: AbortController | undefined;
   #timer: NodeJS.Timeout;
-  #lapsed = false;
-  /** Why the request lapsed: the reason its backend calls are aborted with. */
-  #why = '';
+  /** Why the request lapsed (the reason its backend calls are aborted with); undefined while it has not. */
+  #lapsedWith: string | undefined;
   #onClose = () => {
     if (!this.res.writableFinished) this.#controller?.abort(new Error('client went away'));
   };
@@ -421,9 +420,8 @@ class RequestLifetime {
 
   /** Ends the request's work now (its backend calls are aborted) and has it answered as `reason` says. */
   #lapse(reason: 'timeout' | 'shutdown', why: string): void {
-    if (this.#lapsed) return;
-    this.#lapsed = true;
-    this.#why = why;
+    if (this.#lapsedWith !== undefined) return;
+    this.#lapsedWith = why;
     clearTimeout(this.#timer);
     this.#controller?.abort(new Error(why));
     this.#expire(reason);
@@ -440,7 +438,7 @@ class RequestLifetime {
       // Every backend call of the request listens on this signal, and a list's loader fans out to
       // dozens at once: past Node's default of 10 listeners each such request printed a warning.
       setMaxListeners(0, this.#controller.signal);
-      if (this.#lapsed) this.#controller.abort(new Error(this.#why));
+      if (this.#lapsedWith !== undefined) this.#controller.abort(new Error(this.#lapsedWith));
       else this.res.once('close', this.#onClose);
     }
     return this.#controller.signal;
