@@ -28,6 +28,7 @@ import { activeTracer } from '../tracing/state.js';
 import { createLive } from '../subscriptions/index.js';
 import { Admission } from './admission.js';
 import { createHttpHandler, type Readiness } from './http.js';
+import { RequestShapes } from './request-shapes.js';
 import type { AppsContext } from '../apps/context.js';
 
 export type ServerContext = GraphQLContext & RequestMeta;
@@ -282,7 +283,9 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     // An answer already under way when shutdown began still said keep-alive: close its socket now.
     if (draining) server.closeIdleConnections();
   }
+  const shapes = new RequestShapes();
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+    shapes.hold(req, res);
     if (draining) res.setHeader('connection', 'close');
     else {
       unanswered.add(res);
