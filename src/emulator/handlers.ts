@@ -286,7 +286,7 @@ const MONEY_REPORT_FIELDS = new Set(['campaignFee', 'orderAmount', 'cashbackAmou
 const CURRENCY_REPORT_FIELDS = new Set(['feeCurrency', 'orderCurrency']);
 
 function sameReportValue(field: string, a: unknown, b: unknown): boolean {
-  if (CURRENCY_REPORT_FIELDS.has(field)) return (a ?? 643) === (b ?? 643);
+  if (CURRENCY_REPORT_FIELDS.has(field)) return (a ?? 643) === b;
   if (a === b) return true;
   if (typeof a !== 'string' || typeof b !== 'string') return false;
   // The same amount or instant written another way ("150" and "150.00") is the same report.
@@ -297,14 +297,16 @@ function sameReportValue(field: string, a: unknown, b: unknown): boolean {
 
 /**
  * Where a report repeated with a known transactionId differs from the first one. Only
- * redeemStatus may change (design 4.11); anything else would be silently dropped otherwise.
+ * redeemStatus may change; anything else would be silently dropped otherwise. An optional field
+ * left out of the repeat keeps the first report's value: a store moving a lead on sends the keys
+ * and the new status, and need not restate every amount it gave the first time.
  */
 function reportDifferences(first: Record<string, unknown>, again: Record<string, unknown>, transactionId: string): FieldIssue[] {
   const issues: FieldIssue[] = [];
-  const rule = 'a report repeated with the same transactionId may change only redeemStatus';
+  const rule = 'a report repeated with the same transactionId may change only redeemStatus (a field left out keeps its first value)';
   const was = (value: unknown) => (value === undefined ? 'absent' : typeof value === 'string' ? JSON.stringify(value) : 'another value');
   const compare = (field: string, a: unknown, b: unknown) => {
-    if (sameReportValue(field, a, b)) return;
+    if (b === undefined || sameReportValue(field, a, b)) return;
     const values = typeof a === 'string' || typeof b === 'string' ? ` (${was(a)} then, ${was(b)} now)` : '';
     issues.push({ field, message: `differs from the first report of transactionId ${JSON.stringify(transactionId)}${values}; ${rule}` });
   };

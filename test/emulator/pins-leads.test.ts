@@ -191,21 +191,42 @@ describe('leads (design 4.11)', () => {
     await env.client.ok('redeem', first);
     const fee = await env.client.fail('redeem', { ...first, campaignFee: '99.00' }, 'incorrectData', 400);
     expect(fee.errors.fields).toEqual([
-      { field: 'campaignFee', message: 'differs from the first report of transactionId "fee" ("25.50" then, "99.00" now); a report repeated with the same transactionId may change only redeemStatus' },
+      { field: 'campaignFee', message: 'differs from the first report of transactionId "fee" ("25.50" then, "99.00" now); a report repeated with the same transactionId may change only redeemStatus (a field left out keeps its first value)' },
     ]);
     // Also together with an allowed status move: the move does not happen either.
     const several = await env.client.fail(
       'redeem',
-      { ...first, redeemStatus: 'approved', orderAmount: undefined, feeCurrency: 840, sceneRedeem: 'app', bonusDescription: { category: 'сумки' } },
+      { ...first, redeemStatus: 'approved', orderAmount: '1', feeCurrency: 840, sceneRedeem: 'app', bonusDescription: { category: 'сумки' } },
       'incorrectData',
       400,
     );
     expect(several.errors.fields!.map((f) => f.field).sort()).toEqual(['bonusDescription.category', 'feeCurrency', 'orderAmount', 'sceneRedeem']);
-    expect(several.errors.fields!.find((f) => f.field === 'orderAmount')!.message).toMatch(/^differs from the first report of transactionId "fee" \("1000.00" then, absent now\)/);
+    expect(several.errors.fields!.find((f) => f.field === 'orderAmount')!.message).toMatch(/^differs from the first report of transactionId "fee" \("1000.00" then, "1" now\)/);
+    // A field the first report left out cannot be added by a repeat: that too would change the report.
+    const added = await env.client.fail('redeem', { ...first, cashbackAmount: '5.00' }, 'incorrectData', 400);
+    expect(added.errors.fields).toEqual([{ field: 'cashbackAmount', message: expect.stringMatching(/^differs from the first report of transactionId "fee" \(absent then, "5.00" now\)/) }]);
     expect((await env.client.info(id)).campaignRedeemStats).toEqual({ usedCount: 1, approvedCount: 0, declinedCount: 0 });
     // The same report written another way is the same report: amounts, instants, the default currency.
     await env.client.ok('redeem', { ...first, campaignFee: '25.5', orderAmount: '1000', redeemTime: '2026-03-01T09:00:00Z', feeCurrency: 643, redeemStatus: 'approved' });
     expect((await env.client.info(id)).campaignRedeemStats).toEqual({ usedCount: 0, approvedCount: 1, declinedCount: 0 });
+  });
+
+  it('a repeat that leaves optional fields out keeps the first report\'s values and moves the status', async () => {
+    const { id } = await startedCampaign(env.client, 'promo');
+    const { clickId, viewId } = await env.client.adminOk('accept', { ymCampaignId: id });
+    const first = lead(id, {
+      transactionId: 'short', clickId, viewId, orderCurrency: 840, feeCurrency: 643, cashbackAmount: '3.00',
+      redeemTime: '2026-03-01T12:00:00+03:00', sceneRedeem: 'app', bonusDescription: { category: 'обувь' },
+    });
+    await env.client.ok('redeem', first);
+    // Only the keys, the fee the contract requires and the new status.
+    await env.client.ok('redeem', { ymCampaignId: id, clickId, transactionId: 'short', campaignFee: first.campaignFee, redeemStatus: 'approved' });
+    expect((await env.client.info(id)).campaignRedeemStats).toEqual({ usedCount: 0, approvedCount: 1, declinedCount: 0 });
+    // The first report's values are still what the lead holds: a repeat stating one of them another way conflicts.
+    const differs = await env.client.fail('redeem', { ymCampaignId: id, clickId, transactionId: 'short', campaignFee: first.campaignFee, orderCurrency: 643 }, 'incorrectData', 400);
+    expect(differs.errors.fields).toEqual([{ field: 'orderCurrency', message: expect.stringMatching(/^differs from the first report of transactionId "short"/) }]);
+    await env.client.ok('redeem', { ...first, redeemStatus: 'declined' });
+    expect((await env.client.info(id)).campaignRedeemStats).toEqual({ usedCount: 0, approvedCount: 0, declinedCount: 1 });
   });
 
   it('field rules of a lead: transactionId ≤ 36, money with two decimals, currencies, datetime', async () => {

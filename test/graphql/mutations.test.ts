@@ -399,6 +399,22 @@ describe('reportLead', () => {
     expect(stats.body.data.campaign.stats.leads).toEqual({ used: 1, approved: 2 });
   });
 
+  it('moves a lead on without restating the optional fields of the first report', async () => {
+    await stack.admin('show', { ymCampaignId: 1 });
+    const { pin } = await stack.admin('accept', { ymCampaignId: 1 });
+    const first = { campaignId: '1', transactionId: 'order-short-1', pinContent: pin, campaignFee: '150.00', orderAmount: '3000.00', cashbackAmount: '30.00' };
+    expect((await stack.gql(REPORT, { input: first })).body.data.reportLead.userErrors).toEqual([]);
+    const { body } = await stack.gql(REPORT, { input: { campaignId: '1', transactionId: 'order-short-1', pinContent: pin, campaignFee: '150.00', redeemStatus: 'APPROVED' } });
+    expect(body.errors).toBeUndefined();
+    expect(body.data.reportLead).toEqual({
+      lead: { transactionId: 'order-short-1', state: 'PROCESSING', redeemStatus: 'APPROVED', campaign: { id: '1', type: 'CODE_ONLINE' } },
+      userErrors: [],
+    });
+    // A field sent again with another value is still a conflict.
+    const other = await stack.gql(REPORT, { input: { ...first, orderAmount: '10.00', redeemStatus: 'DECLINED' } });
+    expect(other.body.data.reportLead.userErrors).toEqual([expect.objectContaining({ field: ['input', 'orderAmount'], code: 'INCORRECT_DATA' })]);
+  });
+
   it('the same transactionId with another campaignFee is INCORRECT_DATA naming campaignFee, and changes nothing', async () => {
     await stack.admin('show', { ymCampaignId: 1 });
     const { pin } = await stack.admin('accept', { ymCampaignId: 1 });
@@ -413,7 +429,7 @@ describe('reportLead', () => {
           {
             field: ['input', 'campaignFee'],
             code: 'INCORRECT_DATA',
-            message: 'differs from the first report of transactionId "order-fee-1" ("150.00" then, "10.00" now); a report repeated with the same transactionId may change only redeemStatus',
+            message: 'differs from the first report of transactionId "order-fee-1" ("150.00" then, "10.00" now); a report repeated with the same transactionId may change only redeemStatus (a field left out keeps its first value)',
           },
         ],
       });

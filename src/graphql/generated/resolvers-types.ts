@@ -1081,10 +1081,12 @@ export type ReportLeadInput = {
   /**
    * The store's order id, 1 to 36 characters, unique within the campaign. Reporting it again
    * with another `redeemStatus` moves the lead on (`USED` → `APPROVED` or `DECLINED`,
-   * `APPROVED` → `DECLINED`); the same report twice changes nothing. A repeated report must
-   * otherwise be the same as the first (the same code or click, fee, amounts, currencies, time,
-   * scene, view and bonus description; an amount or time written another way counts as the same):
-   * any other difference is refused with `INCORRECT_DATA` naming each differing field.
+   * `APPROVED` → `DECLINED`); the same report twice changes nothing. A repeated report needs only
+   * the campaign, the transaction, its code or click, the fee and the new status: an optional field
+   * left out keeps the first report's value. A field sent again must have the same value as the
+   * first time (the same code or click, fee, amounts, currencies, time, scene, view and bonus
+   * description; an amount or time written another way counts as the same): any other difference
+   * is refused with `INCORRECT_DATA` naming each differing field.
    */
   transactionId: Scalars['String']['input'];
   /** The view id the campaign API appended to `acceptUrl`. */
