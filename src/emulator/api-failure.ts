@@ -1,7 +1,7 @@
 import type { CampaignStatus, FieldIssue } from '../campaign-api/index.js';
 
 /** Codes the emulator answers with besides the business codes of reference section 7. */
-export type TransportErrorCode = 'unauthorized' | 'unknownOperation' | 'methodNotAllowed' | 'payloadTooLarge' | 'internalError';
+export type TransportErrorCode = 'unauthorized' | 'unknownOperation' | 'methodNotAllowed' | 'payloadTooLarge' | 'unsupportedMediaType' | 'internalError';
 
 const HTTP_STATUS: Record<string, number> = {
   incorrectData: 400,
@@ -15,6 +15,7 @@ const HTTP_STATUS: Record<string, number> = {
   failFinished: 409,
   failModerator: 409,
   payloadTooLarge: 413,
+  unsupportedMediaType: 415,
   internalError: 500,
 };
 

@@ -75,6 +75,16 @@ export function bearerToken(header: string | undefined): string | null {
   return match ? match[1]! : null;
 }
 
+/**
+ * The charset a Content-Type declares when it is not UTF-8, which this API does not read: its
+ * bodies are JSON, which is UTF-8, and reading other bytes as UTF-8 would store U+FFFD in their
+ * place. Undefined when the header declares UTF-8 or no charset.
+ */
+export function foreignCharset(contentType: string | undefined): string | undefined {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+  return charset === undefined || charset === 'utf-8' || charset === 'utf8' ? undefined : charset;
+}
+
 export function describeJsonValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';

@@ -1,12 +1,13 @@
+import { isUtf8 } from 'node:buffer';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { buildOpenApiDocument } from '../campaign-api/openapi.js';
-import { operationByPath, operations, OPERATION_NAMES, type OperationName } from '../campaign-api/index.js';
+import { operationByPath, operations, OPERATION_NAMES, quote, type OperationName } from '../campaign-api/index.js';
 import { handleAdmin, type AdminContext } from './admin.js';
 import { ApiFailure } from './api-failure.js';
 import { contractBreakingBody, FaultRegistry, MALFORMED_BODY, type Fault } from './faults.js';
 import { handlers } from './handlers.js';
-import { bearerToken, describeJsonValue, MAX_BODY_BYTES, readBody, sendJson, sendText, TOO_LARGE } from './http-io.js';
+import { bearerToken, describeJsonValue, foreignCharset, MAX_BODY_BYTES, readBody, sendJson, sendText, TOO_LARGE } from './http-io.js';
 import type { ModerationPolicy } from './lifecycle.js';
 import { RequestLog } from './request-log.js';
 import { EmulatorState } from './state.js';
@@ -101,6 +102,12 @@ export function createEmulatorServer(options: EmulatorServerOptions): EmulatorSe
     }
     let body: unknown = {};
     if (raw.length > 0) {
+      if (!isUtf8(raw)) {
+        const problem = new ApiFailure('incorrectData', 'the request body is not valid UTF-8: send the JSON encoded as UTF-8', [
+          { field: '(body)', message: 'must be JSON encoded as UTF-8' },
+        ]);
+        return [problem.httpStatus, JSON.stringify(problem)];
+      }
       try {
         body = JSON.parse(raw.toString('utf8'));
       } catch (error) {
@@ -157,6 +164,11 @@ export function createEmulatorServer(options: EmulatorServerOptions): EmulatorSe
     }
     if (req.method !== 'POST') {
       sendFailure(res, failure('methodNotAllowed', `/v1/${path} takes POST, not ${req.method}`), { allow: 'POST' });
+      return;
+    }
+    const charset = foreignCharset(req.headers['content-type']);
+    if (charset !== undefined) {
+      sendFailure(res, failure('unsupportedMediaType', `the request body must be JSON encoded as UTF-8, not charset ${quote(charset)}`));
       return;
     }
     const arrivedIn = epoch;

@@ -12,6 +12,7 @@ import type { FastPathAnswer, FastPathRequest } from '../graphql/operation-cache
 import type { UnexecutedRecord } from '../graphql/plugins/observability.js';
 import type { SharedAnswer } from '../graphql/shared-answers.js';
 import { quote } from '../campaign-api/index.js';
+import { charsetProblem, encodingProblem } from '../http/body.js';
 
 /**
  * The thin HTTP layer in front of Apollo: routing, CORS, body limits and content types, the
@@ -293,13 +294,18 @@ function refuseBody(req: IncomingMessage, res: ServerResponse, error: HttpError,
 function checkBodyHeaders(req: IncomingMessage, limit: number): void {
   const header = req.headers['content-type'];
   // What clients send, checked without taking the header apart.
-  const type = header === 'application/json' || header === 'application/json; charset=utf-8' ? 'application/json' : (header ?? '').split(';')[0]!.trim().toLowerCase();
+  const usual = header === 'application/json' || header === 'application/json; charset=utf-8';
+  const type = usual ? 'application/json' : (header ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json' && type !== 'application/graphql-response+json') {
     throw new HttpError(
       415,
-      `Content-Type must be application/json for POST, got ${type ? JSON.stringify(type) : 'none'}.`,
+      `Content-Type must be application/json for POST, got ${type ? quote(type) : 'none'}.`,
       'UNSUPPORTED_MEDIA_TYPE',
     );
+  }
+  if (!usual) {
+    const charset = charsetProblem(header);
+    if (charset) throw new HttpError(415, charset, 'UNSUPPORTED_MEDIA_TYPE');
   }
   const encoding = (req.headers['content-encoding'] ?? '').trim().toLowerCase();
   if (encoding !== '' && encoding !== 'identity') {
@@ -381,6 +387,8 @@ function withDocument(body: Record<string, unknown>, query: string): Record<stri
 
 function parseJsonBody(raw: Buffer): unknown {
   if (raw.length === 0) throw new HttpError(400, 'Request body is empty; expected a JSON object with a "query".', 'BAD_REQUEST');
+  const encoding = encodingProblem(raw);
+  if (encoding) throw new HttpError(400, encoding, 'BAD_REQUEST');
   try {
     return JSON.parse(raw.toString('utf8'));
   } catch (error) {

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ExecutionResult, GraphQLError, GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { createHandler } from 'graphql-sse';
+import { charsetProblem, encodingProblem } from '../http/body.js';
 import { readAuthorization } from '../server/auth.js';
 import { noTokenError } from '../graphql/errors.js';
 import type { GraphQLContext } from '../graphql/context.js';
@@ -31,7 +32,8 @@ function refuse(res: ServerResponse, status: number, message: string, code: stri
   res.end(body);
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
+/** The body as text; a string is why it was refused (not UTF-8); null when over the limit. */
+function readBody(req: IncomingMessage, limit: number): Promise<{ text: string } | string | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -44,7 +46,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
       }
       chunks.push(chunk);
     });
-    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.once('end', () => {
+      const raw = Buffer.concat(chunks);
+      resolve(encodingProblem(raw) ?? { text: raw.toString('utf8') });
+    });
     req.once('error', reject);
   });
 }
@@ -99,19 +104,23 @@ export function createSseHandler(options: SseOptions) {
     if (req.headers['x-app-key'] !== undefined) {
       return refuse(res, 403, 'An app key reaches only offerFeed and categories, not subscriptions.', 'FORBIDDEN');
     }
+    const charset = req.method === 'POST' ? charsetProblem(req.headers['content-type']) : undefined;
+    if (charset) return refuse(res, 415, charset, 'UNSUPPORTED_MEDIA_TYPE');
     const authorization = readAuthorization(req.headers.authorization);
     const token = authorization.kind === 'token' ? authorization.token : authorization.kind === 'missing' ? options.fallbackToken : null;
     if (!token) return refuse(res, 401, noTokenError(authorization.kind === 'malformed' ? 'malformed' : 'missing').message, 'UNAUTHENTICATED');
     if ((await live.verify(token)) === 'invalid') {
       return refuse(res, 401, 'The campaign API did not accept the partner token. Send a valid token as "Bearer <token>".', 'UNAUTHENTICATED');
     }
-    const body = req.method === 'POST' ? await readBody(req, limits.maxMessageBytes) : '';
-    if (body === null) {
+    const read = req.method === 'POST' ? await readBody(req, limits.maxMessageBytes) : { text: '' };
+    if (read === null) {
       res.setHeader('connection', 'close');
       refuse(res, 413, `Request body is over the limit of ${limits.maxMessageBytes} bytes.`, 'PAYLOAD_TOO_LARGE');
       req.destroy();
       return;
     }
+    if (typeof read === 'string') return refuse(res, 400, read, 'BAD_REQUEST');
+    const body = read.text;
     if (!live.admit(token, limits.connectionsPerPartner)) {
       return refuse(res, 429, `Too many connections: this partner already has ${limits.connectionsPerPartner}.`, 'SUBSCRIPTION_LIMIT_EXCEEDED');
     }

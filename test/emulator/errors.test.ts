@@ -145,6 +145,27 @@ describe('transport-level errors', () => {
     expect(answer.body.errors.message).toMatch(/not valid JSON/);
   });
 
+  it('a body that is not UTF-8 → 415 unsupportedMediaType by its declared charset, 400 incorrectData by its bytes; nothing stored', async () => {
+    const total = async () => (await env.client.call('getAllCampaigns', { limit: 1, offset: 0 })).body.total;
+    const campaignsBefore = await total();
+    const [before, after] = JSON.stringify(campaignBody('promo', { merchantName: '@NAME@' })).split('@NAME@');
+    const latin1 = Buffer.concat([Buffer.from(before!), Buffer.from('Café Crème', 'latin1'), Buffer.from(after!)]);
+    const declared = await env.client.raw(url('campaigns/create'), { headers: { ...auth, 'content-type': 'application/json; charset=iso-8859-1' }, body: latin1 });
+    expect(declared.status).toBe(415);
+    expect(declared.body.errors).toEqual({ code: 'unsupportedMediaType', message: 'the request body must be JSON encoded as UTF-8, not charset "iso-8859-1"' });
+    const undeclared = await env.client.raw(url('campaigns/create'), { headers: { ...auth, 'content-type': 'application/json' }, body: latin1 });
+    expect(undeclared.status).toBe(400);
+    expect(undeclared.body.errors).toMatchObject({ code: 'incorrectData', message: 'the request body is not valid UTF-8: send the JSON encoded as UTF-8' });
+    expect(await total()).toBe(campaignsBefore);
+    // The same body in UTF-8 with a charset that says so is taken.
+    const utf8 = Buffer.concat([Buffer.from(before!), Buffer.from('Café Crème'), Buffer.from(after!)]);
+    const taken = await env.client.raw(url('campaigns/create'), { headers: { ...auth, 'content-type': 'application/json; charset="UTF-8"' }, body: utf8 });
+    expect(taken.status).toBe(200);
+    expect(await total()).toBe(campaignsBefore + 1);
+    const stored = await env.client.call('get', { ymCampaignId: taken.body.result.ymCampaignId });
+    expect(stored.body.result.merchantName).toBe('Café Crème');
+  });
+
   it.each([['[1,2]', 'an array'], ['42', 'a number'], ['null', 'null'], ['"x"', 'a string']])('a body of %s → 400 incorrectData', async (body, what) => {
     const answer = await env.client.raw(url(), { headers: auth, body });
     expect(answer.status).toBe(400);

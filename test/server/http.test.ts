@@ -4,6 +4,7 @@ import { fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBuiltEntry, type BuiltEntry } from '../helpers/built-entry.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { CREATE, newPartner, promoInput } from '../graphql/support.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -93,6 +94,51 @@ describe('the HTTP layer', () => {
       ]);
     }
     expect((await post(query, { 'content-type': 'application/json', 'content-encoding': 'identity' })).status).toBe(200);
+  });
+
+  it('refuses a body that is not UTF-8, by its declared charset (415) or by its bytes (400), and stores nothing', async () => {
+    const partner = await newPartner(stack, 'store');
+    const authorization = `Bearer ${partner}`;
+    const body = (partnerCampaignId: number, name: Buffer) => {
+      const [before, after] = JSON.stringify({ query: CREATE, variables: { input: promoInput(partnerCampaignId, { merchantName: '@NAME@' }) } }).split('@NAME@');
+      return Buffer.concat([Buffer.from(before!), name, Buffer.from(after!)]);
+    };
+    const latin1 = body(9001, Buffer.from('Café Crème', 'latin1'));
+    await stack.resetCalls();
+    const declared = await post(latin1, { 'content-type': 'application/json; charset=iso-8859-1', authorization });
+    expect(declared.status).toBe(415);
+    expect(((await declared.json()) as any).errors).toEqual([
+      {
+        message: 'Content-Type charset "iso-8859-1" is not supported; send the JSON body encoded as UTF-8 (charset=utf-8, or no charset).',
+        extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' },
+      },
+    ]);
+    for (const type of ['application/json', 'application/json; charset=utf-8']) {
+      const undeclared = await post(latin1, { 'content-type': type, authorization });
+      expect(undeclared.status, type).toBe(400);
+      expect(((await undeclared.json()) as any).errors).toEqual([
+        {
+          message: 'Request body is not valid UTF-8; JSON must be sent encoded as UTF-8 (characters outside it may be escaped as \\uXXXX).',
+          extensions: { code: 'BAD_REQUEST' },
+        },
+      ]);
+    }
+    // A hostile charset is quoted short.
+    const long = await post(latin1, { 'content-type': `application/json; charset=${'x'.repeat(8000)}`, authorization });
+    expect(long.status).toBe(415);
+    expect((await long.text()).length).toBeLessThan(400);
+    expect(await stack.calls()).not.toHaveProperty('campaigns/create');
+
+    // The same name in UTF-8, with the charset written the ways clients write it, is stored as sent.
+    const types = ['application/json; charset=UTF-8', 'application/json;charset="utf-8"', 'application/json; charset=utf8'];
+    for (const [i, type] of types.entries()) {
+      const created = await post(body(9002 + i, Buffer.from('Café Crème')), { 'content-type': type, authorization });
+      expect(created.status, type).toBe(200);
+      const { data } = (await created.json()) as any;
+      expect(data.createCampaign.userErrors).toEqual([]);
+      const read = await stack.gql(`query ($id: ID!) { campaign(id: $id) { merchant { name } } }`, { id: data.createCampaign.campaign.id }, partner);
+      expect(read.body.data.campaign.merchant.name).toBe('Café Crème');
+    }
   });
 
   it('answers its own errors in the media type the client asked for, as Apollo answers its errors', async () => {

@@ -82,6 +82,25 @@ describe('subscription limits and lifecycle', () => {
     expect(((await response.json()) as any).errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
+  it('refuses SSE bodies that are not UTF-8, as POST /graphql does, and WebSocket text that is not (1007)', async () => {
+    const token = await newPartner(stack, 'store');
+    const [before, after] = JSON.stringify({ query: CAMPAIGN_CHANGED, operationName: '@NAME@' }).split('@NAME@');
+    const latin1 = Buffer.concat([Buffer.from(before!), Buffer.from('Café', 'latin1'), Buffer.from(after!)]);
+    const send = (type: string) =>
+      fetch(streamUrl(stack.bffUrl), { method: 'POST', headers: { 'content-type': type, accept: 'text/event-stream', authorization: `Bearer ${token}` }, body: latin1 });
+    const declared = await send('application/json; charset=iso-8859-1');
+    expect(declared.status).toBe(415);
+    expect(((await declared.json()) as any).errors[0]).toMatchObject({ message: expect.stringMatching(/^Content-Type charset "iso-8859-1" is not supported/), extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
+    const undeclared = await send('application/json');
+    expect(undeclared.status).toBe(400);
+    expect(((await undeclared.json()) as any).errors[0]).toMatchObject({ message: expect.stringMatching(/^Request body is not valid UTF-8/), extensions: { code: 'BAD_REQUEST' } });
+
+    const socket = await rawSocket(wsUrl(stack.bffUrl));
+    const closed = closeOf(socket);
+    socket.send(Buffer.concat([Buffer.from('{"type":"connection_init","payload":{"x":"'), Buffer.from('é', 'latin1'), Buffer.from('"}}')]), { binary: false });
+    expect(await closed).toMatchObject({ code: 1007 });
+  });
+
   it('bounds subscriptions per connection, ids per subscription and the depth of the document', async () => {
     const token = await newPartner(stack, 'store');
     const c = client('websocket', token);
