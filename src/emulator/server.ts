@@ -173,7 +173,7 @@ export function createEmulatorServer(options: EmulatorServerOptions): EmulatorSe
     }
     const arrivedIn = epoch;
     calls.set(path, (calls.get(path) ?? 0) + 1);
-    requests.record(path, req.headers.traceparent);
+    requests.record(path, req.headers.traceparent, req.rawHeaders);
     const raw = await readBody(req, MAX_BODY_BYTES);
     if (raw === TOO_LARGE) {
       sendFailure(res, failure('payloadTooLarge', `the request body is over the limit of ${MAX_BODY_BYTES} bytes (10 MB)`));

@@ -23,8 +23,9 @@ const isGraphqlRoute = (url: string | undefined) => url === ROUTE || (url !== un
  * whose query string carries a GET request's GraphQL document and variables. Health, readiness
  * and metrics requests get no span: probes every few seconds would bury the traces that matter.
  *
- * A `traceparent` from the client is continued (same trace id). Only the method, route, protocol
- * and status are recorded; the GraphQL layer adds the operation (tracing/graphql.ts).
+ * A `traceparent` from the client is continued (same trace id); nothing else of the trace context
+ * it sends is read (sdk.ts registers a propagator of `traceparent` alone). Only the method, route,
+ * protocol and status are recorded; the GraphQL layer adds the operation (tracing/graphql.ts).
  */
 export function traceGraphqlRequests(handler: RequestListener, tracer: Tracer): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {

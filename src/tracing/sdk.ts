@@ -1,5 +1,4 @@
 import { context, diag, DiagLogLevel, propagation, ROOT_CONTEXT, trace, type DiagLogger } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
@@ -7,8 +6,9 @@ import { defaultResource, detectResources, envDetector, resourceFromAttributes }
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_HTTP_REQUEST_RESEND_COUNT, ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { Logger } from '../observability/logger.js';
-import { DEFAULT_SERVICE_NAME, type TracingSettings } from './settings.js';
+import { TraceparentPropagator } from './propagator.js';
 import { attemptOf } from './rest.js';
+import { DEFAULT_SERVICE_NAME, type TracingSettings } from './settings.js';
 import { setActiveTracer } from './state.js';
 
 export interface Tracing {
@@ -41,8 +41,8 @@ export function startSdk(settings: TracingSettings): Tracing {
     resource,
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
   });
-  // W3C trace context only: baggage from a client would be forwarded to the partner API verbatim.
-  provider.register({ propagator: new W3CTraceContextPropagator() });
+  // `traceparent` only: a client's tracestate and baggage are its text, not for the partner API.
+  provider.register({ propagator: new TraceparentPropagator() });
 
   // The REST client's undici Pool publishes every request on diagnostics_channel, which this
   // instrumentation subscribes to: no module patching, so it works for our compiled ES modules

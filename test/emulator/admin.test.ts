@@ -98,6 +98,8 @@ describe('admin API under /_emulator/', () => {
       ['campaigns/get', traceparent],
       ['categories/get', null],
     ]);
+    expect(requests[0].headers).toEqual(expect.arrayContaining(['authorization', 'traceparent', 'content-type']));
+    expect(requests[1].headers).not.toContain('traceparent');
     expect(Date.parse(requests[0].at)).toBeGreaterThan(Date.now() - 60_000);
     expect(await env.client.adminOk('requests', undefined, 'DELETE')).toEqual({ requests: [] });
     expect(await env.client.adminOk('requests', undefined, 'GET')).toEqual({ requests: [] });

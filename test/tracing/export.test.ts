@@ -24,6 +24,9 @@ const FAULTY = 'query Faulty { campaign(id: "1") { id card { title } } }';
 const BY_IDS = 'query ByIds($ids: [ID!]!) { campaignsByIds(ids: $ids) { id card { title } } }';
 const CREATE = 'mutation Create($input: CreateCampaignInput!) { createCampaign(input: $input) { campaign { id } userErrors { code } } }';
 const ADD_PINS = 'mutation AddPins($input: AddPinsInput!) { addPins(input: $input) { addedCount userErrors { code } } }';
+const STATEFUL = 'query Stateful { campaigns(first: 2) { nodes { id card { title } } } }';
+// Trace context a client sends besides traceparent, and a header of its own: none of it is ours to pass on.
+const CLIENT_HEADERS = { tracestate: 'clientvendor=CLIENTSTATE-7731,other=x', baggage: 'user=CLIENTBAGGAGE-5519', 'x-client-note': 'CLIENTNOTE-2208' };
 
 const SPAN_KIND = { INTERNAL: 1, SERVER: 2, CLIENT: 3 } as const;
 
@@ -43,16 +46,23 @@ let receiver: OtlpReceiver;
 let entry: BuiltEntry | undefined;
 let output = '';
 let exitCode: number | null = null;
-let backendRequests: { operation: string; traceparent: string | null }[] = [];
-const sent: Record<'fanOut' | 'fanOutAgain' | 'faulty' | 'byIds' | 'create' | 'addPins' | 'unsampled', Sent> = {} as never;
+let backendRequests: { operation: string; traceparent: string | null; headers: string[] }[] = [];
+const sent: Record<'fanOut' | 'fanOutAgain' | 'faulty' | 'byIds' | 'create' | 'addPins' | 'unsampled' | 'stateful', Sent> = {} as never;
 
-async function gql(url: string, query: string, variables?: Record<string, unknown>, traceparent?: ReturnType<typeof newTraceparent>): Promise<Sent> {
+async function gql(
+  url: string,
+  query: string,
+  variables?: Record<string, unknown>,
+  traceparent?: ReturnType<typeof newTraceparent>,
+  headers: Record<string, string> = {},
+): Promise<Sent> {
   const response = await fetch(url, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
       authorization: `Bearer ${TOKEN}`,
       ...(traceparent ? { traceparent: traceparent.header } : {}),
+      ...headers,
     },
     body: JSON.stringify({ query, variables }),
   });
@@ -119,6 +129,7 @@ beforeAll(async () => {
   );
   sent.addPins = await gql(url, ADD_PINS, { input: { campaignId: '1', pins: [SECRET_PIN] } }, newTraceparent());
   sent.unsampled = await gql(url, FAN_OUT, undefined, newTraceparent('00'));
+  sent.stateful = await gql(url, STATEFUL, undefined, newTraceparent(), CLIENT_HEADERS);
 
   backendRequests = ((await (await fetch(`${emulator.url}/_emulator/requests`)).json()) as { requests: typeof backendRequests }).requests;
   entry.child.kill('SIGTERM');
@@ -272,6 +283,32 @@ describe('tracing with an OTLP endpoint (built entry, production)', () => {
     const atBackend = backendRequests.filter((r) => r.traceparent?.split('-')[1] === traceId);
     expect(atBackend).toHaveLength(6);
     expect(atBackend.every((r) => r.traceparent!.endsWith('-00'))).toBe(true);
+  });
+
+  it("sends the backend only our traceparent: a client's tracestate, baggage and own headers stay out of calls and spans", () => {
+    expect(sent.stateful.body.data.campaigns.nodes).toHaveLength(2);
+    const { traceId, parentId } = sent.stateful.traceparent!;
+    const request = only(
+      receiver.spans.filter((s) => s.kind === SPAN_KIND.SERVER && s.traceId === traceId),
+      'request span of Stateful',
+    );
+    // The client's traceparent is still continued.
+    expect(request.parentSpanId).toBe(parentId);
+    const httpSpans = traceOf(traceId).filter((s) => s.kind === SPAN_KIND.CLIENT);
+    const atBackend = backendRequests.filter((r) => r.traceparent?.split('-')[1] === traceId);
+    expect(atBackend).toHaveLength(3);
+    expect(atBackend.map((r) => r.traceparent).sort()).toEqual(httpSpans.map((s) => `00-${s.traceId}-${s.spanId}-01`).sort());
+    for (const call of atBackend) {
+      expect(call.headers).toContain('traceparent');
+      for (const name of Object.keys(CLIENT_HEADERS)) expect(call.headers, call.operation).not.toContain(name);
+    }
+    // Every call carried the same header names as one made for a client that sent none of it.
+    const plain = backendRequests.filter((r) => r.traceparent?.split('-')[1] === requestSpan('FanOut').traceId);
+    expect(new Set(atBackend.flatMap((r) => r.headers))).toEqual(new Set(plain.flatMap((r) => r.headers)));
+    // Nor is the client's tracestate exported with the spans.
+    expect(traceOf(traceId).map((s) => s.traceState ?? '')).toEqual(traceOf(traceId).map(() => ''));
+    const everything = JSON.stringify(receiver.spans);
+    for (const marker of ['CLIENTSTATE-7731', 'CLIENTBAGGAGE-5519', 'CLIENTNOTE-2208']) expect(everything).not.toContain(marker);
   });
 
   it('no span attribute or event holds the partner token or a value the client sent', () => {

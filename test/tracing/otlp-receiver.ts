@@ -12,6 +12,8 @@ export interface ReceivedSpan {
   attributes: Record<string, unknown>;
   events: { name: string; attributes: Record<string, unknown> }[];
   status: { code?: number; message?: string };
+  /** The W3C tracestate of the span's context, as exported ('' or absent when none). */
+  traceState: string | undefined;
   resource: Record<string, unknown>;
 }
 
@@ -76,6 +78,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
               attributes: attributesOf(span.attributes),
               events: (span.events ?? []).map((e: { name: string; attributes?: KeyValue[] }) => ({ name: e.name, attributes: attributesOf(e.attributes) })),
               status: span.status ?? {},
+              traceState: span.traceState,
               resource,
             });
           }
