@@ -1,12 +1,16 @@
 import { context, createContextKey, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
-import { GraphQLError, isObjectType, responsePathAsArray, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import { GraphQLError, isObjectType, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import type { AnswerPath } from '../graphql/plugins/observability.js';
+import { traceResponsePath, traceText } from './text.js';
 
 // GraphQL semantic conventions are still incubating: copied here rather than imported from the
 // unstable entry point, as the semantic-conventions package advises.
 const ATTR_GRAPHQL_OPERATION_NAME = 'graphql.operation.name';
 const ATTR_GRAPHQL_OPERATION_TYPE = 'graphql.operation.type';
+
+/** Error codes are short words of the API's; anything longer is cut to this. */
+const CODE_MAX = 64;
 
 /** The resolver running in the current async context, whose span is opened on its first backend call. */
 const RESOLVER = createContextKey('campaign-bff resolver');
@@ -35,8 +39,9 @@ class ResolverSpan {
     if (this.#done) return this.parent;
     const { info } = this;
     const attributes: Record<string, string> = { 'graphql.field.name': info.fieldName, 'graphql.parent.type': info.parentType.name };
-    // The path names fields, aliases and list indexes: the client's choice of names, never its values.
-    if (info.path) attributes['graphql.field.path'] = responsePathAsArray(info.path).join('.');
+    // The path names fields, aliases and list indexes: the client's choice of names, never its
+    // values, yet of the client's length, so it is built cut short.
+    if (info.path) attributes['graphql.field.path'] = traceResponsePath(info.path);
     this.#span = this.tracer.startSpan(this.coordinate, { attributes }, this.parent);
     this.#context = trace.setSpan(this.parent, this.#span);
     return this.#context;
@@ -48,7 +53,7 @@ class ResolverSpan {
     if (!span) return;
     if (error !== undefined) {
       // The code only: messages may quote what the client sent.
-      const code = error instanceof GraphQLError && typeof error.extensions.code === 'string' ? error.extensions.code : 'INTERNAL_SERVER_ERROR';
+      const code = error instanceof GraphQLError && typeof error.extensions.code === 'string' ? traceText(error.extensions.code, CODE_MAX) : 'INTERNAL_SERVER_ERROR';
       span.setAttribute(ATTR_ERROR_TYPE, code);
       span.setStatus({ code: SpanStatusCode.ERROR, message: code });
     }
@@ -156,21 +161,28 @@ export interface RequestSpanFacts {
 }
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,127}$/;
+/** The distinct error codes a request span lists at most. */
+const CODES_MAX = 8;
 
-/** Adds what the GraphQL layer learnt to the request's span (opened by the HTTP layer). */
+/**
+ * Adds what the GraphQL layer learnt to the request's span (opened by the HTTP layer). The
+ * operation's name and the metrics label are the client's text: they go on the span only
+ * through traceText.
+ */
 export function annotateRequestSpan(facts: RequestSpanFacts): void {
   const span = trace.getSpan(context.active());
   if (!span?.isRecording()) return;
-  if (facts.operationType) span.updateName(`${facts.operationType} ${facts.label}`);
-  if (facts.operationType) span.setAttribute(ATTR_GRAPHQL_OPERATION_TYPE, facts.operationType);
-  if (facts.operationName && GRAPHQL_NAME.test(facts.operationName)) span.setAttribute(ATTR_GRAPHQL_OPERATION_NAME, facts.operationName);
+  if (facts.operationType) span.updateName(traceText(`${facts.operationType} ${facts.label}`));
+  if (facts.operationType) span.setAttribute(ATTR_GRAPHQL_OPERATION_TYPE, traceText(facts.operationType));
+  if (facts.operationName && GRAPHQL_NAME.test(facts.operationName)) span.setAttribute(ATTR_GRAPHQL_OPERATION_NAME, traceText(facts.operationName));
   span.setAttributes({
     'bff.graphql.path': facts.path,
-    'bff.graphql.outcome': facts.outcome,
+    'bff.graphql.outcome': traceText(facts.outcome, CODE_MAX),
     'bff.backend_calls': facts.backendCalls,
   });
   if (facts.errorCodes.length) {
-    span.setAttribute('bff.graphql.error_codes', [...facts.errorCodes]);
-    span.setStatus({ code: SpanStatusCode.ERROR, message: facts.errorCodes.join(',') });
+    const codes = facts.errorCodes.slice(0, CODES_MAX).map((code) => traceText(code, CODE_MAX));
+    span.setAttribute('bff.graphql.error_codes', codes);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: traceText(codes.join(',')) });
   }
 }

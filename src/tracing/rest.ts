@@ -2,6 +2,7 @@ import { context, createContextKey, SpanKind, SpanStatusCode, trace, type Contex
 import { ATTR_ERROR_TYPE, ATTR_HTTP_RESPONSE_STATUS_CODE } from '@opentelemetry/semantic-conventions';
 import { callParentContext, isRecordedOrRoot } from './graphql.js';
 import { activeTracer } from './state.js';
+import { traceText } from './text.js';
 
 /** The attempt number of the backend call in flight, for the HTTP client span under it. */
 const ATTEMPT = createContextKey('campaign-bff backend attempt');
@@ -62,7 +63,7 @@ export class RestCallTrace {
       });
       if (this.#status !== undefined) span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, this.#status);
       if (this.#responseBytes !== undefined) span.setAttribute('campaign_api.response_bytes', this.#responseBytes);
-      if (code !== undefined && CODE_SHAPE.test(code)) span.setAttribute('campaign_api.error_code', code);
+      if (code !== undefined && CODE_SHAPE.test(code)) span.setAttribute('campaign_api.error_code', traceText(code));
       if (!ANSWERS.has(outcome)) {
         span.setAttribute(ATTR_ERROR_TYPE, outcome);
         span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });

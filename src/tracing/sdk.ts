@@ -39,6 +39,18 @@ export function startSdk(settings: TracingSettings): Tracing {
     .merge(detectResources({ detectors: [envDetector] }));
   const provider = new NodeTracerProvider({
     resource,
+    // Every attribute value, of events too, is cut to the bound whoever set it (the undici
+    // instrumentation included), and the counts bound the rest of a span, so the batch
+    // processor's queue (OTEL_BSP_MAX_QUEUE_SIZE spans) is bounded in bytes too. The SDK's
+    // defaults leave values unbounded.
+    spanLimits: {
+      attributeValueLengthLimit: settings.attributeValueLengthLimit,
+      attributeCountLimit: 32,
+      eventCountLimit: 16,
+      attributePerEventCountLimit: 8,
+      linkCountLimit: 8,
+      attributePerLinkCountLimit: 8,
+    },
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
   });
   // `traceparent` only: a client's tracestate and baggage are its text, not for the partner API.

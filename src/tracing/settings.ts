@@ -1,4 +1,5 @@
 import { ConfigError } from '../config.js';
+import { TRACE_TEXT_MAX } from './text.js';
 
 /**
  * Tracing is configured by the standard OpenTelemetry variables, read by the SDK itself; this
@@ -24,6 +25,8 @@ export interface TracingSettings {
   sampler: string;
   /** Set when the environment asks for a protocol this service does not speak but receivers accept instead. */
   protocolNote?: string;
+  /** The longest attribute value a span keeps: TRACE_TEXT_MAX, or less when the environment asks. */
+  attributeValueLengthLimit: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -91,6 +94,18 @@ export function readTracingSettings(env: Env = process.env): TracingSettings | u
       problems.push(`OTEL_TRACES_SAMPLER_ARG=${JSON.stringify(env.OTEL_TRACES_SAMPLER_ARG)}: must be a number from 0 to 1 (the share of traces kept)`);
     }
   }
+  // The SDK's own variables for the attribute length may lower the bound, never raise it: a
+  // client chooses the length of its aliases and operation names.
+  const lengthName = read(env, 'OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT') ? 'OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT' : 'OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT';
+  const rawLength = read(env, lengthName);
+  let attributeValueLengthLimit = TRACE_TEXT_MAX;
+  if (rawLength !== undefined) {
+    if (!/^[1-9][0-9]{0,8}$/.test(rawLength)) {
+      problems.push(`${lengthName}=${JSON.stringify(env[lengthName]?.slice(0, 40))}: must be a whole number of characters from 1 (at most ${TRACE_TEXT_MAX} are kept whatever it says)`);
+    } else {
+      attributeValueLengthLimit = Math.min(TRACE_TEXT_MAX, Number(rawLength));
+    }
+  }
   if (problems.length) throw new ConfigError(problems);
 
   if (disabled?.toLowerCase() === 'true' || exporter === 'none' || endpoint === undefined) return undefined;
@@ -100,5 +115,6 @@ export function readTracingSettings(env: Env = process.env): TracingSettings | u
     serviceName: read(env, 'OTEL_SERVICE_NAME') ?? DEFAULT_SERVICE_NAME,
     sampler: ratioSampler ? `${sampler} ${samplerArg ?? '1'}` : sampler,
     ...(protocolNote ? { protocolNote } : {}),
+    attributeValueLengthLimit,
   };
 }

@@ -21,9 +21,17 @@ export interface OtlpReceiver {
   /** `http://127.0.0.1:PORT`: the value for OTEL_EXPORTER_OTLP_ENDPOINT. */
   url: string;
   spans: ReceivedSpan[];
-  /** Paths and content types of the export requests received. */
-  requests: { path: string; contentType: string | undefined }[];
+  /** Paths, content types and body sizes of the export requests received. */
+  requests: { path: string; contentType: string | undefined; bytes: number }[];
   close(): Promise<void>;
+}
+
+export interface OtlpReceiverOptions {
+  /**
+   * A collector that hangs: it accepts each export request and reads its body, then never
+   * answers; spans are counted in `requests` but not decoded.
+   */
+  hang?: boolean;
 }
 
 type AnyValue = {
@@ -49,16 +57,22 @@ const attributesOf = (list: KeyValue[] | undefined) => Object.fromEntries((list 
 
 /**
  * A stand-in for an OpenTelemetry Collector's OTLP/HTTP receiver: accepts `POST /v1/traces` with
- * a JSON `ExportTraceServiceRequest`, decodes it, and answers as a collector does.
+ * a JSON `ExportTraceServiceRequest`, decodes it, and answers as a collector does (or, with
+ * `hang`, never answers).
  */
-export async function startOtlpReceiver(): Promise<OtlpReceiver> {
+export async function startOtlpReceiver(options: OtlpReceiverOptions = {}): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
   const requests: OtlpReceiver['requests'] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let bytes = 0;
+    req.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (!options.hang) chunks.push(chunk);
+    });
     req.on('end', () => {
-      requests.push({ path: req.url ?? '', contentType: req.headers['content-type'] });
+      requests.push({ path: req.url ?? '', contentType: req.headers['content-type'], bytes });
+      if (options.hang) return;
       if (req.method !== 'POST' || req.url !== '/v1/traces' || !req.headers['content-type']?.startsWith('application/json')) {
         res.writeHead(415).end();
         return;
@@ -93,6 +107,11 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     url: `http://127.0.0.1:${port}`,
     spans,
     requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        // A hanging receiver's requests are still open: cut them.
+        server.closeAllConnections();
+      }),
   };
 }

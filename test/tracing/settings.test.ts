@@ -17,6 +17,7 @@ describe('tracing settings (OTEL_* variables)', () => {
       endpoint: 'http://collector:4318/v1/traces',
       serviceName: 'campaign-graphql-bff',
       sampler: 'parentbased_always_on',
+      attributeValueLengthLimit: 256,
     });
     expect(
       readTracingSettings({
@@ -33,7 +34,15 @@ describe('tracing settings (OTEL_* variables)', () => {
       serviceName: 'bff-eu',
       sampler: 'parentbased_traceidratio 0.25',
       protocolNote: expect.stringContaining('sending OTLP/HTTP JSON'),
+      attributeValueLengthLimit: 256,
     });
+  });
+
+  it("the SDK's attribute length variables lower the bound on span text, never raise it; the span one wins", () => {
+    const on = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' };
+    expect(readTracingSettings({ ...on, OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT: '100' })?.attributeValueLengthLimit).toBe(100);
+    expect(readTracingSettings({ ...on, OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT: '100', OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT: '64' })?.attributeValueLengthLimit).toBe(64);
+    expect(readTracingSettings({ ...on, OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT: '1000000' })?.attributeValueLengthLimit).toBe(256);
   });
 
   it.each([
@@ -44,6 +53,8 @@ describe('tracing settings (OTEL_* variables)', () => {
     [{ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '1.5' }, 'OTEL_TRACES_SAMPLER_ARG="1.5": must be a number from 0 to 1'],
     [{ OTEL_TRACES_EXPORTER: 'zipkin' }, 'OTEL_TRACES_EXPORTER="zipkin": must be otlp or none'],
     [{ OTEL_SDK_DISABLED: 'maybe' }, 'OTEL_SDK_DISABLED="maybe": must be true or false'],
+    [{ OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT: '0' }, 'OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT="0": must be a whole number of characters from 1'],
+    [{ OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT: '1e3' }, 'OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT="1e3": must be a whole number'],
   ])('refuses %j, naming the variable', (env, message) => {
     expect(() => readTracingSettings(env)).toThrow(ConfigError);
     expect(() => readTracingSettings(env)).toThrow(message);
