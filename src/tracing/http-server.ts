@@ -9,6 +9,7 @@ import {
   ATTR_URL_PATH,
   ATTR_URL_SCHEME,
 } from '@opentelemetry/semantic-conventions';
+import { SpanBudget, withSpanBudget } from './budget.js';
 
 const ROUTE = '/graphql';
 const KNOWN_METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'OPTIONS', 'HEAD', 'PUT', 'PATCH', 'DELETE']);
@@ -26,6 +27,7 @@ const isGraphqlRoute = (url: string | undefined) => url === ROUTE || (url !== un
  * A `traceparent` from the client is continued (same trace id); nothing else of the trace context
  * it sends is read (sdk.ts registers a propagator of `traceparent` alone). Only the method, route,
  * protocol and status are recorded; the GraphQL layer adds the operation (tracing/graphql.ts).
+ * Every span of the request draws on its SpanBudget; the request span says how many were dropped.
  */
 export function traceGraphqlRequests(handler: RequestListener, tracer: Tracer): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
@@ -33,7 +35,8 @@ export function traceGraphqlRequests(handler: RequestListener, tracer: Tracer): 
       handler(req, res);
       return;
     }
-    const parent = propagation.extract(ROOT_CONTEXT, req.headers);
+    const budget = new SpanBudget();
+    const parent = withSpanBudget(propagation.extract(ROOT_CONTEXT, req.headers), budget);
     const method = req.method && KNOWN_METHODS.has(req.method) ? req.method : '_OTHER';
     const span = tracer.startSpan(
       `${method} ${ROUTE}`,
@@ -51,6 +54,7 @@ export function traceGraphqlRequests(handler: RequestListener, tracer: Tracer): 
     );
     res.once('close', () => {
       span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, res.statusCode);
+      if (budget.dropped > 0) span.setAttribute('bff.spans_dropped', budget.dropped);
       if (!res.writableFinished) {
         // The client went away, or the connection was cut, before the answer was sent.
         span.setAttribute(ATTR_ERROR_TYPE, 'connection_closed');

@@ -6,6 +6,7 @@ import { defaultResource, detectResources, envDetector, resourceFromAttributes }
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_HTTP_REQUEST_RESEND_COUNT, ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { Logger } from '../observability/logger.js';
+import { BudgetedSpanProcessor } from './budget.js';
 import { TraceparentPropagator } from './propagator.js';
 import { attemptOf } from './rest.js';
 import { DEFAULT_SERVICE_NAME, type TracingSettings } from './settings.js';
@@ -51,7 +52,8 @@ export function startSdk(settings: TracingSettings): Tracing {
       linkCountLimit: 8,
       attributePerLinkCountLimit: 8,
     },
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+    // One request's spans beyond its budget never reach the queue.
+    spanProcessors: [new BudgetedSpanProcessor(new BatchSpanProcessor(new OTLPTraceExporter()))],
   });
   // `traceparent` only: a client's tracestate and baggage are its text, not for the partner API.
   provider.register({ propagator: new TraceparentPropagator() });

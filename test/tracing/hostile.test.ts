@@ -15,6 +15,8 @@ const TOKEN = DEMO_TOKENS.store;
 const MB = 1024 * 1024;
 /** The most any span name, attribute value, event attribute or status message may hold. */
 const TEXT_MAX = 256;
+/** The spans one request may queue (src/tracing/budget.ts). */
+const SPANS_PER_REQUEST = 512;
 /** The default BODY_LIMIT_BYTES and MAX_ALIASES. */
 const BODY_LIMIT = 5 * MB;
 const MAX_ALIASES = 15;
@@ -172,8 +174,17 @@ describe('tracing with client text of hostile sizes (built entry, production)', 
 
   it('what these requests exported is a few kilobytes a span, not their aliases', () => {
     const bytes = receiver.requests.reduce((sum, r) => sum + r.bytes, 0);
-    // The attack sent more than 7 MB of names; every span is bounded, and there are about 560.
+    // The attack sent more than 7 MB of names; every span is bounded, to a few hundred bytes here.
     expect(bytes).toBeLessThan(2 * MB);
+  });
+
+  it(`one request queues at most ${SPANS_PER_REQUEST} spans and says how many it dropped`, () => {
+    const spans = traceOf('manyCalls');
+    expect(spans).toHaveLength(SPANS_PER_REQUEST);
+    const request = requestSpanOf('manyCalls');
+    // 5 resolvers, 500 REST-call spans and 500 HTTP client spans besides the request's own.
+    expect(request.attributes['bff.spans_dropped']).toBe(1 + 5 + 500 + 500 - SPANS_PER_REQUEST);
+    expect(request.attributes['bff.backend_calls']).toBe(500);
   });
 });
 
