@@ -182,19 +182,61 @@ function withoutStacktrace(formatted: GraphQLFormattedError): GraphQLFormattedEr
 const LITERAL_KINDS: ReadonlySet<string> = new Set([Kind.STRING, Kind.INT, Kind.FLOAT, Kind.ENUM, Kind.LIST, Kind.OBJECT]);
 /** A quoted span of a message, and its characters (an escape sequence counts as one). */
 const QUOTED = /"((?:[^"\\]|\\.)*)"/g;
-const UNITS = /\\u[0-9a-fA-F]{4}|\\[^]|[^]/gu;
+const UNIT = /\\u[0-9a-fA-F]{4}|\\[^]|[^]/uy;
+/** A run of text outside quotes with no space in it: a word, a name, or a value written bare. */
+const RUN = /\S{41,}/gu;
 /** graphql-js's syntax errors end with the unexpected token: its kind, then its text raw in quotes. */
 const SYNTAX = /^(Syntax Error: .*?\b(?:Name|String|BlockString|Int|Float) )"([^]*)"(\.?)$/;
 
 /**
- * What a message echoes of the request, cut to at most 40 characters and "…" (SECURITY.md):
+ * The longest message an error leaves with, in characters, whoever wrote it: this API's own
+ * messages stay well under it, so only a message that echoes what it received is cut.
+ */
+export const MESSAGE_LIMIT = 500;
+
+/** The end of the first `count` units of `text` from `start` (an escape sequence, or a character). */
+function unitsEnd(text: string, start: number, count: number): number {
+  UNIT.lastIndex = start;
+  for (let i = 0; i < count && UNIT.lastIndex < text.length; i++) if (!UNIT.exec(text)) break;
+  return UNIT.lastIndex;
+}
+
+/** A quoted span as is when it holds at most 40 units (or 40 and "…", cut already), else cut to 40 and "…". */
+function cutSpan(span: string): string {
+  const inner = span.slice(1, -1);
+  const end = unitsEnd(inner, 0, QUOTE_LIMIT);
+  if (end >= inner.length || inner.slice(end) === '…') return span;
+  return `"${inner.slice(0, end)}…"`;
+}
+
+/** A run of more than 40 characters without a space, cut to 40 and "…" unless cut already. */
+function cutRun(run: string): string {
+  const end = unitsEnd(run, 0, QUOTE_LIMIT);
+  return run.slice(end) === '…' ? run : `${run.slice(0, end)}…`;
+}
+
+/** The message's text outside quotes, with each long run cut. */
+const cutRuns = (text: string): string => (text.length > QUOTE_LIMIT ? text.replace(RUN, cutRun) : text);
+
+/** At most `MESSAGE_LIMIT` characters (never half of one), then "…". */
+function capped(message: string): string {
+  if (message.length <= MESSAGE_LIMIT) return message;
+  const last = message.charCodeAt(MESSAGE_LIMIT - 1);
+  return `${message.slice(0, last >= 0xd800 && last <= 0xdbff ? MESSAGE_LIMIT - 1 : MESSAGE_LIMIT)}…`;
+}
+
+/**
+ * What a message echoes of the request, cut short (SECURITY.md), whatever wrote the message:
  * graphql-js writes the unexpected token of a syntax error, a literal of the wrong type and
- * every name it quotes whole, so a megabyte in the document came back in the answer. Variable
- * messages are short already (variables.ts); this catches the document's echoes on every path.
+ * every name it quotes whole, and a scalar (graphql-scalars' among them) writes the value it
+ * refuses as it likes, bare. So every quoted span and every run of text without a space is cut
+ * to 40 characters and "…", and the whole message to `MESSAGE_LIMIT`: no scalar, rule or library
+ * added later can send back more than a short prefix of anything it received. The literals an
+ * error points at are first cut as a quote would cut them, so such messages still read well.
  */
 export function boundEchoes(message: string, nodes: readonly ASTNode[] | undefined): string {
   const syntax = SYNTAX.exec(message);
-  if (syntax) return `${syntax[1]}${quote(syntax[2]!)}${syntax[3]}`;
+  if (syntax) return capped(`${cutRuns(syntax[1]!)}${quote(syntax[2]!)}${syntax[3]}`);
   let out = message;
   for (const node of nodes ?? []) {
     if (!LITERAL_KINDS.has(node.kind)) continue;
@@ -203,12 +245,16 @@ export function boundEchoes(message: string, nodes: readonly ASTNode[] | undefin
     if (printed.length <= QUOTE_LIMIT) continue;
     const short = node.kind === Kind.STRING ? quote(node.value) : shorten(printed);
     out = out.split(printed).join(short);
+    // A scalar's own reason may write a string it refuses bare, without quotes.
+    if (node.kind === Kind.STRING && node.value.length > QUOTE_LIMIT) out = out.split(node.value).join(short);
   }
-  return out.replace(QUOTED, (span, inner: string) => {
-    const units = inner.match(UNITS) ?? [];
-    const cutAlready = units.length === QUOTE_LIMIT + 1 && units[QUOTE_LIMIT] === '…';
-    return units.length > QUOTE_LIMIT && !cutAlready ? `"${units.slice(0, QUOTE_LIMIT).join('')}…"` : span;
-  });
+  let cut = '';
+  let from = 0;
+  for (const span of out.matchAll(QUOTED)) {
+    cut += cutRuns(out.slice(from, span.index)) + cutSpan(span[0]);
+    from = span.index + span[0].length;
+  }
+  return capped(cut + cutRuns(out.slice(from)));
 }
 
 function bounded(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
@@ -220,10 +266,15 @@ function bounded(formatted: GraphQLFormattedError, error: unknown): GraphQLForma
 /**
  * ApolloServer's `formatError`: campaign API failures get their stable code
  * (`UNAUTHENTICATED`, `BACKEND_UNAVAILABLE`, `BACKEND_BAD_RESPONSE`, ...), errors that already
- * carry a code (validation, limits, bad arguments) pass through with what they echo of the
- * request cut short, and anything else becomes an opaque internal error. Stack traces never leave.
+ * carry a code (validation, limits, bad arguments) pass through, and anything else becomes an
+ * opaque internal error. Stack traces never leave, and every message leaves with what it echoes
+ * of the request cut short (`boundEchoes`): every path formats its errors here.
  */
 export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  return bounded(classified(formatted, error), error);
+}
+
+function classified(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = unwrapResolverError(error);
   const known = describe(original);
   const position = {
@@ -233,9 +284,9 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   if (known) return { message: known.message, ...position, extensions: known.extensions };
   const code = formatted.extensions?.code;
   if (code === ErrorCode.INTERNAL_SERVER_ERROR && isClientMistake(error)) {
-    return bounded(withoutStacktrace({ ...formatted, extensions: { ...formatted.extensions, code: 'BAD_REQUEST' } }), error);
+    return withoutStacktrace({ ...formatted, extensions: { ...formatted.extensions, code: 'BAD_REQUEST' } });
   }
-  if (typeof code === 'string' && code !== ErrorCode.INTERNAL_SERVER_ERROR) return bounded(withoutStacktrace(formatted), error);
+  if (typeof code === 'string' && code !== ErrorCode.INTERNAL_SERVER_ERROR) return withoutStacktrace(formatted);
   return { message: 'Internal server error.', ...position, extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } };
 }
 

@@ -80,14 +80,16 @@ export function firstVariableError(
 
 /**
  * graphql-js's reason, with every copy of the received value in it cut to a quote: the value as
- * graphql-js inspects it (built-in scalars), a string as is in quotes (enums), an unknown key of
- * an input object in quotes. The custom scalars (scalars.ts) are output types only, so their
- * parse messages, which quote whole values, never come here.
+ * graphql-js inspects it (built-in scalars), a string in quotes (enums) or bare (graphql-scalars'
+ * SafeInt), an unknown key of an input object in quotes. Whatever a scalar writes otherwise is
+ * cut where every error is formatted (`boundEchoes` in errors.ts).
  */
 function bounded(reason: string, invalidValue: unknown): string {
   const swap = (text: string, whole: string, short: string) => (whole === short ? text : text.split(whole).join(short));
   let out = swap(reason, inspect(invalidValue), preview(invalidValue));
-  if (typeof invalidValue === 'string' && invalidValue.length > QUOTE_LIMIT) out = swap(out, `"${invalidValue}"`, quote(invalidValue));
+  if (typeof invalidValue === 'string' && invalidValue.length > QUOTE_LIMIT) {
+    out = swap(swap(out, `"${invalidValue}"`, quote(invalidValue)), invalidValue, quote(invalidValue));
+  }
   if (invalidValue !== null && typeof invalidValue === 'object' && !Array.isArray(invalidValue)) {
     for (const key of Object.keys(invalidValue)) if (key.length > QUOTE_LIMIT) out = swap(out, `"${key}"`, quote(key));
   }

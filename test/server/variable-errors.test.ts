@@ -1,6 +1,29 @@
+import {
+  DirectiveLocation,
+  coerceInputValue,
+  getNamedType,
+  isCompositeType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isRequiredArgument,
+  isRequiredInputField,
+  isScalarType,
+  parseValue,
+  valueFromAST,
+  type GraphQLArgument,
+  type GraphQLInputType,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type GraphQLScalarType,
+} from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSchema } from '../../src/graphql/schema.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { liveClient, type Transport } from '../subscriptions/support.js';
 
 /**
  * What a request with bad variables (or a bad literal) gets back, over HTTP, in both modes and on
@@ -146,5 +169,209 @@ describe.each(['development', 'production'] as const)('variable errors in %s', (
     const again = await send(BY_STATUS, { s: 'STARTED' });
     expect(again.status).toBe(200);
     expect(again.path).toBe('compiled');
+  });
+});
+
+/**
+ * Every scalar of the schema, built-in and custom (a scalar added later included), sent a huge bad
+ * value on every path: POST to Apollo (a document seen for the first time) and to the compiled
+ * path (the same document once accepted), GET, and subscriptions over WebSocket and SSE, as a
+ * variable and as a literal, wherever the schema takes that scalar as input. A scalar the schema
+ * takes nowhere is still declared as a variable (refused, as unused). Each answer stays a few KB.
+ * GET and the subscription transports take smaller messages (the URL limit, 64 KB), so they get
+ * the largest value that fits.
+ */
+describe('every scalar of the schema, on every path', () => {
+  type Operation = 'query' | 'mutation' | 'subscription';
+  interface Position {
+    /** The type of the variable that stands for the value. */
+    type: GraphQLInputType;
+    /** The operation's selection with `value` (a literal, or `$v`) in place. */
+    select(value: string): string;
+  }
+
+  const schema = createSchema();
+  const SIZE = { post: 1_000_000, get: 5_000, live: 30_000 };
+  const SMALL = 4096;
+
+  /** A literal the type takes, for what the document needs besides the value tried. */
+  function filler(type: GraphQLInputType): string | undefined {
+    if (isNonNullType(type)) return filler(type.ofType);
+    if (isListType(type)) return filler(type.ofType);
+    if (isEnumType(type)) return type.getValues()[0]!.name;
+    if (isInputObjectType(type)) {
+      const fields = Object.values(type.getFields()).filter((f) => isRequiredInputField(f));
+      const values = fields.map((f) => [f.name, filler(f.type)] as const);
+      return values.every(([, v]) => v !== undefined) ? `{ ${values.map(([n, v]) => `${n}: ${v}`).join(', ')} }` : undefined;
+    }
+    return ['1', '"1"', 'true'].find((candidate) => valueFromAST(parseValue(candidate), type) !== undefined);
+  }
+
+  const required = (args: readonly GraphQLArgument[], but?: string) => {
+    const values = args.filter((a) => isRequiredArgument(a) && a.name !== but).map((a) => [a.name, filler(a.type)] as const);
+    return values.every(([, v]) => v !== undefined) ? values.map(([n, v]) => `${n}: ${v}`) : undefined;
+  };
+  const call = (name: string, args: string[]) => (args.length ? `${name}(${args.join(', ')})` : name);
+  const leaf = (type: GraphQLOutputType) => (isCompositeType(getNamedType(type)) ? ' { __typename }' : '');
+
+  /** Where in an input of `type` the scalar goes, and the literal around it. */
+  function inside(type: GraphQLInputType, scalar: GraphQLScalarType, seen = new Set<string>()): { type: GraphQLInputType; wrap: (v: string) => string } | undefined {
+    const named = getNamedType(type);
+    if (named === scalar) return { type, wrap: (v) => v };
+    if (!isInputObjectType(named) || seen.has(named.name)) return undefined;
+    seen.add(named.name);
+    for (const field of Object.values(named.getFields())) {
+      const found = inside(field.type, scalar, seen);
+      if (!found) continue;
+      const others = Object.values(named.getFields()).filter((f) => f !== field && isRequiredInputField(f)).map((f) => [f.name, filler(f.type)] as const);
+      if (others.some(([, v]) => v === undefined)) continue;
+      return { type: found.type, wrap: (v) => `{ ${[`${field.name}: ${found.wrap(v)}`, ...others.map(([n, v]) => `${n}: ${v}`)].join(', ')} }` };
+    }
+    return undefined;
+  }
+
+  /** The shallowest argument (or, failing that, directive argument) of an operation that takes the scalar. */
+  function positionOf(operation: Operation, scalar: GraphQLScalarType): Position | undefined {
+    const root = operation === 'query' ? schema.getQueryType() : operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+    if (!root) return undefined;
+    let level: Array<{ type: GraphQLObjectType; around: (s: string) => string }> = [{ type: root, around: (s) => s }];
+    for (let depth = 0; depth < 4 && level.length; depth++) {
+      const next: typeof level = [];
+      for (const { type, around } of level) {
+        for (const field of Object.values(type.getFields())) {
+          for (const arg of field.args) {
+            const found = inside(arg.type, scalar);
+            const others = required(field.args, arg.name);
+            if (found && others) return { type: found.type, select: (v) => around(`${call(field.name, [`${arg.name}: ${found.wrap(v)}`, ...others])}${leaf(field.type)}`) };
+          }
+          const named = getNamedType(field.type);
+          const args = required(field.args);
+          if (isObjectType(named) && args) next.push({ type: named, around: (s) => around(`${call(field.name, args)} { ${s} }`) });
+        }
+      }
+      level = next;
+    }
+    // A directive on a field: inside the first field for a subscription, which selects exactly one.
+    for (const directive of schema.getDirectives()) {
+      if (!directive.locations.includes(DirectiveLocation.FIELD)) continue;
+      for (const arg of directive.args) {
+        if (getNamedType(arg.type) !== scalar) continue;
+        const first = Object.values(root.getFields()).find((f) => isObjectType(getNamedType(f.type)) && required(f.args)?.length === 0);
+        const at = (v: string) => `__typename @${directive.name}(${arg.name}: ${v})`;
+        return { type: arg.type, select: (v) => (operation === 'subscription' ? `${first!.name} { ${at(v)} }` : at(v)) };
+      }
+    }
+    return undefined;
+  }
+
+  /** Huge values no scalar takes whole, as JSON variables and as literals, of about `size` characters. */
+  const variablesOf = (size: number): unknown[] => ['x'.repeat(size), 'a b '.repeat(size / 4), '9'.repeat(size), ['x'.repeat(size)], { k: 'x'.repeat(size) }, { ['k'.repeat(size)]: 1 }];
+  const literalsOf = (size: number): string[] => [`"${'x'.repeat(size)}"`, `"${'a b '.repeat(size / 4)}"`, '9'.repeat(size), `["${'x'.repeat(size)}"]`, `{ k: "${'a\\"b '.repeat(size / 4)}" }`];
+  const refused = (type: GraphQLInputType, value: unknown) => {
+    try {
+      coerceInputValue(value, type);
+      return false;
+    } catch {
+      return true;
+    }
+  };
+
+  let stack: Stack;
+  let n = 0;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stack?.close());
+
+  /** A document no request has sent yet, so its first request meets Apollo. */
+  const documentOf = (operation: Operation, position: Position, value: string, variable: boolean) =>
+    `${operation} Probe${++n}${variable ? `($v: ${String(position.type)})` : ''} { ${position.select(value)} }`;
+  const unused = (operation: Operation, scalar: GraphQLScalarType) => {
+    const root = operation === 'subscription' ? `${Object.keys(schema.getSubscriptionType()!.getFields())[0]} { __typename }` : '__typename';
+    return `${operation} Probe${++n}($v: ${scalar.name}) { ${root} }`;
+  };
+
+  function small(text: string, what: string): void {
+    expect(text.length, `${what}: ${text.slice(0, 300)}`).toBeLessThan(SMALL);
+    for (const message of text.matchAll(/"message":"((?:[^"\\]|\\.)*)"/g)) quotesAreShort(JSON.parse(`"${message[1]}"`));
+  }
+
+  async function post(query: string, variables?: Record<string, unknown>) {
+    const response = await fetch(stack.bffUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer demo-store-token' },
+      body: JSON.stringify({ query, ...(variables ? { variables } : {}) }),
+    });
+    return response.text();
+  }
+  async function get(query: string, variables?: Record<string, unknown>) {
+    const search = new URLSearchParams({ query, ...(variables ? { variables: JSON.stringify(variables) } : {}) });
+    const response = await fetch(`${stack.bffUrl}?${search}`, { headers: { authorization: 'Bearer demo-store-token', 'apollo-require-preflight': 'true' } });
+    // The request reached the server whole (Node answers 431 to a request line over its limit).
+    expect(response.status).not.toBe(431);
+    return response.text();
+  }
+  /** Everything a subscription received until it ended. */
+  async function live(transport: Transport, query: string, variables?: Record<string, unknown>) {
+    const client = liveClient(transport, stack.bffUrl, 'demo-store-token');
+    try {
+      const subscription = client.subscribe(query, variables);
+      const { error } = await subscription.ended;
+      const text = JSON.stringify({ results: subscription.results, error });
+      // Refused by GraphQL, not by the transport's size limit.
+      expect(text).toContain('"message"');
+      return text;
+    } finally {
+      await client.close();
+    }
+  }
+
+  const scalars = Object.values(schema.getTypeMap()).filter((type): type is GraphQLScalarType => isScalarType(type));
+
+  it('knows the scalars it tries: every one of the schema, those it takes as input among them', () => {
+    expect(scalars.map((s) => s.name).sort()).toEqual(['Boolean', 'DateTime', 'Decimal', 'Float', 'HexColorCode', 'ID', 'Int', 'SafeInt', 'String', 'URL']);
+    const taken = scalars.filter((s) => (['query', 'mutation'] as const).some((o) => positionOf(o, s))).map((s) => s.name);
+    expect(taken.sort()).toEqual(['Boolean', 'ID', 'Int', 'SafeInt', 'String']);
+  });
+
+  it.each(scalars.map((s) => [s.name, s] as const))('%s: POST (Apollo, then the compiled path) and GET', async (_name, scalar) => {
+    for (const operation of ['query', 'mutation'] as const) {
+      const position = positionOf(operation, scalar);
+      if (!position) {
+        small(await post(unused(operation, scalar), { v: 'x'.repeat(SIZE.post) }), `${operation} with an unused $v`);
+        continue;
+      }
+      const sends = operation === 'query' ? ([['POST', post, SIZE.post], ['GET', get, SIZE.get]] as const) : ([['POST', post, SIZE.post]] as const);
+      for (const [method, send, size] of sends) {
+        for (const literal of literalsOf(size)) small(await send(documentOf(operation, position, literal, false)), `${method} literal ${literal.slice(0, 20)}`);
+        const good = JSON.parse(JSON.stringify(valueFromAST(parseValue(filler(position.type)!), position.type)));
+        for (const value of variablesOf(size)) {
+          const query = documentOf(operation, position, '$v', true);
+          small(await send(query, { v: value }), `${method} ${query.slice(0, 80)} cold`);
+          // Accepted once with a good value, the document is the compiled path's to answer first.
+          expect(await send(query, { v: good })).not.toContain('GRAPHQL_VALIDATION_FAILED');
+          small(await send(query, { v: value }), `${method} ${query.slice(0, 80)} warm`);
+        }
+      }
+    }
+  });
+
+  it.each(scalars.map((s) => [s.name, s] as const))('%s: subscriptions over WebSocket and SSE', async (_name, scalar) => {
+    const position = positionOf('subscription', scalar);
+    for (const transport of ['websocket', 'sse'] as const) {
+      if (!position) {
+        small(await live(transport, unused('subscription', scalar), { v: 'x'.repeat(SIZE.live) }), `${transport} with an unused $v`);
+        continue;
+      }
+      // Only values the scalar refuses: one it takes would start a subscription that waits for events.
+      for (const literal of literalsOf(SIZE.live)) {
+        if (valueFromAST(parseValue(literal), position.type) !== undefined) continue;
+        small(await live(transport, documentOf('subscription', position, literal, false)), `${transport} literal ${literal.slice(0, 20)}`);
+      }
+      for (const value of variablesOf(SIZE.live)) {
+        if (!refused(position.type, value)) continue;
+        small(await live(transport, documentOf('subscription', position, '$v', true), { v: value }), `${transport} variable`);
+      }
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { parseValue, print } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { preview, quote } from '../../src/campaign-api/index.js';
-import { boundEchoes } from '../../src/graphql/errors.js';
+import { MESSAGE_LIMIT, boundEchoes } from '../../src/graphql/errors.js';
 
 const X40 = 'x'.repeat(40);
 
@@ -74,6 +74,30 @@ describe('boundEchoes', () => {
     const text = parseValue(`"""${'a"b '.repeat(50)}"""`);
     expect(boundEchoes(`Int cannot represent non-integer value: ${print(text)}`, [text])).toBe(
       `Int cannot represent non-integer value: ${quote('a"b '.repeat(50))}`,
+    );
+  });
+
+  it('cuts a value a scalar writes bare, without quotes, and keeps words, names and cuts already made', () => {
+    expect(boundEchoes(`SafeInt cannot represent non-integer value: ${'9'.repeat(100_000)}`, undefined)).toBe(
+      `SafeInt cannot represent non-integer value: ${'9'.repeat(40)}…`,
+    );
+    expect(boundEchoes(`Value is not a valid URL: ${'a/'.repeat(50)} (see "x")`, undefined)).toBe(`Value is not a valid URL: ${'a/'.repeat(20)}… (see "x")`);
+    const plain = `Field "CreateCampaignInput.partnerCampaignId" of required type "SafeInt!" was not provided; cut already: ${'9'.repeat(40)}…`;
+    expect(boundEchoes(plain, undefined)).toBe(plain);
+  });
+
+  it('cuts a bare value written with spaces where the message ends, whoever wrote it', () => {
+    const out = boundEchoes(`Bad value: ${'a b '.repeat(250_000)}`, undefined);
+    expect(out).toHaveLength(MESSAGE_LIMIT + 1);
+    expect(out.endsWith('…')).toBe(true);
+    // Never half of a character.
+    expect(boundEchoes(`${'x'.repeat(MESSAGE_LIMIT - 1)} ${'😀'.repeat(10)}`, undefined)).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+  });
+
+  it('cuts a string literal a scalar writes bare into its reason', () => {
+    const text = parseValue(`"${'a b '.repeat(1000)}"`);
+    expect(boundEchoes(`Expected value of type "SafeInt!", found ${print(text)}; SafeInt cannot represent non-integer value: ${'a b '.repeat(1000)}`, [text])).toBe(
+      `Expected value of type "SafeInt!", found ${quote('a b '.repeat(1000))}; SafeInt cannot represent non-integer value: ${quote('a b '.repeat(1000))}`,
     );
   });
 });
