@@ -5,7 +5,7 @@ import type { CampaignApi } from '../campaign-api/api.js';
 import { BusinessError, OPERATION_NAMES, type OperationName } from '../campaign-api/index.js';
 import type { Config } from '../config.js';
 import { createContext, type BffDependencies, type GraphQLContext } from '../graphql/context.js';
-import { formatError } from '../graphql/errors.js';
+import { formatGraphQLError } from '../graphql/errors.js';
 import type { LimitName } from '../graphql/limits/index.js';
 import { createLoaders, type Loaders } from '../graphql/loaders.js';
 import { bindPartnerApi } from '../graphql/partner-api.js';
@@ -158,8 +158,9 @@ export async function createLive({ config, api, logger, registry }: LiveOptions)
       maxIds: config.live.maxIds,
     };
     const contextFor = (token: string, signal: AbortSignal): GraphQLContext => ({ ...createContext(deps, { token, signal: () => signal }), live: source });
-    const format = (error: GraphQLError) => formatError(error.toJSON(), error);
-    const prepare = createOperationPreparer(schema, { ...config.limits }, options.onLimit, options.trust);
+    // As the compiled path formats its errors: Apollo's defaults, then the same formatError.
+    const format = (error: GraphQLError) => formatGraphQLError(error);
+    const prepare = createOperationPreparer(schema, { ...config.limits, hideSuggestions: config.mode === 'production' }, options.onLimit, options.trust);
     const sse = createSseHandler({
       schema,
       live,

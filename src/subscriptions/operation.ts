@@ -11,6 +11,7 @@ import {
 import type { TrustedDocuments } from '../apps/trusted-documents.js';
 import { estimateCost } from '../graphql/limits/cost.js';
 import { LIMIT_ERROR_CODE, limitValidationRules, type LimitName, type QueryLimits } from '../graphql/limits/index.js';
+import { firstVariableError, type VariableOptions } from '../graphql/variables.js';
 
 export interface OperationRequest {
   query?: unknown;
@@ -36,15 +37,16 @@ export interface PreparedOperation {
   variableValues: Record<string, unknown> | undefined;
 }
 
-export interface OperationLimits extends QueryLimits {
+export interface OperationLimits extends QueryLimits, VariableOptions {
   maxTokens: number;
 }
 
 /**
  * The checks an operation over HTTP gets from Apollo, for the streaming transports: the token
- * limit at parse, graphql-js validation with the depth, alias and directive rules, the cost limit
- * on the actual variables. Only subscriptions are taken: queries and mutations have their own
- * pipeline over HTTP, with its deadline, CSRF rules and caches.
+ * limit at parse, graphql-js validation with the depth, alias and directive rules, the variables
+ * by the same function and messages as over HTTP, the cost limit on the actual variables. Only
+ * subscriptions are taken: queries and mutations have their own pipeline over HTTP, with its
+ * deadline, CSRF rules and caches.
  */
 export function createOperationPreparer(schema: GraphQLSchema, limits: OperationLimits, onLimit?: (limit: LimitName) => void, trust?: SubscriptionTrust) {
   const rules: ValidationRule[] = [...specifiedRules, ...limitValidationRules(limits, onLimit)];
@@ -136,6 +138,9 @@ export function createOperationPreparer(schema: GraphQLSchema, limits: Operation
       return bad(`Only subscriptions are served over this transport; send ${operation.operation === 'query' ? 'queries' : 'mutations'} as HTTP POST to /graphql.`);
     }
     const variableValues = variables as Record<string, unknown> | undefined;
+    // Before graphql-js coerces them itself, with messages that quote whole values.
+    const variableError = firstVariableError(schema, operation.variableDefinitions ?? [], variableValues ?? {}, limits);
+    if (variableError) return [variableError];
     const cost = estimateCost(schema, document, operationName, variableValues);
     const over: [LimitName, number, number, string] | undefined =
       cost.backendCalls > limits.maxBackendCalls

@@ -164,6 +164,21 @@ describe.each(['development', 'production'] as const)('variable errors in %s', (
     }
   });
 
+  it.each(['websocket', 'sse'] as const)(`${mode === 'production' ? 'suggests nothing' : 'suggests the name'} for an enum variable of a subscription over %s`, async (transport) => {
+    const client = liveClient(transport, stack.bffUrl, 'demo-store-token');
+    try {
+      const subscription = client.subscribe('subscription($s: PinStatus!) { campaignChanged { campaign { pins(status: $s) { totalCount } } } }', { s: 'NEW_UNUSE' });
+      const { error } = await subscription.ended;
+      const [refusal] = (error as any[] | undefined) ?? subscription.results[0]!.errors!;
+      expect(refusal.extensions.code).toBe('BAD_USER_INPUT');
+      expect(refusal.message).toMatch(/^Variable "\$s" got invalid value "NEW_UNUSE"; Value "NEW_UNUSE" does not exist in "PinStatus" enum\./);
+      if (mode === 'production') expect(refusal.message).not.toMatch(/Did you mean|NEW_UNUSED/);
+      else expect(refusal.message).toContain('Did you mean the enum value "NEW_UNUSED"?');
+    } finally {
+      await client.close();
+    }
+  });
+
   it('still answers valid variables of the same documents on the compiled path', async () => {
     await send(BY_STATUS, { s: 'STARTED' });
     const again = await send(BY_STATUS, { s: 'STARTED' });
