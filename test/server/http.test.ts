@@ -58,6 +58,13 @@ describe('the HTTP layer', () => {
     }
   });
 
+  it('quotes at most 40 characters of a long Content-Type it refuses', async () => {
+    const type = `text/${'x'.repeat(10_000)}`;
+    const response = await post('{}', { 'content-type': type });
+    expect(response.status).toBe(415);
+    expect(((await response.json() as any)).errors[0].message).toBe(`Content-Type must be application/json for POST, got "${type.slice(0, 40)}…".`);
+  });
+
   it('answers 413 past the body limit, declared or streamed', async () => {
     const big = JSON.stringify({ query: '{ categories { id } }', variables: { pad: 'x'.repeat(70 * 1024) } });
     const declared = await post(big);
