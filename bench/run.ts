@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { backendWorkUnderWayIn, feedBuildsIn, metricsOf } from './lib/bff-metrics.js';
 import { parseArgs } from 'node:util';
 import { ConfigError, envSchema, loadConfig } from '../src/config.js';
+import { TOKEN_ACCEPTED_FOR_MS } from '../src/cache/category-directory.js';
 import { freePort, killAllNow, pinSelf, REPO_ROOT, startService, type Service } from './lib/children.js';
 import { EmulatorAdmin, type CallCounts } from './lib/emulator-admin.js';
 import { fire, keepingFirstWrong } from './lib/load.js';
@@ -194,7 +195,10 @@ interface Servers {
   /** The BFF's twins this run started (see BffTwin). */
   twins: Partial<Record<TwinTarget, Service>>;
   feedFloor: Service;
-  /** The BFF's CATEGORY_TTL_MS: its category directory reads the backend again that often. */
+  /**
+   * How often the BFF's category directory reads the backend again with a partner's token in use:
+   * its CATEGORY_TTL_MS, or sooner, when it checks that token again (TOKEN_ACCEPTED_FOR_MS).
+   */
   directoryTtlMs: number;
 }
 
@@ -301,7 +305,7 @@ async function measure(
   log(
     `${result.label} @${backendLatencyMs} ms, ${connections}c: ${Math.round(load.requestsPerSecond)} req/s, p50 ${load.latencyMs.p50} ms, ` +
       `${load.responses} responses in ${load.seconds.toFixed(1)} s, CPU ${Math.round(cpuUse.cores * 100)}%, ${Math.round(result.serverCpuUsPerRequest)} µs/req` +
-      (counted.refreshes > 0 ? `, ${counted.refreshes} refresh(es) of the category directory (CATEGORY_TTL_MS) set apart from the calls` : '') +
+      (counted.refreshes > 0 ? `, ${counted.refreshes} refresh(es) of the category directory (CATEGORY_TTL_MS, or a token check) set apart from the calls` : '') +
       (sampleFailure !== undefined ? `\n        first wrong answer: ${sampleFailure}` : ''),
   );
   return result;
@@ -621,7 +625,7 @@ async function main(): Promise<boolean> {
   try {
     const bffConfig = loadConfig({ ...process.env, ...bffEnv });
     backendConnections = bffConfig.client.connections;
-    directoryTtlMs = bffConfig.categoryTtlMs;
+    directoryTtlMs = Math.min(bffConfig.categoryTtlMs, TOKEN_ACCEPTED_FOR_MS);
   } catch (error) {
     if (error instanceof ConfigError) throw new Error(`the BFF would refuse this environment: ${error.message}`);
     throw error;

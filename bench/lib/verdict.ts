@@ -10,7 +10,10 @@ import type { SubscriptionsResult } from './subscriptions.js';
  * calls than the minimum, are not the figures of the BFF, so such a run is refused as a whole.
  */
 
-/** The REST operation the category directory reads again once its copy is CATEGORY_TTL_MS old. */
+/**
+ * The REST operation the category directory reads again once its copy is CATEGORY_TTL_MS old, or
+ * once the token in use is due to be checked again (it checks a token by reading with it).
+ */
 export const DIRECTORY_REFRESH = 'categories/get';
 
 /**

@@ -21,15 +21,17 @@ export type { AppsContext } from './context.js';
 
 /**
  * The shared category directory as an app reads it: with its first partner token the campaign API
- * accepts (only a cold directory calls the backend at all), so one bad token in APP_KEYS_FILE does
- * not take the app's tabs down.
+ * accepts (the directory asks the backend only when it is cold or has not seen that token accepted
+ * lately), so one bad token in APP_KEYS_FILE does not take the app's tabs down, and an app whose
+ * tokens are all refused is refused, whatever is cached.
  */
 export function appCategories(directory: CategoryDirectory, tokens: readonly string[]): PartnerCategories {
-  const withAnyToken = async <T>(read: (token: string) => Promise<T>): Promise<T> => {
+  const readers = tokens.map((token) => directory.forToken(token));
+  const withAnyToken = async <T>(read: (reader: PartnerCategories) => Promise<T>): Promise<T> => {
     let refusal: unknown;
-    for (const token of tokens) {
+    for (const reader of readers) {
       try {
-        return await read(token);
+        return await read(reader);
       } catch (error) {
         if (!(error instanceof UnauthenticatedError)) throw error;
         refusal = error;
@@ -37,7 +39,7 @@ export function appCategories(directory: CategoryDirectory, tokens: readonly str
     }
     throw refusal;
   };
-  return { list: () => withAnyToken((t) => directory.list(t)), get: (id) => withAnyToken((t) => directory.get(t, id)) };
+  return { list: () => withAnyToken((r) => r.list()), get: (id) => withAnyToken((r) => r.get(id)) };
 }
 
 /** The REST operations after which a partner's feed may show something else. */

@@ -1,5 +1,7 @@
 import type { Keyv } from 'keyv';
 import type { CampaignApi } from '../campaign-api/api.js';
+import { UnauthenticatedError } from '../campaign-api/index.js';
+import { TokenVerdicts } from './token-verdicts.js';
 
 export interface Category {
   categoryId: number;
@@ -9,12 +11,21 @@ export interface Category {
 /**
  * The category directory, shared by every request and partner (the reference: "the category
  * directory" is one for all). Backed by keyv: in memory, or Redis when several BFF instances run.
+ *
+ * The copy is served only to a token the campaign API accepted lately: a token it refuses gets
+ * the same refusal whatever is cached. A token not seen lately is checked by reading the
+ * directory with it, as a cold cache would, and what that read brings becomes the copy.
  */
 export interface CategoryDirectory {
-  /** The whole directory, ordered by id. Reads the backend with `token` only when the cache is cold. */
+  /**
+   * The whole directory, ordered by id. Reads the backend with `token` when the cache is cold or
+   * the token has not been accepted lately; refuses (UnauthenticatedError) a token refused lately.
+   */
   list(token: string): Promise<Category[]>;
   /** One category, or undefined when the directory has no such id. */
   get(token: string, categoryId: number): Promise<Category | undefined>;
+  /** `list` and `get` for one token, as a request reads them many times (its key is made once). */
+  forToken(token: string): { list(): Promise<Category[]>; get(categoryId: number): Promise<Category | undefined> };
   /** Loads the directory with the configured token unless a fresh copy is cached (start-up, readiness). */
   warm(): Promise<void>;
   /**
@@ -23,6 +34,8 @@ export interface CategoryDirectory {
    * from one copy can tell when it no longer holds (see graphql/shared-answers.ts).
    */
   freshCopy(): object | undefined;
+  /** Whether `list` and `get` would answer this token from the copy without asking the backend. */
+  accepts(token: string): boolean;
 }
 
 export interface CategoryDirectoryOptions {
@@ -41,7 +54,18 @@ export interface CategoryDirectoryOptions {
   onRefreshError?: (error: unknown) => void;
   /** Every lookup's outcome, for metrics: fresh copy, stale copy served, cold load, cold load failed. */
   onLookup?: (result: 'hit' | 'stale' | 'miss' | 'error') => void;
+  /** How long a token the campaign API accepted is served without asking it again; default 60 s. */
+  acceptedForMs?: number;
+  /** How long a token it refused is refused without asking it again; default 5 s. */
+  refusedForMs?: number;
+  /** Tokens remembered at most, of each verdict; default 10,000. */
+  maxTokens?: number;
 }
+
+/** The defaults of the options above. */
+export const TOKEN_ACCEPTED_FOR_MS = 60_000;
+export const TOKEN_REFUSED_FOR_MS = 5000;
+const MAX_TOKENS = 10_000;
 
 interface Entry {
   categories: Category[];
@@ -54,7 +78,13 @@ export const CATEGORY_CACHE_KEY = 'categories:v1';
 /**
  * TTL with stale-while-revalidate: a fresh copy is served as is; a stale copy is served at once
  * while one background refresh runs, so no request waits once the cache is warm; a failed refresh
- * keeps the last good copy. Concurrent misses in this process share one backend call.
+ * keeps the last good copy. Concurrent reads with the same token share one backend call.
+ *
+ * Only to tokens the campaign API accepted within `acceptedForMs`: any other token waits for a
+ * read of the directory with it (the one call a cold cache would make), and a refusal is
+ * remembered for `refusedForMs`, so a client repeating a refused token costs no call per request.
+ * When that read fails otherwise (the API is down), the copy is served all the same: what is
+ * cached keeps answering during an outage, and a token the API refused is never served.
  */
 export function createCategoryDirectory(options: CategoryDirectoryOptions): CategoryDirectory {
   const { api, store, ttlMs } = options;
@@ -62,17 +92,27 @@ export function createCategoryDirectory(options: CategoryDirectoryOptions): Cate
   const maxStaleMs = options.maxStaleMs ?? 86_400_000;
   const retryAfterFailureMs = options.retryAfterFailureMs ?? Math.min(ttlMs, 5000);
   if (!(ttlMs > 0)) throw new RangeError(`createCategoryDirectory: ttlMs must be a positive number of milliseconds, got ${ttlMs}`);
+  const verdicts = new TokenVerdicts({
+    acceptedForMs: options.acceptedForMs ?? TOKEN_ACCEPTED_FOR_MS,
+    refusedForMs: options.refusedForMs ?? TOKEN_REFUSED_FOR_MS,
+    maxEntries: options.maxTokens ?? MAX_TOKENS,
+    now,
+  });
 
-  let inFlight: Promise<Entry> | undefined;
+  /** Reads of the backend under way, by token key: those of the same token share one call. */
+  const reading = new Map<string, Promise<Entry>>();
   let lastFailureAt = -Infinity;
   // The last copy this process saw: served if the shared store itself is unreachable.
   let local: Entry | undefined;
 
   // Not tied to any request's AbortSignal: other requests may be waiting on the same call.
-  const refresh = (token: string): Promise<Entry> => {
-    inFlight ??= (async () => {
+  const readWith = (token: string, key: string): Promise<Entry> => {
+    let call = reading.get(key);
+    if (call) return call;
+    call = (async () => {
       try {
         const { categories } = await api.getCategories(token, {});
+        verdicts.set(key, 'accepted');
         const entry: Entry = { categories: [...categories].sort((a, b) => a.categoryId - b.categoryId), fetchedAt: now() };
         local = entry;
         try {
@@ -82,13 +122,16 @@ export function createCategoryDirectory(options: CategoryDirectoryOptions): Cate
         }
         return entry;
       } catch (error) {
-        lastFailureAt = now();
+        // A refused token says nothing of the backend's health: only other failures pause refreshes.
+        if (error instanceof UnauthenticatedError) verdicts.set(key, 'refused');
+        else lastFailureAt = now();
         throw error;
       } finally {
-        inFlight = undefined;
+        reading.delete(key);
       }
     })();
-    return inFlight;
+    reading.set(key, call);
+    return call;
   };
 
   const read = async (): Promise<Entry | undefined> => {
@@ -104,22 +147,30 @@ export function createCategoryDirectory(options: CategoryDirectoryOptions): Cate
     return local && now() - local.fetchedAt <= ttlMs + maxStaleMs ? local : undefined;
   };
 
-  const current = async (token: string): Promise<Entry> => {
+  const current = async (token: string, key = verdicts.key(token)): Promise<Entry> => {
+    const verdict = verdicts.get(key);
+    if (verdict === 'refused') {
+      options.onLookup?.('error');
+      throw new UnauthenticatedError('getCategories', undefined, 'the backend refused this partner token lately');
+    }
     const entry = await read();
-    if (!entry) {
+    if (!entry || verdict !== 'accepted') {
       try {
-        const loaded = await refresh(token);
+        const loaded = await readWith(token, key);
         options.onLookup?.('miss');
         return loaded;
       } catch (error) {
-        options.onLookup?.('error');
-        throw error;
+        if (!entry || error instanceof UnauthenticatedError) {
+          options.onLookup?.('error');
+          throw error;
+        }
+        options.onRefreshError?.(error);
       }
     }
     const stale = now() - entry.fetchedAt > ttlMs;
     options.onLookup?.(stale ? 'stale' : 'hit');
-    if (stale && !inFlight && now() - lastFailureAt >= retryAfterFailureMs) {
-      refresh(token).catch((error: unknown) => options.onRefreshError?.(error));
+    if (stale && reading.size === 0 && now() - lastFailureAt >= retryAfterFailureMs) {
+      readWith(token, key).catch((error: unknown) => options.onRefreshError?.(error));
     }
     return entry;
   };
@@ -131,13 +182,25 @@ export function createCategoryDirectory(options: CategoryDirectoryOptions): Cate
     async get(token, categoryId) {
       return (await current(token)).categories.find((c) => c.categoryId === categoryId);
     },
+    forToken(token) {
+      // A list of cards asks for a category per card: one keyed hash per request, not per card.
+      let key: string | undefined;
+      const entry = () => current(token, (key ??= verdicts.key(token)));
+      return {
+        list: async () => (await entry()).categories,
+        get: async (categoryId) => (await entry()).categories.find((c) => c.categoryId === categoryId),
+      };
+    },
     freshCopy() {
       return local && now() - local.fetchedAt <= ttlMs ? local : undefined;
+    },
+    accepts(token) {
+      return verdicts.get(verdicts.key(token)) === 'accepted';
     },
     async warm() {
       if (!options.token) throw new Error('createCategoryDirectory: warm() needs the token option');
       const entry = await read();
-      if (!entry || now() - entry.fetchedAt > ttlMs) await refresh(options.token);
+      if (!entry || now() - entry.fetchedAt > ttlMs) await readWith(options.token, verdicts.key(options.token));
     },
   };
 }

@@ -81,7 +81,7 @@ export function createContext(deps: BffDependencies, request: RequestScope): Gra
     categories:
       token === null
         ? { list: () => Promise.reject(noTokenError(tokenProblem)), get: () => Promise.reject(noTokenError(tokenProblem)) }
-        : { list: () => directory.list(token), get: (id) => directory.get(token, id) },
+        : directory.forToken(token),
     pinUploads: deps.pinUploads,
     limits: deps.limits,
     cursors: createCursors(token, deps.cursorSecret),

@@ -9,7 +9,9 @@ import type { FastPathRequest } from './operation-cache.js';
  * variables for as long as this process serves the same fresh copy of the directory. That answer
  * is remembered after an execution and sent again as it is: no context, no execution, no
  * serialisation. Everything that depends on the request is still done for each one by the HTTP
- * layer (the gate, the token check, CORS and caching headers, the request line and metrics).
+ * layer (the gate, the token check, CORS and caching headers, the request line and metrics), and
+ * it is sent only to a token the data's source would serve without asking the backend (one the
+ * campaign API accepted lately): any other token is executed, and checked there.
  *
  * A field counts as shared only when it is listed here by its coordinate. A field added to the
  * schema later is not, so a document that selects it is executed every time until someone has
@@ -24,6 +26,8 @@ export interface SharedSource {
    * undefined when a read would go further (cold, stale). Its identity changes whenever the data does.
    */
   freshCopy(): object | undefined;
+  /** Whether a read with this token would be served from that copy without asking the backend. */
+  accepts(token: string): boolean;
 }
 
 export interface SharedAnswer {
@@ -57,8 +61,11 @@ export interface SharedAnswers {
   freshCopy(): object | undefined;
   /** Remembers an answer without errors, made from `copy`, unless the data changed meanwhile. */
   remember(request: FastPathRequest, copy: object, answer: Omit<SharedAnswer, 'bytes'>): void;
-  /** The remembered answer to this request, when the copy it was made from is still the one served. */
-  lookup(request: FastPathRequest): SharedAnswer | undefined;
+  /**
+   * The remembered answer to this request, when the copy it was made from is still the one served
+   * and the source would serve it to this token as it is.
+   */
+  lookup(request: FastPathRequest, token: string): SharedAnswer | undefined;
 }
 
 /** Longer requests are not remembered: the memory kept stays small whatever clients send. */
@@ -126,14 +133,16 @@ export function createSharedAnswers(options: SharedAnswersOptions): SharedAnswer
       if (remembered.size >= options.maxEntries) remembered.delete(remembered.keys().next().value!);
       remembered.set(key, { copy, body: answer.body, bytes: Buffer.from(answer.body, 'utf8'), operationName: answer.operationName });
     },
-    lookup(request) {
+    lookup(request, token) {
       const key = keyOf(request);
       const hit = key === undefined ? undefined : remembered.get(key);
       if (hit === undefined) return undefined;
-      if (hit.copy === options.source.freshCopy()) return hit;
-      // Made from a copy no longer served: executed again, and remembered anew from the new copy.
-      remembered.delete(key!);
-      return undefined;
+      if (hit.copy !== options.source.freshCopy()) {
+        // Made from a copy no longer served: executed again, and remembered anew from the new copy.
+        remembered.delete(key!);
+        return undefined;
+      }
+      return options.source.accepts(token) ? hit : undefined;
     },
   };
 }

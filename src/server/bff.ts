@@ -251,8 +251,8 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
       const context = createContext(deps, { token, tokenProblem, signal, admit, onBackendCall: () => backend.calls++ });
       const state = gate as AppsContext | undefined;
       const app = state?.app;
-      // An app reads the shared directory with its partners' tokens (only when it is cold); the
-      // tokens go nowhere else, and the request itself carries none.
+      // An app reads the shared directory with its partners' tokens (the backend sees them only
+      // when the directory has to ask it); the tokens go nowhere else, and the request carries none.
       if (app) context.categories = appCategories(categories, app.partnerTokens);
       return Object.assign(context, { requestId, backend, apps: state ?? { app: null, feed: apps.feed } });
     },

@@ -104,7 +104,7 @@ export interface HttpHandlerOptions<C extends BaseContext> {
    * An answer remembered for a request that acts with a partner token, sent without executing
    * anything (graphql/shared-answers.ts); undefined to execute it.
    */
-  sharedAnswer?: ((request: FastPathRequest) => SharedAnswer | undefined) | undefined;
+  sharedAnswer?: ((request: FastPathRequest, token: string) => SharedAnswer | undefined) | undefined;
   /**
    * The document registered under an automatic persisted query's hash (cache/apq-cache.ts), so
    * that a POST naming a document by its hash alone, as Apollo Client's persisted-query link
@@ -367,13 +367,13 @@ function persistedQueryHash(body: unknown): string | undefined {
   return isPlainObject(persisted) && persisted.version === 1 && typeof persisted.sha256Hash === 'string' ? persisted.sha256Hash : undefined;
 }
 
-/** The same answer for every partner token (an empty one is none), so only a request with one gets it. */
+/** The same answer for every token the campaign API accepts (an empty one is none), so only a request with one gets it. */
 function sharedAnswerFor(
-  lookup: ((request: FastPathRequest) => SharedAnswer | undefined) | undefined,
+  lookup: ((request: FastPathRequest, token: string) => SharedAnswer | undefined) | undefined,
   request: FastPathRequest | undefined,
   token: string | null,
 ): SharedAnswer | undefined {
-  return request && token && lookup ? lookup(request) : undefined;
+  return request && token && lookup ? lookup(request, token) : undefined;
 }
 
 /** The request line of a request answered from a shared answer. */

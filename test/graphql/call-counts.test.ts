@@ -39,12 +39,16 @@ describe('reads', () => {
     expect(await stack.calls()).toEqual({ 'campaigns/get': 3, 'campaigns/info': 3, 'campaigns/get-all-campaigns': 1 });
   });
 
-  it('warm categories cost no call, for any partner, in queries and in Campaign.category', async () => {
+  it('warm categories cost another partner one read of the directory (its token checked), then no call, in queries and in Campaign.category', async () => {
     await stack.gql(`{ categories { id } }`);
     await stack.resetCalls();
-    const { body } = await stack.gql(`{ categories { id name } category(id: "3") { name } campaign(id: "9") { category { name } } }`, {}, 'demo-aggregator-token');
+    const query = `{ categories { id name } category(id: "3") { name } campaign(id: "9") { category { name } } }`;
+    const { body } = await stack.gql(query, {}, 'demo-aggregator-token');
     expect(body.errors).toBeUndefined();
     expect(body.data.campaign.category.name).toBe('Спорт и отдых');
+    expect(await stack.calls()).toEqual({ 'campaigns/get': 1, 'categories/get': 1 });
+    await stack.resetCalls();
+    expect((await stack.gql(query, {}, 'demo-aggregator-token')).body).toEqual(body);
     expect(await stack.calls()).toEqual({ 'campaigns/get': 1 });
   });
 

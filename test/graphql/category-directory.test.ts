@@ -2,10 +2,12 @@ import { Keyv } from 'keyv';
 import { describe, expect, it } from 'vitest';
 import { CATEGORY_CACHE_KEY, createCategoryDirectory, type Category } from '../../src/cache/category-directory.js';
 import type { CampaignApi } from '../../src/campaign-api/api.js';
+import { NetworkError, UnauthenticatedError } from '../../src/campaign-api/index.js';
 
 /**
- * The directory's TTL and stale-while-revalidate, on a real keyv store with an injected clock.
- * The backend is a scripted stand-in: what is tested is when the cache calls it, not the call.
+ * The directory's TTL and stale-while-revalidate, and which tokens it serves without asking the
+ * backend, on a real keyv store with an injected clock. The backend is a scripted stand-in: what
+ * is tested is when the cache calls it, not the call.
  */
 interface Scripted {
   api: CampaignApi;
@@ -48,8 +50,11 @@ const V1: Category[] = [
 ];
 const V2: Category[] = [{ categoryId: 1, categoryName: 'Продукты и напитки' }];
 const TTL = 60_000;
+/** Longer than any test's clock runs, unless a test sets it: the freshness tests are not about tokens. */
+const LONG = 100 * TTL;
+const REFUSED = new UnauthenticatedError('getCategories', 401);
 
-function setup(options: { store?: Keyv; retryAfterFailureMs?: number; maxStaleMs?: number } = {}) {
+function setup(options: { store?: Keyv; retryAfterFailureMs?: number; maxStaleMs?: number; acceptedForMs?: number; refusedForMs?: number } = {}) {
   const backend = scriptedBackend();
   let time = 1_000_000;
   const lookups: string[] = [];
@@ -63,6 +68,8 @@ function setup(options: { store?: Keyv; retryAfterFailureMs?: number; maxStaleMs
     now: () => time,
     onLookup: (r) => lookups.push(r),
     onRefreshError: (e) => refreshErrors.push(e),
+    acceptedForMs: options.acceptedForMs ?? LONG,
+    refusedForMs: options.refusedForMs ?? LONG,
     ...(options.retryAfterFailureMs === undefined ? {} : { retryAfterFailureMs: options.retryAfterFailureMs }),
     ...(options.maxStaleMs === undefined ? {} : { maxStaleMs: options.maxStaleMs }),
   });
@@ -77,9 +84,9 @@ const settled = async <T>(promise: Promise<T>): Promise<{ done: boolean; value?:
 };
 
 describe('category directory', () => {
-  it('coalesces concurrent cold misses into one backend call, read with the caller\'s token', async () => {
+  it('coalesces concurrent cold misses of one token into one backend call, read with that token', async () => {
     const { backend, directory, lookups } = setup();
-    const reads = [directory.list('partner-a'), directory.list('partner-b'), directory.get('partner-c', 2)];
+    const reads = [directory.list('partner-a'), directory.list('partner-a'), directory.get('partner-a', 2)];
     await new Promise((r) => setImmediate(r));
     expect(backend.pending).toBe(1);
     expect(backend.tokens).toEqual(['partner-a']);
@@ -91,18 +98,113 @@ describe('category directory', () => {
     expect(lookups).toEqual(['miss', 'miss', 'miss']);
   });
 
-  it('serves a fresh copy without calling, and keeps the token out of every cache key', async () => {
+  it('reads with each token of concurrent cold misses: a token is answered only once the backend took it', async () => {
+    const { backend, directory } = setup();
+    const good = directory.list('partner-a');
+    const wrong = directory.list('wrong-token').catch((error: unknown) => error);
+    await new Promise((r) => setImmediate(r));
+    expect(backend.tokens).toEqual(['partner-a', 'wrong-token']);
+    await backend.answer(V1);
+    await backend.fail(REFUSED);
+    expect(await good).toHaveLength(2);
+    expect(await wrong).toBe(REFUSED);
+  });
+
+  it('serves a fresh copy without calling to a token the backend took, and keeps the token out of every cache key', async () => {
     const { backend, directory, store, advance } = setup();
     const first = directory.list('secret-partner-token');
     await new Promise((r) => setImmediate(r));
     await backend.answer(V1);
     await first;
     advance(TTL - 1);
-    expect(await directory.list('other-token')).toHaveLength(2);
+    expect(await directory.list('secret-partner-token')).toHaveLength(2);
+    expect(directory.accepts('secret-partner-token')).toBe(true);
     expect(backend.tokens).toHaveLength(1);
     const keys = [...(store.store as Map<string, unknown>).keys()];
     expect(keys).toEqual([`keyv:${CATEGORY_CACHE_KEY}`]);
     expect(JSON.stringify([...(store.store as Map<string, unknown>).entries()])).not.toContain('secret-partner-token');
+  });
+
+  it('asks the backend with a token it has not seen taken before serving it the copy, once for concurrent reads', async () => {
+    const { backend, directory } = setup();
+    const cold = directory.list('partner-a');
+    await new Promise((r) => setImmediate(r));
+    await backend.answer(V1);
+    await cold;
+    expect(directory.accepts('partner-b')).toBe(false);
+    const reads = [settled(directory.list('partner-b')), settled(directory.forToken('partner-b').get(1))];
+    expect((await Promise.all(reads)).some((s) => s.done)).toBe(false);
+    expect(backend.tokens).toEqual(['partner-a', 'partner-b']);
+    await backend.answer(V2);
+    // What the check read is the copy from then on, for everyone.
+    expect(await directory.list('partner-b')).toEqual(V2);
+    expect(await directory.list('partner-a')).toEqual(V2);
+    expect(backend.tokens).toHaveLength(2);
+    expect(directory.accepts('partner-b')).toBe(true);
+  });
+
+  it('refuses a token the backend refused, whatever is cached, with no call while the refusal is remembered', async () => {
+    const { backend, directory, advance } = setup({ refusedForMs: 5000 });
+    const cold = directory.list('partner-a');
+    await new Promise((r) => setImmediate(r));
+    await backend.answer(V1);
+    await cold;
+    const first = directory.list('wrong-token').catch((error: unknown) => error);
+    await new Promise((r) => setImmediate(r));
+    await backend.fail(REFUSED);
+    expect(await first).toBe(REFUSED);
+    advance(4999);
+    await expect(directory.list('wrong-token')).rejects.toBeInstanceOf(UnauthenticatedError);
+    await expect(directory.get('wrong-token', 1)).rejects.toBeInstanceOf(UnauthenticatedError);
+    await expect(directory.forToken('wrong-token').list()).rejects.toBeInstanceOf(UnauthenticatedError);
+    expect(backend.pending).toBe(0);
+    expect(directory.accepts('wrong-token')).toBe(false);
+    advance(1);
+    const again = directory.list('wrong-token').catch((error: unknown) => error);
+    await new Promise((r) => setImmediate(r));
+    expect(backend.pending).toBe(1);
+    await backend.fail(REFUSED);
+    expect(await again).toBe(REFUSED);
+    // A refusal says nothing of the backend's health: the copy still refreshes as usual.
+    expect(await directory.list('partner-a')).toHaveLength(2);
+  });
+
+  it('checks a token again once acceptedForMs has passed since the backend last took it', async () => {
+    const { backend, directory, advance } = setup({ acceptedForMs: 10_000 });
+    const cold = directory.list('partner-a');
+    await new Promise((r) => setImmediate(r));
+    await backend.answer(V1);
+    await cold;
+    advance(9999);
+    expect(await directory.list('partner-a')).toHaveLength(2);
+    expect(backend.pending).toBe(0);
+    advance(1);
+    expect(directory.accepts('partner-a')).toBe(false);
+    const read = settled(directory.list('partner-a'));
+    expect((await read).done).toBe(false);
+    await backend.answer(V1);
+    expect(directory.accepts('partner-a')).toBe(true);
+  });
+
+  it('serves the copy to a token it cannot check while the backend is down, and never to one the backend refused', async () => {
+    const { backend, directory, refreshErrors } = setup();
+    const cold = directory.list('partner-a');
+    await new Promise((r) => setImmediate(r));
+    await backend.answer(V1);
+    await cold;
+    const refused = directory.list('wrong-token').catch((error: unknown) => error);
+    await new Promise((r) => setImmediate(r));
+    await backend.fail(REFUSED);
+    expect(await refused).toBe(REFUSED);
+
+    const unchecked = directory.list('partner-b');
+    await new Promise((r) => setImmediate(r));
+    await backend.fail(new NetworkError('getCategories', 'ECONNREFUSED', true));
+    expect(await unchecked).toHaveLength(2);
+    expect(refreshErrors).toHaveLength(1);
+    // Not taken as accepted: the next read asks again.
+    expect(directory.accepts('partner-b')).toBe(false);
+    await expect(directory.list('wrong-token')).rejects.toBeInstanceOf(UnauthenticatedError);
   });
 
   it('after the TTL, answers at once with the stale copy while one refresh runs', async () => {
@@ -172,16 +274,27 @@ describe('category directory', () => {
     expect(await directory.list('t')).toEqual(V2);
   });
 
-  it('is shared through the store: another instance (another BFF process) reads it without a call', async () => {
+  it('is shared through the store: another instance (another BFF process) serves a newer copy from it without a call', async () => {
     const store = new Keyv();
     const one = setup({ store });
     const cold = one.directory.list('t');
     await new Promise((r) => setImmediate(r));
     await one.backend.answer(V1);
     await cold;
+    // The other instance has not seen the token taken: it asks once.
     const two = setup({ store });
-    expect(await two.directory.list('t')).toHaveLength(2);
-    expect(two.backend.tokens).toEqual([]);
+    const check = two.directory.list('t');
+    await new Promise((r) => setImmediate(r));
+    await two.backend.answer(V1);
+    expect(await check).toHaveLength(2);
+
+    // Both copies go stale; the first instance refreshes the store, the second reads it from there.
+    one.advance(TTL + 1);
+    two.advance(TTL + 2);
+    await one.directory.list('t');
+    await one.backend.answer(V2);
+    expect(await two.directory.list('t')).toEqual(V2);
+    expect(two.backend.tokens).toEqual(['t']);
   });
 
   it('warm() loads with the configured token unless a fresh copy exists', async () => {

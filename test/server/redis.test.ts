@@ -24,22 +24,25 @@ describe.skipIf(!redisAvailable)('shared caches on Redis', () => {
     await redis?.close();
   });
 
-  const post = (url: string, body: unknown) =>
+  const post = (url: string, body: unknown, token: string = DEMO_TOKENS.store) =>
     fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${DEMO_TOKENS.store}` },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify(body),
     }).then(async (r) => ({ status: r.status, body: (await r.json() as any) }));
 
-  it('two instances fetch the category directory once between them', async () => {
+  it('two instances share the category directory: each checks a token once, and refuses a wrong one whatever is cached', async () => {
     await stack.resetCalls();
     const a = await post(stack.bffUrl, { query: '{ categories { id name } }' });
+    // The second instance has not seen this token accepted: one read of the directory checks it.
     const b = await post(second.url, { query: '{ categories { id name } }' });
     const again = await post(second.url, { query: '{ category(id: "2") { name } }' });
     expect(a.body.data.categories.length).toBeGreaterThanOrEqual(10);
     expect(b.body.data).toEqual(a.body.data);
     expect(again.body.data.category.name).toBe(a.body.data.categories[1].name);
-    expect(await stack.calls()).toEqual({ 'categories/get': 1 });
+    expect(await stack.calls()).toEqual({ 'categories/get': 2 });
+    const wrong = await post(second.url, { query: '{ categories { id name } }' }, 'not-a-partner-token');
+    expect(wrong.body).toEqual({ errors: [expect.objectContaining({ extensions: { code: 'UNAUTHENTICATED' } })], data: { categories: null } });
   });
 
   it('shares the APQ store: a hash registered on one instance works on the other', async () => {

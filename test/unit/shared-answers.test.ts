@@ -5,11 +5,15 @@ import { createSharedAnswers } from '../../src/graphql/shared-answers.js';
 
 const schema = createSchema();
 
+/** A token the source serves from its copy, as the category directory serves one the campaign API accepted lately. */
+const TOKEN = 'accepted-token';
+
 /** A source whose copy the test replaces or lets go stale, as the category directory does. */
 function source() {
   let copy: object | undefined = {};
   return {
     freshCopy: () => copy,
+    accepts: (token: string) => token === TOKEN,
     change: () => (copy = {}),
     stale: () => (copy = undefined),
   };
@@ -47,15 +51,23 @@ describe('remembered answers', () => {
     const data = source();
     const answers = createSharedAnswers({ schema, source: data, maxEntries: 10 });
     answers.remember({ ...request, variables: { id: '1' } }, data.freshCopy()!, answer);
-    expect(answers.lookup({ ...request, variables: { id: '1' } })).toMatchObject(answer);
+    expect(answers.lookup({ ...request, variables: { id: '1' } }, TOKEN)).toMatchObject(answer);
     // Encoded once, as it will be sent.
-    expect(answers.lookup({ ...request, variables: { id: '1' } })!.bytes.equals(Buffer.from(answer.body, 'utf8'))).toBe(true);
-    expect(answers.lookup({ ...request, variables: { id: '2' } })).toBeUndefined();
-    expect(answers.lookup(request)).toBeUndefined();
+    expect(answers.lookup({ ...request, variables: { id: '1' } }, TOKEN)!.bytes.equals(Buffer.from(answer.body, 'utf8'))).toBe(true);
+    expect(answers.lookup({ ...request, variables: { id: '2' } }, TOKEN)).toBeUndefined();
+    expect(answers.lookup(request, TOKEN)).toBeUndefined();
     answers.remember(request, data.freshCopy()!, answer);
-    expect(answers.lookup({ ...request, variables: {} })).toMatchObject(answer);
-    expect(answers.lookup({ ...request, variables: null })).toMatchObject(answer);
-    expect(answers.lookup({ ...request, operationName: 'Other' })).toBeUndefined();
+    expect(answers.lookup({ ...request, variables: {} }, TOKEN)).toMatchObject(answer);
+    expect(answers.lookup({ ...request, variables: null }, TOKEN)).toMatchObject(answer);
+    expect(answers.lookup({ ...request, operationName: 'Other' }, TOKEN)).toBeUndefined();
+  });
+
+  it('are sent only to a token the source would serve from its copy', () => {
+    const data = source();
+    const answers = createSharedAnswers({ schema, source: data, maxEntries: 10 });
+    answers.remember(request, data.freshCopy()!, answer);
+    expect(answers.lookup(request, 'a token not accepted lately')).toBeUndefined();
+    expect(answers.lookup(request, TOKEN)).toMatchObject(answer);
   });
 
   it('give way as soon as the copy they were made from is no longer the one served', () => {
@@ -63,9 +75,9 @@ describe('remembered answers', () => {
     const answers = createSharedAnswers({ schema, source: data, maxEntries: 10 });
     answers.remember(request, data.freshCopy()!, answer);
     data.stale();
-    expect(answers.lookup(request)).toBeUndefined();
+    expect(answers.lookup(request, TOKEN)).toBeUndefined();
     data.change();
-    expect(answers.lookup(request)).toBeUndefined();
+    expect(answers.lookup(request, TOKEN)).toBeUndefined();
   });
 
   it('are not kept when the copy changed while the execution ran', () => {
@@ -74,16 +86,16 @@ describe('remembered answers', () => {
     const before = data.freshCopy()!;
     data.change();
     answers.remember(request, before, answer);
-    expect(answers.lookup(request)).toBeUndefined();
+    expect(answers.lookup(request, TOKEN)).toBeUndefined();
   });
 
   it('are at most maxEntries, the oldest going first', () => {
     const data = source();
     const answers = createSharedAnswers({ schema, source: data, maxEntries: 2 });
     for (const id of ['1', '2', '3']) answers.remember({ ...request, variables: { id } }, data.freshCopy()!, answer);
-    expect(answers.lookup({ ...request, variables: { id: '1' } })).toBeUndefined();
-    expect(answers.lookup({ ...request, variables: { id: '2' } })).toBeDefined();
-    expect(answers.lookup({ ...request, variables: { id: '3' } })).toBeDefined();
+    expect(answers.lookup({ ...request, variables: { id: '1' } }, TOKEN)).toBeUndefined();
+    expect(answers.lookup({ ...request, variables: { id: '2' } }, TOKEN)).toBeDefined();
+    expect(answers.lookup({ ...request, variables: { id: '3' } }, TOKEN)).toBeDefined();
   });
 });
 
@@ -98,7 +110,7 @@ describe('requests that are never remembered', () => {
     for (let i = 0; i < 100_000; i++) deep = [deep];
     for (const variables of [{ id: ['1'] }, { id: { nested: '1' } }, { id: deep }]) {
       answers.remember({ query, variables: variables as Record<string, unknown> }, data.freshCopy()!, answer);
-      expect(answers.lookup({ query, variables: variables as Record<string, unknown> })).toBeUndefined();
+      expect(answers.lookup({ query, variables: variables as Record<string, unknown> }, TOKEN)).toBeUndefined();
     }
   });
 
@@ -107,9 +119,9 @@ describe('requests that are never remembered', () => {
     const answers = createSharedAnswers({ schema, source: data, maxEntries: 10 });
     for (const request of [{ query, variables: { id: 'x'.repeat(5000) } }, { query: `${query}${' '.repeat(5000)}`, variables: { id: '1' } }]) {
       answers.remember(request, data.freshCopy()!, answer);
-      expect(answers.lookup(request)).toBeUndefined();
+      expect(answers.lookup(request, TOKEN)).toBeUndefined();
     }
     answers.remember({ query, variables: { id: '1' } }, data.freshCopy()!, answer);
-    expect(answers.lookup({ query, variables: { id: '1' } })).toMatchObject(answer);
+    expect(answers.lookup({ query, variables: { id: '1' } }, TOKEN)).toMatchObject(answer);
   });
 });
