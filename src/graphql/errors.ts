@@ -180,11 +180,10 @@ function withoutStacktrace(formatted: GraphQLFormattedError): GraphQLFormattedEr
 }
 
 const LITERAL_KINDS: ReadonlySet<string> = new Set([Kind.STRING, Kind.INT, Kind.FLOAT, Kind.ENUM, Kind.LIST, Kind.OBJECT]);
-/** A quoted span of a message, and its characters (an escape sequence counts as one). */
-const QUOTED = /"((?:[^"\\]|\\.)*)"/g;
+/** One unit of quoted text: an escape sequence, or a character. */
 const UNIT = /\\u[0-9a-fA-F]{4}|\\[^]|[^]/uy;
-/** A run of text outside quotes with no space in it: a word, a name, or a value written bare. */
-const RUN = /\S{41,}/gu;
+/** What a message is made of, outside quotes: spaces, a quote, or a run of anything else (a word, a name, a value written bare). */
+const TOKEN = /\s+|"|[^\s"]+/g;
 /** graphql-js's syntax errors end with the unexpected token: its kind, then its text raw in quotes. */
 const SYNTAX = /^(Syntax Error: .*?\b(?:Name|String|BlockString|Int|Float) )"([^]*)"(\.?)$/;
 
@@ -194,29 +193,32 @@ const SYNTAX = /^(Syntax Error: .*?\b(?:Name|String|BlockString|Int|Float) )"([^
  */
 export const MESSAGE_LIMIT = 500;
 
-/** The end of the first `count` units of `text` from `start` (an escape sequence, or a character). */
-function unitsEnd(text: string, start: number, count: number): number {
+/** The end of the first `count` units of `text` from `start`, at most `end`. */
+function unitsEnd(text: string, start: number, end: number, count: number): number {
   UNIT.lastIndex = start;
-  for (let i = 0; i < count && UNIT.lastIndex < text.length; i++) if (!UNIT.exec(text)) break;
-  return UNIT.lastIndex;
+  for (let i = 0; i < count && UNIT.lastIndex < end; i++) if (!UNIT.exec(text)) break;
+  return Math.min(UNIT.lastIndex, end);
 }
 
-/** A quoted span as is when it holds at most 40 units (or 40 and "…", cut already), else cut to 40 and "…". */
-function cutSpan(span: string): string {
-  const inner = span.slice(1, -1);
-  const end = unitsEnd(inner, 0, QUOTE_LIMIT);
-  if (end >= inner.length || inner.slice(end) === '…') return span;
-  return `"${inner.slice(0, end)}…"`;
+/** The index of the quote that closes the span opened at `open` (one no backslash escapes), or -1. */
+function closingQuote(text: string, open: number): number {
+  for (let at = text.indexOf('"', open + 1); at >= 0; at = text.indexOf('"', at + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(at - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return at;
+  }
+  return -1;
 }
 
-/** A run of more than 40 characters without a space, cut to 40 and "…" unless cut already. */
-function cutRun(run: string): string {
-  const end = unitsEnd(run, 0, QUOTE_LIMIT);
-  return run.slice(end) === '…' ? run : `${run.slice(0, end)}…`;
+/**
+ * `text[from, to)` as is when it holds at most 40 units (or 40 and "…": cut already), else its
+ * first 40 and "…".
+ */
+function cut(text: string, from: number, to: number): string {
+  const end = unitsEnd(text, from, to, QUOTE_LIMIT);
+  if (end === to || text.slice(end, to) === '…') return text.slice(from, to);
+  return `${text.slice(from, end)}…`;
 }
-
-/** The message's text outside quotes, with each long run cut. */
-const cutRuns = (text: string): string => (text.length > QUOTE_LIMIT ? text.replace(RUN, cutRun) : text);
 
 /** At most `MESSAGE_LIMIT` characters (never half of one), then "…". */
 function capped(message: string): string {
@@ -226,35 +228,84 @@ function capped(message: string): string {
 }
 
 /**
+ * Every quoted span and every run of text without a space or quote cut to 40 units and "…", the
+ * whole to `MESSAGE_LIMIT`. One pass that stops once the limit is reached, and skips what it cuts
+ * without looking at it character by character: a message of megabytes costs about as much as
+ * finding its quotes.
+ */
+function cutEchoes(message: string): string {
+  let out = '';
+  TOKEN.lastIndex = 0;
+  for (let token = TOKEN.exec(message); token !== null && out.length <= MESSAGE_LIMIT; token = TOKEN.exec(message)) {
+    const at = token.index;
+    const close = token[0] === '"' ? closingQuote(message, at) : -1;
+    if (close >= 0) {
+      out += `"${cut(message, at + 1, close)}"`;
+      TOKEN.lastIndex = close + 1;
+    } else {
+      out += token[0].length > QUOTE_LIMIT ? cut(message, at, at + token[0].length) : token[0];
+    }
+  }
+  return capped(out);
+}
+
+/**
  * What a message echoes of the request, cut short (SECURITY.md), whatever wrote the message:
  * graphql-js writes the unexpected token of a syntax error, a literal of the wrong type and
  * every name it quotes whole, and a scalar (graphql-scalars' among them) writes the value it
- * refuses as it likes, bare. So every quoted span and every run of text without a space is cut
- * to 40 characters and "…", and the whole message to `MESSAGE_LIMIT`: no scalar, rule or library
- * added later can send back more than a short prefix of anything it received. The literals an
- * error points at are first cut as a quote would cut them, so such messages still read well.
+ * refuses as it likes, bare. So every quoted span and every run of text without a space or a
+ * quote is cut to 40 characters and "…", and the whole message to `MESSAGE_LIMIT`: no scalar, rule
+ * or library added later can send back more than a short prefix of anything it received. The
+ * literals an error points at are first cut as a quote would cut them, so such messages still
+ * read well.
  */
 export function boundEchoes(message: string, nodes: readonly ASTNode[] | undefined): string {
   const syntax = SYNTAX.exec(message);
-  if (syntax) return capped(`${cutRuns(syntax[1]!)}${quote(syntax[2]!)}${syntax[3]}`);
+  if (syntax) return capped(`${cutEchoes(syntax[1]!)}${quote(syntax[2]!)}${syntax[3]}`);
   let out = message;
   for (const node of nodes ?? []) {
-    if (!LITERAL_KINDS.has(node.kind)) continue;
-    // As graphql-js prints a literal into a message (its internal printForError).
-    const printed = print(node, { maxIndentDepth: 100 });
-    if (printed.length <= QUOTE_LIMIT) continue;
-    const short = node.kind === Kind.STRING ? quote(node.value) : shorten(printed);
-    out = out.split(printed).join(short);
+    // A string as graphql-js prints it is a quoted span like any other, cut below; a block string
+    // is not, and other literals are cut whole, as a quote would cut them.
+    if (node.kind !== Kind.STRING || node.block) {
+      const literal = literalOf(node);
+      if (literal && out.includes(literal.printed)) out = out.replaceAll(literal.printed, () => literal.short);
+    }
     // A scalar's own reason may write a string it refuses bare, without quotes.
-    if (node.kind === Kind.STRING && node.value.length > QUOTE_LIMIT) out = out.split(node.value).join(short);
+    if (node.kind === Kind.STRING && node.value.length > QUOTE_LIMIT) out = withoutCopies(out, node.value);
   }
-  let cut = '';
+  return cutEchoes(out);
+}
+
+/** Every copy of a received string in a message, bare or in plain quotes, as its quote. */
+function withoutCopies(message: string, value: string): string {
+  let at = message.indexOf(value);
+  if (at < 0) return message;
+  const short = quote(value);
+  let out = '';
   let from = 0;
-  for (const span of out.matchAll(QUOTED)) {
-    cut += cutRuns(out.slice(from, span.index)) + cutSpan(span[0]);
-    from = span.index + span[0].length;
+  for (; at >= 0; at = message.indexOf(value, from)) {
+    const quoted = at > from && message[at - 1] === '"' && message[at + value.length] === '"';
+    out += message.slice(from, quoted ? at - 1 : at) + short;
+    from = at + value.length + (quoted ? 1 : 0);
   }
-  return capped(cut + cutRuns(out.slice(from)));
+  return out + message.slice(from);
+}
+
+/**
+ * Literals as graphql-js prints them into a message (its internal printForError), with their
+ * short form; undefined for a short one. Made once per node: every error about a literal points
+ * at it (a missing field of an input object, each of them), and printing a long one is costly.
+ */
+const literals = new WeakMap<ASTNode, { printed: string; short: string } | null>();
+function literalOf(node: ASTNode): { printed: string; short: string } | undefined {
+  if (!LITERAL_KINDS.has(node.kind)) return undefined;
+  let literal = literals.get(node);
+  if (literal === undefined) {
+    const printed = print(node, { maxIndentDepth: 100 });
+    literal = printed.length <= QUOTE_LIMIT ? null : { printed, short: node.kind === Kind.STRING ? quote(node.value) : shorten(printed) };
+    literals.set(node, literal);
+  }
+  return literal ?? undefined;
 }
 
 function bounded(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {

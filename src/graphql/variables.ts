@@ -85,7 +85,7 @@ export function firstVariableError(
  * cut where every error is formatted (`boundEchoes` in errors.ts).
  */
 function bounded(reason: string, invalidValue: unknown): string {
-  const swap = (text: string, whole: string, short: string) => (whole === short ? text : text.split(whole).join(short));
+  const swap = (text: string, whole: string, short: string) => (whole === short ? text : text.replaceAll(whole, () => short));
   let out = swap(reason, inspect(invalidValue), preview(invalidValue));
   if (typeof invalidValue === 'string' && invalidValue.length > QUOTE_LIMIT) {
     out = swap(swap(out, `"${invalidValue}"`, quote(invalidValue)), invalidValue, quote(invalidValue));
