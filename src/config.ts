@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ResilienceSettings } from './campaign-api/resilience.js';
+import { parseTrustProxy, type ForwardedHeader, type TrustProxy } from './server/client-address.js';
 
 /**
  * The whole configuration, read once from environment variables. A bad value stops start-up
@@ -17,6 +18,15 @@ const int = (min: number, max: number, fallback: number) =>
 const httpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL, such as https://api.example.com' })
   .transform((u) => u.replace(/\/+$/, ''));
+
+const trustProxy = z.string().transform((value, ctx): TrustProxy => {
+  try {
+    return parseTrustProxy(value);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    return z.NEVER;
+  }
+});
 
 const redisUrl = z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL, such as redis://127.0.0.1:6379' });
 
@@ -72,6 +82,8 @@ export const envSchema = z.object({
   HEAP_GROWTH_PERCENT: int(0, 300, 100),
   SHUTDOWN_GRACE_MS: int(0, 600_000, 10_000),
   READY_BACKEND_WINDOW_MS: int(1000, 3_600_000, 30_000),
+  TRUST_PROXY: trustProxy.optional(),
+  TRUST_PROXY_HEADER: z.enum(['x-forwarded-for', 'forwarded'], { error: 'must be x-forwarded-for or forwarded' }).default('x-forwarded-for'),
   CURSOR_SECRET: z.string().min(32, { error: 'must be at least 32 characters (the same on every instance)' }).optional(),
 
   SUBSCRIPTION_POLL_INTERVAL_MS: int(100, 600_000, 3000),
@@ -147,6 +159,9 @@ export interface Config {
   categoryTtlMs: number;
   shutdownGraceMs: number;
   readyBackendWindowMs: number;
+  /** Which peers may name the client in `trustProxyHeader` (server/client-address.ts); false: none. */
+  trustProxy: TrustProxy;
+  trustProxyHeader: ForwardedHeader;
   /** Keys the HMAC of pagination cursors; the same on every instance of a fleet. */
   cursorSecret: string | undefined;
   /** Live campaign status (subscriptions over WebSocket and SSE). */
@@ -275,6 +290,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     categoryTtlMs: e.CATEGORY_TTL_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     readyBackendWindowMs: e.READY_BACKEND_WINDOW_MS,
+    trustProxy: e.TRUST_PROXY ?? false,
+    trustProxyHeader: e.TRUST_PROXY_HEADER,
     cursorSecret: e.CURSOR_SECRET,
     live: {
       pollIntervalMs: e.SUBSCRIPTION_POLL_INTERVAL_MS,

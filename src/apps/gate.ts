@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastPathRequest } from '../graphql/operation-cache.js';
+import type { ClientAddress } from '../server/client-address.js';
 import type { Gate, GateAnswer, GatePass, GateRequest } from '../server/http.js';
 import type { AppKey, AppKeyRegistry } from './app-keys.js';
 import type { AppsContext } from './context.js';
@@ -33,6 +34,8 @@ export interface GateOptions {
   partnersTrustedOnly: boolean;
   appKeyRateLimit: number;
   clientRateLimit: number;
+  /** The client of a request, also behind trusted proxies (server/client-address.ts). */
+  clientAddress: ClientAddress;
   httpMaxAgeS: number;
   httpStaleWhileRevalidateS: number;
   /** Answers remembered are good for at most this long (the feed's freshness). */
@@ -111,7 +114,7 @@ export function createAppGate(options: GateOptions): Gate {
         'www-authenticate': 'X-App-Key',
       });
     }
-    const client = req.socket.remoteAddress ?? 'unknown';
+    const client = options.clientAddress(req);
     const retryAfter =
       (options.appKeyRateLimit > 0 ? await options.limiter.hit(`key:${app.keyHash}`, options.appKeyRateLimit) : undefined) ??
       (options.clientRateLimit > 0 ? await options.limiter.hit(`client:${client}`, options.clientRateLimit) : undefined);

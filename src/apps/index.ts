@@ -8,6 +8,7 @@ import { ConfigError, type AppsConfig } from '../config.js';
 import type { FastPathAnswer, FastPathRequest } from '../graphql/operation-cache.js';
 import type { Logger } from '../observability/logger.js';
 import type { Gate } from '../server/http.js';
+import type { ClientAddress } from '../server/client-address.js';
 import { createAppKeyRegistry, hashKey, type AppKey, type AppKeyRegistry } from './app-keys.js';
 import type { AppsContext } from './context.js';
 import { localCoordination, redisCoordination } from './coordination.js';
@@ -71,6 +72,8 @@ export interface AppsOptions {
   logger: Logger;
   /** Concurrent record reads of one feed build. */
   buildConcurrency: number;
+  /** The client of a request, also behind trusted proxies; its address is what the per-client rate limit counts. */
+  clientAddress: ClientAddress;
   /** Keys configured in code (the demo key on the embedded emulator). */
   fixedKeys?: Record<string, { name: string; partnerTokens: string[] }>;
   onCacheError?: (error: unknown) => void;
@@ -121,6 +124,7 @@ export async function createApps(options: AppsOptions): Promise<Apps> {
     partnersTrustedOnly: config.trustedDocumentsOnly,
     appKeyRateLimit: config.appKeyRateLimit,
     clientRateLimit: config.clientRateLimit,
+    clientAddress: options.clientAddress,
     httpMaxAgeS: config.httpMaxAgeS,
     httpStaleWhileRevalidateS: config.httpStaleWhileRevalidateS,
     memoMs: config.feedTtlMs,

@@ -27,6 +27,7 @@ import { traceGraphqlRequests } from '../tracing/http-server.js';
 import { activeTracer } from '../tracing/state.js';
 import { createLive } from '../subscriptions/index.js';
 import { Admission } from './admission.js';
+import { clientAddressReader } from './client-address.js';
 import { createHttpHandler, type Readiness } from './http.js';
 import { RequestShapes } from './request-shapes.js';
 import type { AppsContext } from '../apps/context.js';
@@ -122,6 +123,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     onBuild: (outcome) => feedBuilds.inc({ outcome }),
     onLookup: (result) => metrics.cacheLookups.inc({ cache: 'feed', result }),
     onRefused: (reason) => metrics.limitRejections.inc({ limit: reason }),
+    clientAddress: clientAddressReader(config.trustProxy, config.trustProxyHeader),
   });
 
   const categories = createCategoryDirectory({
