@@ -81,7 +81,6 @@ export const envSchema = z.object({
   ADMISSION_CONTROL: bool.default(true),
   HEAP_GROWTH_PERCENT: int(0, 300, 100),
   SHUTDOWN_GRACE_MS: int(0, 600_000, 10_000),
-  READY_BACKEND_WINDOW_MS: int(1000, 3_600_000, 30_000),
   TRUST_PROXY: trustProxy.optional(),
   TRUST_PROXY_HEADER: z.enum(['x-forwarded-for', 'forwarded'], { error: 'must be x-forwarded-for or forwarded' }).default('x-forwarded-for'),
   CURSOR_SECRET: z.string().min(32, { error: 'must be at least 32 characters (the same on every instance)' }).optional(),
@@ -158,7 +157,6 @@ export interface Config {
   heapGrowthPercent: number;
   categoryTtlMs: number;
   shutdownGraceMs: number;
-  readyBackendWindowMs: number;
   /** Which peers may name the client in `trustProxyHeader` (server/client-address.ts); false: none. */
   trustProxy: TrustProxy;
   trustProxyHeader: ForwardedHeader;
@@ -247,6 +245,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.SUBSCRIPTION_POLL_BACKOFF_MAX_MS < e.SUBSCRIPTION_POLL_INTERVAL_MS) {
     problems.push(`SUBSCRIPTION_POLL_BACKOFF_MAX_MS=${e.SUBSCRIPTION_POLL_BACKOFF_MAX_MS} must be at least SUBSCRIPTION_POLL_INTERVAL_MS=${e.SUBSCRIPTION_POLL_INTERVAL_MS}`);
   }
+  if (present.READY_BACKEND_WINDOW_MS !== undefined) {
+    problems.push(
+      'READY_BACKEND_WINDOW_MS is no longer read: /readyz no longer turns 503 when the backend is down (that took every instance out of the load balancer); the backend\'s state is in /readyz\'s checks and bff_dependency_up. Remove the variable',
+    );
+  }
   if (problems.length) throw new ConfigError(problems);
 
   return {
@@ -289,7 +292,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     heapGrowthPercent: e.HEAP_GROWTH_PERCENT,
     categoryTtlMs: e.CATEGORY_TTL_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
-    readyBackendWindowMs: e.READY_BACKEND_WINDOW_MS,
     trustProxy: e.TRUST_PROXY ?? false,
     trustProxyHeader: e.TRUST_PROXY_HEADER,
     cursorSecret: e.CURSOR_SECRET,

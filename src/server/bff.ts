@@ -28,6 +28,7 @@ import { activeTracer } from '../tracing/state.js';
 import { createLive } from '../subscriptions/index.js';
 import { Admission } from './admission.js';
 import { clientAddressReader } from './client-address.js';
+import { Dependencies } from './dependencies.js';
 import { createHttpHandler, type Readiness } from './http.js';
 import { RequestShapes } from './request-shapes.js';
 import type { AppsContext } from '../apps/context.js';
@@ -96,8 +97,31 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     onCall(report) {
       metrics.recordBackendCall(report);
       metrics.setBreakerState(api.breakerState());
+      dependencies.observe('backend');
     },
   });
+  // Told from real traffic (the breaker opens after consecutive failures), never by probing the
+  // partner API with a made-up token.
+  const dependencies = new Dependencies(
+    [
+      {
+        name: 'backend',
+        check() {
+          const answered = api.lastAnsweredAt();
+          const last = answered === undefined ? 'no answer yet' : `last answer ${Date.now() - answered} ms ago`;
+          const breaker = api.breakerState();
+          if (breaker === 'closed') return { ok: true, detail: answered === undefined ? 'no call yet' : last };
+          return { ok: false, detail: `the campaign API fails: circuit breaker ${breaker}; ${last}` };
+        },
+      },
+      ...(cache.kind === 'redis'
+        ? [{ name: 'redis' as const, check: async () => ((await cache.ping()) ? { ok: true, detail: 'redis' } : { ok: false, detail: 'redis cache does not answer' }) }]
+        : []),
+    ],
+    logger,
+    metrics.registry,
+  );
+  dependencies.watch(5000);
 
   const schema = createSchema();
   // Tracing is started (or not) by the process before this; the compiled path must see the wrapped resolvers.
@@ -213,31 +237,20 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     trust: { documents: apps.trusted, only: config.apps.trustedDocumentsOnly, onRefused: () => metrics.limitRejections.inc({ limit: 'trusted_document' }) },
   });
 
-  let lastProbe: Promise<boolean> | undefined;
-  let lastProbeAt = 0;
-  /** The backend answered recently, or answers a probe now (a 401 to a dummy token is an answer). */
-  async function backendReady(): Promise<boolean> {
-    const answered = api.lastAnsweredAt();
-    if (answered !== undefined && Date.now() - answered < config.readyBackendWindowMs) return true;
-    if (!lastProbe || Date.now() - lastProbeAt > 1000) {
-      lastProbeAt = Date.now();
-      const before = api.lastAnsweredAt();
-      lastProbe = api
-        .getCategories('readiness-probe', {})
-        .then(() => true)
-        // A refusal of the dummy token is an answer: the client then records it as answered.
-        .catch(() => api.lastAnsweredAt() !== before);
-    }
-    return lastProbe;
-  }
+  /** Shutdown has begun: the load balancer is told at once, before the port closes. */
+  let draining = false;
+  /**
+   * Whether this instance should get traffic: while it serves and is not shutting down. Not
+   * whether Redis or the backend answers, which every instance shares; nor whether the event
+   * loop is saturated, which under the same load every instance is too (admission control lets
+   * requests wait for it instead).
+   */
   async function readiness(): Promise<Readiness> {
-    const [backend, cacheOk] = await Promise.all([backendReady(), cache.ping()]);
+    const states = await dependencies.check();
     return {
-      ready: backend && cacheOk,
-      checks: {
-        backend: backend ? { ok: true } : { ok: false, detail: `the campaign API has not answered in the last ${config.readyBackendWindowMs} ms and does not answer a probe` },
-        cache: cacheOk ? { ok: true, detail: cache.kind } : { ok: false, detail: `${cache.kind} cache does not answer` },
-      },
+      ready: !draining,
+      status: draining ? 'draining' : 'ready',
+      checks: { backend: states.get('backend')!, cache: states.get('redis') ?? { ok: true, detail: 'memory' } },
     };
   }
 
@@ -277,7 +290,6 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   // closes after its last answer, instead of advertising reuse and being cut under a request the
   // client sends on it next (a reset the client cannot tell from a lost mutation).
   const unanswered = new Set<ServerResponse>();
-  let draining = false;
   // One listener for every answer, added with `on` (an answer closes once): no closure, nor the
   // two objects `once` wraps a listener in, for each request.
   function answered(this: ServerResponse): void {
@@ -331,6 +343,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
         }
       }
       server.closeAllConnections();
+      dependencies.close();
       await apollo.stop();
       admission?.close();
       await apps.close();

@@ -77,7 +77,11 @@ export interface GatePass {
 export type Gate = (request: GateRequest) => Promise<GateAnswer | GatePass> | GateAnswer | GatePass;
 
 export interface Readiness {
+  /** Whether this instance should get traffic (200), or not (503). */
   ready: boolean;
+  /** Said in the body: `ready`, or why not (`draining`). */
+  status: string;
+  /** What the instance knows of what it depends on; informative, not what `ready` follows. */
   checks: Record<string, { ok: boolean; detail?: string }>;
 }
 
@@ -665,7 +669,7 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
         return sendJson(res, 200, { status: 'ok' });
       case '/readyz': {
         const readiness = await options.readiness();
-        return sendJson(res, readiness.ready ? 200 : 503, { status: readiness.ready ? 'ready' : 'not ready', checks: readiness.checks });
+        return sendJson(res, readiness.ready ? 200 : 503, { status: readiness.status, checks: readiness.checks });
       }
       case '/metrics': {
         const text = await options.metrics.metrics();

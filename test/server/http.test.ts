@@ -3,6 +3,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBuiltEntry, type BuiltEntry } from '../helpers/built-entry.js';
+import { captureLogs } from '../helpers/log-capture.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { CREATE, newPartner, promoInput } from '../graphql/support.js';
 
@@ -201,7 +202,7 @@ describe('the HTTP layer', () => {
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     const ready = await fetch(`${base}/readyz`);
     expect(ready.status).toBe(200);
-    expect((await ready.json() as any)).toEqual({ status: 'ready', checks: { backend: { ok: true }, cache: { ok: true, detail: 'memory' } } });
+    expect((await ready.json() as any)).toEqual({ status: 'ready', checks: { backend: { ok: true, detail: expect.stringMatching(/^(no call yet|last answer \d+ ms ago)$/) }, cache: { ok: true, detail: 'memory' } } });
 
     await post(JSON.stringify({ query: 'query Metered { categories { id } }' }));
     const metrics = await (await fetch(`${base}/metrics`)).text();
@@ -210,33 +211,61 @@ describe('the HTTP layer', () => {
     expect(metrics).toMatch(/bff_graphql_request_duration_seconds_bucket/);
     expect(metrics).toMatch(/bff_backend_call_duration_seconds_bucket/);
     expect(metrics).toMatch(/bff_backend_breaker_state 0/);
+    expect(metrics).toMatch(/bff_dependency_up\{dependency="backend"\} 1/);
     expect(metrics).toMatch(/bff_cache_lookups_total\{cache="categories",result="(hit|miss)"\}/);
     expect(metrics).toMatch(/process_resident_memory_bytes/);
   });
 });
 
 describe('readiness without a backend', () => {
-  it('turns 503 with a reason when the backend stops answering', async () => {
-    const lonely = await startStack({ env: { READY_BACKEND_WINDOW_MS: '1000', BACKEND_ATTEMPT_TIMEOUT_MS: '200', BACKEND_BUDGET_MS: '500' } });
+  it('stays ready: the backend\'s state is told in the checks, in bff_dependency_up and in the log, from real calls, never a probe', async () => {
+    const logs = captureLogs();
+    const lonely = await startStack({
+      env: { BACKEND_ATTEMPT_TIMEOUT_MS: '200', BACKEND_BUDGET_MS: '500', BACKEND_MAX_ATTEMPTS: '1', BACKEND_BREAKER_FAILURES: '2', BACKEND_BREAKER_HALF_OPEN_MS: '500' },
+      logger: logs.logger,
+    });
     try {
       const base = lonely.bffUrl.replace('/graphql', '');
-      expect((await fetch(`${base}/readyz`)).status).toBe(200);
+      const readyz = async () => {
+        const response = await fetch(`${base}/readyz`);
+        return { status: response.status, body: (await response.json()) as any };
+      };
+      // However often it is asked, readiness calls nothing: no probe with a made-up token.
+      for (let i = 0; i < 5; i++) expect((await readyz()).status).toBe(200);
+      expect(await lonely.calls()).toEqual({});
+      expect((await readyz()).body.checks.backend).toEqual({ ok: true, detail: 'no call yet' });
+      // The category directory, now cached, is what every instance can still answer in an outage.
+      expect((await lonely.gql('{ categories { id } }')).body.data.categories.length).toBeGreaterThan(0);
+
       await lonely.admin('faults', { mode: 'http500' });
-      await new Promise((r) => setTimeout(r, 1100));
-      const ready = await fetch(`${base}/readyz`);
-      expect(ready.status).toBe(503);
-      const body = (await ready.json() as any);
-      expect(body.status).toBe('not ready');
-      expect(body.checks.backend.ok).toBe(false);
-      expect(body.checks.backend.detail).toMatch(/has not answered in the last 1000 ms/);
+      for (let i = 0; i < 2; i++) expect((await lonely.gql('{ campaign(id: "1") { id } }')).body.errors?.[0].extensions.code).toBe('BACKEND_UNAVAILABLE');
+      const down = await readyz();
+      expect(down).toEqual({
+        status: 200,
+        body: { status: 'ready', checks: { backend: { ok: false, detail: expect.stringMatching(/^the campaign API fails: circuit breaker (open|half-open); last answer \d+ ms ago$/) }, cache: { ok: true, detail: 'memory' } } },
+      });
+      expect(await (await fetch(`${base}/metrics`)).text()).toMatch(/bff_dependency_up\{dependency="backend"\} 0/);
+      expect(logs.entries).toContainEqual(expect.objectContaining({ level: 40, dependency: 'backend', msg: 'dependency down: backend; still serving what does not need it' }));
+      // Answers that need no backend call are still given.
+      expect((await lonely.gql('{ categories { id } }')).body.data.categories.length).toBeGreaterThan(0);
+
       await lonely.admin('faults', undefined, 'DELETE');
-      await new Promise((r) => setTimeout(r, 1100));
-      expect((await fetch(`${base}/readyz`)).status).toBe(200);
+      await until(async () => (await lonely.gql('{ campaign(id: "1") { id } }')).body.data?.campaign?.id === '1', 'a call to pass the half-open breaker');
+      expect((await readyz()).body.checks.backend).toEqual({ ok: true, detail: expect.stringMatching(/^last answer \d+ ms ago$/) });
+      expect(logs.entries).toContainEqual(expect.objectContaining({ level: 30, dependency: 'backend', msg: 'dependency up again: backend' }));
     } finally {
       await lonely.close();
     }
   });
 });
+
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 /**
  * Against the built entry in its own process: in-process, client and server share one event loop
