@@ -612,6 +612,8 @@ async function main(): Promise<boolean> {
     TRUSTED_DOCUMENTS: feedFiles.trustedDocuments,
     // One load generator stands in for thousands of phones: the per-address limit would refuse it.
     CLIENT_RATE_LIMIT: '0',
+    // No load balancer in front: a stop need not wait for one to notice.
+    SHUTDOWN_DELAY_MS: '0',
   };
   // Settings of the BFF taken from this shell (a tuning being tried), recorded with the figures.
   const inheritedSettings = Object.fromEntries(

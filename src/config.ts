@@ -15,6 +15,12 @@ const int = (min: number, max: number, fallback: number) =>
     .max(max, { error: `must be a whole number from ${min} to ${max}` })
     .default(fallback);
 
+/**
+ * A load balancer stops sending to an instance after `fall` failed checks `inter` apart (HAProxy's
+ * defaults: 2 s and 3): until then it still sends, so the port stays open that long.
+ */
+const DEFAULT_SHUTDOWN_DELAY_MS = 6000;
+
 const httpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL, such as https://api.example.com' })
   .transform((u) => u.replace(/\/+$/, ''));
@@ -81,6 +87,8 @@ export const envSchema = z.object({
   ADMISSION_CONTROL: bool.default(true),
   HEAP_GROWTH_PERCENT: int(0, 300, 100),
   SHUTDOWN_GRACE_MS: int(0, 600_000, 10_000),
+  // Unset in development (no load balancer in front): 0.
+  SHUTDOWN_DELAY_MS: int(0, 600_000, DEFAULT_SHUTDOWN_DELAY_MS),
   TRUST_PROXY: trustProxy.optional(),
   TRUST_PROXY_HEADER: z.enum(['x-forwarded-for', 'forwarded'], { error: 'must be x-forwarded-for or forwarded' }).default('x-forwarded-for'),
   CURSOR_SECRET: z.string().min(32, { error: 'must be at least 32 characters (the same on every instance)' }).optional(),
@@ -157,6 +165,8 @@ export interface Config {
   heapGrowthPercent: number;
   categoryTtlMs: number;
   shutdownGraceMs: number;
+  /** After SIGTERM/SIGINT: how long /readyz answers 503 while requests are still served, before the port closes. */
+  shutdownDelayMs: number;
   /** Which peers may name the client in `trustProxyHeader` (server/client-address.ts); false: none. */
   trustProxy: TrustProxy;
   trustProxyHeader: ForwardedHeader;
@@ -292,6 +302,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     heapGrowthPercent: e.HEAP_GROWTH_PERCENT,
     categoryTtlMs: e.CATEGORY_TTL_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    shutdownDelayMs: production || present.SHUTDOWN_DELAY_MS !== undefined ? e.SHUTDOWN_DELAY_MS : 0,
     trustProxy: e.TRUST_PROXY ?? false,
     trustProxyHeader: e.TRUST_PROXY_HEADER,
     cursorSecret: e.CURSOR_SECRET,

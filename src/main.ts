@@ -100,8 +100,8 @@ async function shutdown(signal: string): Promise<void> {
     process.exit(1);
   }
   stopping = true;
-  logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: finishing in-flight requests');
-  await bff.close();
+  logger.info({ signal, delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs }, 'shutting down: finishing in-flight requests');
+  await bff.close({ delayMs: config.shutdownDelayMs });
   // After the last request's spans have ended: what the batch processor still holds is sent now.
   await tracing?.shutdown();
   await emulator?.close();

@@ -56,10 +56,12 @@ export interface RunningBff {
   /** App keys and the shared offer feed. */
   apps: Apps;
   /**
-   * Stops accepting, lets in-flight requests finish within the grace period, answers those still
-   * at work after it 503 SHUTTING_DOWN, then frees everything.
+   * Answers /readyz 503 at once and goes on serving for `delayMs` (the load balancer's time to
+   * notice), then stops accepting and ends subscriptions, lets in-flight requests finish within
+   * the grace period, answers those still at work after it 503 SHUTTING_DOWN, then frees
+   * everything.
    */
-  close(): Promise<void>;
+  close(options?: { delayMs?: number }): Promise<void>;
 }
 
 /** How long the 503s of requests interrupted at the end of the grace period get to be written before every socket is closed. */
@@ -290,12 +292,16 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   // closes after its last answer, instead of advertising reuse and being cut under a request the
   // client sends on it next (a reset the client cannot tell from a lost mutation).
   const unanswered = new Set<ServerResponse>();
+  /** The port is closed: an idle keep-alive socket is closed as soon as it is idle. */
+  let stopping = false;
   // One listener for every answer, added with `on` (an answer closes once): no closure, nor the
   // two objects `once` wraps a listener in, for each request.
   function answered(this: ServerResponse): void {
     unanswered.delete(this);
-    // An answer already under way when shutdown began still said keep-alive: close its socket now.
-    if (draining) server.closeIdleConnections();
+    // An answer already under way when shutdown began still said keep-alive: close its socket
+    // now. Not while the load balancer may still send (the delay): a request it sends on a
+    // socket being closed is lost, and a POST is not sent again.
+    if (stopping) server.closeIdleConnections();
   }
   const shapes = new RequestShapes();
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
@@ -319,14 +325,20 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
 
   let closing: Promise<void> | undefined;
-  async function close(): Promise<void> {
+  async function close({ delayMs = 0 }: { delayMs?: number } = {}): Promise<void> {
     closing ??= (async () => {
+      // /readyz answers 503 from now on. The load balancer notices within its checks' interval x
+      // fall and sends nothing more; until then its requests (and subscriptions) are served as
+      // ever, each answer closing its connection.
       draining = true;
       for (const res of unanswered) if (!res.headersSent) res.setHeader('connection', 'close');
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      stopping = true;
       // Stops listening and closes the idle keep-alive sockets; the others close after their answer.
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       // Subscriptions never finish by themselves: complete them and close their sockets (1001)
-      // first, so the grace period is spent on requests that can finish.
+      // first, so the grace period is spent on requests that can finish. Their clients reconnect
+      // through the load balancer, to another instance by now.
       await subscriptions.close();
       let timer: NodeJS.Timeout | undefined;
       const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, config.shutdownGraceMs)));
@@ -343,6 +355,9 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
         }
       }
       server.closeAllConnections();
+      // Only now: what the mutations answered during the grace period did reaches the watchers
+      // on the other instances.
+      await live.close();
       dependencies.close();
       await apollo.stop();
       admission?.close();

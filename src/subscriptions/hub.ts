@@ -289,7 +289,12 @@ export class LiveStatus {
   readonly #verified = new Map<string, number>();
   readonly #checking = new Map<string, Promise<TokenCheck>>();
   readonly #connections = new Map<string, number>();
+  /** Subscriptions have ended (shutdown): none is taken any more. */
   #closed = false;
+  /** The bus is closed too: nothing more is published. */
+  #busClosed = false;
+  /** Publications of mutations still on their way to the bus, which closing waits for. */
+  readonly #publishing = new Set<Promise<void>>();
   #lastWarn = 0;
 
   constructor(private readonly options: LiveStatusOptions) {
@@ -367,18 +372,24 @@ export class LiveStatus {
     void partner.stop();
   }
 
-  /** A mutation through this API answered with the campaign's status: publish it at once. */
+  /**
+   * A mutation through this API answered with the campaign's status: publish it at once. Also
+   * while subscriptions are closing in a shutdown: watchers on other instances must learn what
+   * the requests still in flight did.
+   */
   published(token: string, id: number, status: string): void {
-    if (this.#closed) return;
+    if (this.#busClosed) return;
     const now = Date.now();
     const key = partnerKey(token);
     const at = new Date(now).toISOString();
     const partner = this.#partners.get(key);
     partner?.early([{ id, status }], now, at);
-    this.options.bus.record(key, [{ id, status }], now, at, 'mutation').catch((error: unknown) => {
+    const publishing = this.options.bus.record(key, [{ id, status }], now, at, 'mutation').catch((error: unknown) => {
       this.warn('could not publish a status change on the bus; delivered on this instance only', error);
       return partner?.publishLocally([{ id, status }], now, at);
     });
+    this.#publishing.add(publishing);
+    void publishing.finally(() => this.#publishing.delete(publishing));
   }
 
   stats(): { partners: number; watches: number; connections: number } {
@@ -396,13 +407,25 @@ export class LiveStatus {
     this.options.logger.warn({ err: error }, message);
   }
 
-  /** Completes every subscription and stops every reader (graceful shutdown). */
-  async close(): Promise<void> {
+  /**
+   * Completes every subscription and stops every reader (graceful shutdown). The bus stays open:
+   * mutations still in flight publish what they did (`close` ends it once they are answered).
+   */
+  async endSubscriptions(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     const partners = [...this.#partners.values()];
     for (const partner of partners) for (const watch of [...partner.watches]) watch.end();
     await Promise.all(partners.map((p) => p.stop()));
+  }
+
+  /** Ends the subscriptions if they still run, waits for the publications under way, and closes the bus. */
+  async close(): Promise<void> {
+    await this.endSubscriptions();
+    if (this.#busClosed) return;
+    this.#busClosed = true;
+    // Commands fail fast while Redis is away; the bound is for one that hangs.
+    await Promise.race([Promise.allSettled([...this.#publishing]), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
     await this.options.bus.close();
   }
 }

@@ -197,14 +197,21 @@ export async function createLive({ config, api, logger, registry }: LiveOptions)
       },
       /**
        * Graceful shutdown: every subscription completes (clients get `complete`), then the
-       * sockets close with 1001 and the streams end; readers stop and leases are given up.
+       * sockets close with 1001 and the streams end; readers stop and leases are given up. The
+       * bus stays open for the mutations still in flight (`close` of createLive ends it).
        */
       async close() {
-        await live.close();
+        await live.endSubscriptions();
         await Promise.all([ws?.close(), sse.close()]);
       },
     };
   }
 
-  return { live, publishing, transports };
+  return {
+    live,
+    publishing,
+    transports,
+    /** Closes the bus, once the requests in flight were answered (their mutations published). */
+    close: () => live.close(),
+  };
 }

@@ -131,11 +131,38 @@ describe('graceful shutdown of the built entry', () => {
   it('production (separate backend): on SIGTERM answers the query and the mutation in flight, refuses new connections and exits 0', async () => {
     emulator = await startEmulator({ quiet: true });
     entry = await startBuiltEntry({
-      env: { NODE_ENV: 'production', CAMPAIGN_API_URL: emulator.url, SHUTDOWN_GRACE_MS: String(GRACE_MS) },
+      // No load balancer in front to wait for (the next test has the delay).
+      env: { NODE_ENV: 'production', CAMPAIGN_API_URL: emulator.url, SHUTDOWN_GRACE_MS: String(GRACE_MS), SHUTDOWN_DELAY_MS: '0' },
     });
     expect(entry.output()).toContain('Campaign GraphQL BFF (production)');
     expect(entry.emulatorUrl).toBeUndefined();
     await shutdownWithRequestsInFlight(entry, emulator.url, 'SIGTERM');
+  });
+
+  it('production: on SIGTERM /readyz answers 503 at once, requests are still served for SHUTDOWN_DELAY_MS, then the port closes', async () => {
+    const delayMs = 4000;
+    emulator = await startEmulator({ quiet: true });
+    entry = await startBuiltEntry({ env: { NODE_ENV: 'production', CAMPAIGN_API_URL: emulator.url, SHUTDOWN_DELAY_MS: String(delayMs) } });
+    const readyz = async () => {
+      const response = await fetch(entry!.url.replace('/graphql', '/readyz'));
+      return { status: response.status, body: (await response.json()) as any };
+    };
+    expect((await readyz()).status).toBe(200);
+
+    const signalledAt = Date.now();
+    entry.child.kill('SIGTERM');
+    await until(async () => (await readyz()).status === 503, '/readyz to answer 503');
+    expect((await readyz()).body).toMatchObject({ status: 'draining', checks: { backend: { ok: true }, cache: { ok: true } } });
+    // The load balancer still sends until it has seen enough failed checks: those requests are
+    // answered, each closing its connection so the next one is sent on a new connection.
+    const served = await gql(entry.url, '{ campaign(id: "1") { id } }');
+    expect(served).toMatchObject({ status: 200, connection: 'close', body: { data: { campaign: { id: '1' } } } });
+    expect(await tryConnect(entry.url)).toBe('connected');
+
+    await until(async () => (await tryConnect(entry!.url)) === 'ECONNREFUSED', 'new connections to be refused', delayMs + 3000);
+    expect(Date.now() - signalledAt).toBeGreaterThanOrEqual(delayMs - 50);
+    expect(await entry.exited).toEqual({ code: 0, signal: null });
+    expect(entry.logs()).toContainEqual(expect.objectContaining({ signal: 'SIGTERM', delayMs, msg: 'shutting down: finishing in-flight requests' }));
   });
 
   it('answers the requests still at work when the grace period ends 503 SHUTTING_DOWN, instead of cutting their connections', async () => {

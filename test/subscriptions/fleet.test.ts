@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { startBff, type RunningBff } from '../../src/server/bff.js';
-import { createCampaign, newPartner, oneOffInput } from '../graphql/support.js';
+import { CREATE, createCampaign, newPartner, oneOffInput } from '../graphql/support.js';
 import { startStack } from '../helpers/stack.js';
 import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
 import { CAMPAIGN_CHANGED, liveClient, metric, nextPoll, sleep, until, type LiveClient, type Subscription } from './support.js';
@@ -172,3 +172,87 @@ describe.skipIf(!redisAvailable)('live status while Redis is down', () => {
 });
 
 const clientsToClose: LiveClient[] = [];
+
+/** Instances on one real redis-server and one emulator (manual moderation: statuses change only by mutations). */
+async function startFleet(count: number, env: Record<string, string>) {
+  const redis = await startRedis();
+  const emulator = await startEmulator({ quiet: true, moderation: { mode: 'manual' } });
+  const instances = await Promise.all(
+    Array.from({ length: count }, () =>
+      startBff(loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', CACHE_URL: redis.url, SHUTDOWN_GRACE_MS: '10000', ...env }), { campaignApiUrl: emulator.url }),
+    ),
+  );
+  const admin = async (path: string, body?: unknown, method?: string) => {
+    const response = await fetch(`${emulator.url}/_emulator/${path}`, {
+      method: method ?? (body === undefined ? 'GET' : 'POST'),
+      headers: { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return (await response.json()) as any;
+  };
+  const clients: LiveClient[] = [];
+  let partnerCampaignId = 7000;
+  return {
+    redis,
+    emulator,
+    instances,
+    admin,
+    async newPartner(): Promise<string> {
+      const token = `fleet-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+      await admin('partners', { token, kind: 'store' });
+      return token;
+    },
+    watch(bff: RunningBff, transport: 'websocket' | 'sse', token: string): Subscription {
+      const client = liveClient(transport, bff.url, token);
+      clients.push(client);
+      return client.subscribe(CAMPAIGN_CHANGED);
+    },
+    /** Creates a campaign through `bff`; its id. */
+    async create(bff: RunningBff, token: string): Promise<string> {
+      const response = await fetch(bff.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query: CREATE, variables: { input: oneOffInput(++partnerCampaignId) } }),
+      });
+      const body = (await response.json()) as any;
+      if (!body.data?.createCampaign?.campaign) throw new Error(`createCampaign failed: ${JSON.stringify(body)}`);
+      return body.data.createCampaign.campaign.id as string;
+    },
+    async close() {
+      await Promise.all(clients.map((c) => c.close()));
+      await Promise.all(instances.map((b) => b.close()));
+      await emulator.close();
+      await redis.close();
+    },
+  };
+}
+
+const successfulPolls = (bff: RunningBff) => metric(bff.url, 'bff_live_polls_total', 'outcome="success"');
+
+describe.skipIf(!redisAvailable)('a mutation answered while its instance shuts down', () => {
+  it('is published to the watchers on the other instances: the bus closes after the requests in flight', async () => {
+    // Reads once a minute: the change reaches the watcher in time only if it is published.
+    const fleet = await startFleet(2, { SUBSCRIPTION_POLL_INTERVAL_MS: '60000', SUBSCRIPTION_POLL_BACKOFF_MAX_MS: '60000' });
+    try {
+      const [draining, staying] = fleet.instances as [RunningBff, RunningBff];
+      const token = await fleet.newPartner();
+      const events = fleet.watch(staying, 'websocket', token);
+      await until('the watcher\'s first read', async () => (await successfulPolls(staying)) >= 1);
+
+      await fleet.admin('faults', { mode: 'latency', latencyMs: 1500, operation: 'campaigns/create' });
+      await fleet.admin('calls', undefined, 'DELETE');
+      const created = fleet.create(draining, token);
+      await until('the mutation to reach the backend', async () => ((await fleet.admin('calls')).calls['campaigns/create'] ?? 0) >= 1);
+      const closed = draining.close();
+      const id = await created;
+      await closed;
+
+      const [event] = await events.waitFor(1, 10_000);
+      expect(event!.data.campaignChanged).toMatchObject({ campaign: { id }, previousStatus: null, status: 'MODERATION' });
+    } finally {
+      await fleet.admin('faults', undefined, 'DELETE');
+      fleet.instances.splice(0, 1);
+      await fleet.close();
+    }
+  });
+});

@@ -82,6 +82,8 @@ beforeAll(async () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       OTEL_SERVICE_NAME: SERVICE_NAME,
       OTEL_BSP_SCHEDULE_DELAY: '600000',
+      // No load balancer to wait for before the port closes.
+      SHUTDOWN_DELAY_MS: '0',
     },
   });
   const { url } = entry;

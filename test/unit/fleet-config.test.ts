@@ -3,6 +3,15 @@ import { loadConfig } from '../../src/config.js';
 
 /** The settings of running as a fleet behind a load balancer. */
 describe('fleet configuration', () => {
+  it('keeps the port open for SHUTDOWN_DELAY_MS after a stop signal: 6 s in production, none in development unless set', () => {
+    const production = { NODE_ENV: 'production', CAMPAIGN_API_URL: 'https://partner-api.example.com' };
+    expect(loadConfig(production).shutdownDelayMs).toBe(6000);
+    expect(loadConfig({ ...production, SHUTDOWN_DELAY_MS: '0' }).shutdownDelayMs).toBe(0);
+    expect(loadConfig({}).shutdownDelayMs).toBe(0);
+    expect(loadConfig({ SHUTDOWN_DELAY_MS: '1500' }).shutdownDelayMs).toBe(1500);
+    expect(() => loadConfig({ SHUTDOWN_DELAY_MS: '-1' })).toThrow(/SHUTDOWN_DELAY_MS="-1": must be a whole number from 0 to 600000/);
+  });
+
   it('refuses READY_BACKEND_WINDOW_MS, which readiness no longer reads, saying what replaced it', () => {
     expect(() => loadConfig({ READY_BACKEND_WINDOW_MS: '30000' })).toThrow(/READY_BACKEND_WINDOW_MS is no longer read: \/readyz no longer turns 503 when the backend is down.*Remove the variable/);
   });
