@@ -6,35 +6,61 @@ export interface StatusEntry {
   status: string;
 }
 
-export type RecordMode = 'poll' | 'mutation' | 'sync';
+export type RecordMode = 'poll' | 'mutation';
+
+/** A change as the bus carries it: the event, with what orders it among the changes of its campaign. */
+export interface BusEvent extends StatusEvent {
+  /** The stamp of the read or mutation that made it (see StatusBus). */
+  stamp: number;
+  /** The shared record's version once this change was in it (`<epoch>:<count>`); none on the memory bus. */
+  version?: string;
+}
+
+/** The shared record of a partner as it is now: each campaign's status with its stamp, and the record's version. */
+export interface Snapshot {
+  version: string;
+  entries: (StatusEntry & { stamp: number })[];
+}
+
+export interface Lead {
+  /** Whether this instance reads the partner's statuses now: it holds, renewed or took the lease. */
+  leading: boolean;
+  /** The shared record's version (`<epoch>:<count>`); null while there is no record (or no shared one). */
+  version: string | null;
+}
 
 /**
  * Where statuses are recorded and changes published. In memory for one instance; on Redis for a
  * fleet (src/subscriptions/redis-bus.ts), where a lease makes one instance per partner the reader
- * and pub/sub brings every change to every instance once.
+ * and pub/sub brings every change to every instance.
  *
  * Every record carries a stamp: the time the read that produced it began, or the time a mutation
  * answered. A poll that began before a mutation answered may carry the status from before it; it
  * does not overwrite the mutation's newer record (no false "changed back and forth").
+ *
+ * A shared record has a version: an epoch, new each time the record is made (Redis came back
+ * empty, or nobody watched the partner for a while), and a count of the changes published since.
+ * An instance that has not seen every change up to the version the lease reports has missed
+ * some (pub/sub gives no second chance) and reads the record itself (`snapshot`).
  */
 export interface StatusBus {
   readonly kind: 'memory' | 'redis';
-  /** Whether this instance reads the partner's statuses now: it holds, renews or takes the lease. */
-  lead(partner: string): Promise<boolean>;
+  lead(partner: string): Promise<Lead>;
   /** Gives the lease up: no watcher of the partner is left on this instance. */
   release(partner: string): Promise<void>;
   /**
    * Records statuses and publishes each change.
    * `poll`: a complete read of the partner's campaigns; the first one sets the record without
    * publishing (there is nothing to compare with). `mutation`: a change made through this API;
-   * published only when the partner is watched (has a record). `sync`: a complete read whose
-   * changes were already delivered another way (while Redis was unreachable): recorded silently.
+   * published only when the partner is watched (has a record).
    */
   record(partner: string, entries: StatusEntry[], stampMs: number, at: string, mode: RecordMode): Promise<void>;
+  /** The shared record, for an instance that missed changes; null when there is none. */
+  snapshot(partner: string): Promise<Snapshot | null>;
   /** Drops the partner's record when nobody watches it, so a later watcher starts from a fresh read. */
   forget(partner: string): Promise<void>;
-  /** Every published change, once per instance. */
-  onEvent(listener: (event: StatusEvent) => void): void;
+  /** Every published change, once per instance (while connected). */
+  onEvent(listener: (event: BusEvent) => void): void;
   close(): Promise<void>;
 }
 
@@ -45,10 +71,11 @@ interface Recorded {
 
 export function createMemoryBus(): StatusBus {
   const records = new Map<string, Map<number, Recorded>>();
-  const listeners: ((event: StatusEvent) => void)[] = [];
+  const listeners: ((event: BusEvent) => void)[] = [];
   return {
     kind: 'memory',
-    lead: async () => true,
+    // One instance: nothing is shared, so there is no version to catch up with.
+    lead: async () => ({ leading: true, version: null }),
     release: async () => {},
     async record(partner, entries, stampMs, at, mode) {
       let record = records.get(partner);
@@ -62,11 +89,11 @@ export function createMemoryBus(): StatusBus {
         const current = record.get(id);
         if (current && (current.stamp > stampMs || current.status === status)) continue;
         record.set(id, { status, stamp: stampMs });
-        if (mode === 'sync') continue;
-        const event: StatusEvent = { partner, id, previousStatus: current?.status ?? null, status, at };
+        const event: BusEvent = { partner, id, previousStatus: current?.status ?? null, status, at, stamp: stampMs };
         for (const listener of listeners) listener(event);
       }
     },
+    snapshot: async () => null,
     forget: async (partner) => {
       records.delete(partner);
     },

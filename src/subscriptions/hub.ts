@@ -2,7 +2,7 @@ import { GraphQLError } from 'graphql';
 import type { CampaignApi } from '../campaign-api/api.js';
 import { MAX_PAGE_LIMIT, UnauthenticatedError } from '../campaign-api/index.js';
 import type { Logger } from '../observability/logger.js';
-import { createMemoryBus, type StatusBus, type StatusEntry } from './bus.js';
+import type { BusEvent, Lead, Snapshot, StatusBus, StatusEntry } from './bus.js';
 import { partnerKey, statusString, type StatusEvent } from './events.js';
 
 export interface LiveStatusOptions {
@@ -128,29 +128,60 @@ export class Watch implements AsyncIterableIterator<WatchItem> {
   }
 }
 
-/** The watchers of one partner on this instance, and the reader of its statuses. */
+/** What this instance's watchers of a partner were told of one campaign, and the stamp of what told them. */
+interface Seen {
+  status: string;
+  stamp: number;
+}
+
+/** A change for the watchers of one partner, from whichever source found it. */
+interface Change {
+  id: number;
+  status: string;
+  stamp: number;
+  at: string;
+}
+
+/** Changes held until the first read or record sets the view (bounded: reads catch up anyway). */
+const MAX_HELD = 1000;
+
+/**
+ * The watchers of one partner on this instance, and the reader of its statuses.
+ *
+ * Every change reaches the watchers through one view: the status each campaign had when they were
+ * last told, with the stamp of what told them. A change is delivered only when it moves the view
+ * forward (a newer stamp and another status), so the several ways a change can arrive deliver it
+ * once between them:
+ *
+ * - a mutation made on this instance, at once (also while pub/sub is reconnecting);
+ * - this instance's own reads, while it holds the lease or while Redis is unreachable (then each
+ *   instance reads for its own watchers);
+ * - the bus: what another instance published;
+ * - the shared record, read whole when this instance may have missed messages: the version the
+ *   lease reports is ahead of the messages it has seen, or the record was made anew (Redis came
+ *   back empty, and the reader's first read rebuilt it without publishing).
+ */
 class PartnerWatch {
   readonly watches = new Set<Watch>();
   lastReadAt = 0;
+  /** Null until the first read or record of the partner; then what the watchers were told. */
+  #view: Map<number, Seen> | null = null;
   /**
-   * Mutations published before this instance's first read set the record (the bus drops them
-   * then): replayed once it is set. Their stamps keep a read that began earlier from hiding them.
+   * Before the view, changes the bus brought are delivered at once (their previous status is the
+   * record's) and kept here; mutations of this instance wait for the view, which tells their
+   * previous status. A read begun before a mutation answered does not hide it: its stamp is older.
    */
-  #early: { entries: StatusEntry[]; stamp: number; at: string }[] | null = [];
+  #early = new Map<number, Seen>();
+  #held: Change[] = [];
+  /** The shared record's version the view has caught up with (every message up to it seen); null while unknown. */
+  #version: { epoch: string; count: number } | null = null;
+  /** The record's count the lease reported at the previous interval, when the view was behind it. */
+  #awaited: number | undefined;
   #timer: NodeJS.Timeout | undefined;
   #failures = 0;
   #nextReadAt = 0;
   #stopped = false;
   #leading = false;
-  /**
-   * While the bus (Redis) is unreachable: a record of this instance's own, so its watchers still
-   * get what its reads and mutations find, delivered here only. Redis is a cache, not a
-   * dependency. Once Redis answers again, the next read delivers what changed since here, then
-   * writes the shared record silently (its changes were already delivered).
-   */
-  #local: StatusBus | null = null;
-  /** This instance's last complete read, which a local record starts from. */
-  #lastRead: { entries: StatusEntry[]; stamp: number } | null = null;
 
   constructor(
     readonly partner: string,
@@ -165,28 +196,28 @@ class PartnerWatch {
 
   async #tick(): Promise<void> {
     if (this.#stopped) return;
-    let reachable = true;
+    let lead: Lead | undefined;
     try {
-      this.#leading = await this.options.bus.lead(this.partner);
+      lead = await this.options.bus.lead(this.partner);
     } catch (error) {
-      this.#leading = false;
-      reachable = false;
       this.hub.warn('live status bus unavailable; reading for this instance\'s watchers only until it is back', error);
     }
-    if (!reachable) {
-      this.#local ??= await this.#localBus();
-      if (Date.now() >= this.#nextReadAt) await this.#read();
-    } else if (!this.#leading) {
-      // Another instance reads and holds the record: mutations reach it directly.
-      this.#early = null;
-      this.#local = null;
-    } else if (Date.now() >= this.#nextReadAt) {
-      await this.#read();
+    if (this.#stopped) return;
+    if (!lead) {
+      // Redis is unreachable: this instance reads for its own watchers. Whatever the bus carried
+      // meanwhile is unknown, so the record is read again once it is back.
+      this.#leading = false;
+      this.#version = null;
+      if (Date.now() >= this.#nextReadAt) await this.#read(false);
+    } else {
+      this.#leading = lead.leading;
+      if (lead.leading && Date.now() >= this.#nextReadAt) await this.#read(true);
+      await this.#catchUp(lead.version);
     }
     if (!this.#stopped) this.#timer = setTimeout(() => void this.#tick(), this.options.pollIntervalMs);
   }
 
-  async #read(): Promise<void> {
+  async #read(publish: boolean): Promise<void> {
     const stamp = Date.now();
     let pages = 0;
     const entries: StatusEntry[] = [];
@@ -220,45 +251,104 @@ class PartnerWatch {
       return;
     }
     const at = new Date().toISOString();
-    this.#lastRead = { entries, stamp };
-    const local = this.#local;
-    if (local) {
-      await local.record(this.partner, entries, stamp, at, 'poll');
-      if (!this.#leading) return;
-    }
+    this.#see(entries.map((e) => ({ ...e, stamp, at })));
+    if (!publish) return;
     try {
-      await this.options.bus.record(this.partner, entries, stamp, at, local ? 'sync' : 'poll');
-      this.#local = null;
-      const early = this.#early ?? [];
-      this.#early = null;
-      for (const m of early) await this.options.bus.record(this.partner, m.entries, m.stamp, m.at, 'mutation');
+      await this.options.bus.record(this.partner, entries, stamp, at, 'poll');
     } catch (error) {
       this.hub.warn('live status bus unavailable; reading for this instance\'s watchers only until it is back', error);
-      this.#local ??= await this.#localBus();
-      await this.#local.record(this.partner, entries, stamp, at, 'poll');
     }
-  }
-
-  /** A mutation answered before the first read: kept for replay (bounded; reads catch up anyway). */
-  early(entries: StatusEntry[], stamp: number, at: string): void {
-    if (this.#early && this.#early.length < 1000) this.#early.push({ entries, stamp, at });
-  }
-
-  /** A mutation the bus could not take: delivered here while this instance reads for itself. */
-  publishLocally(entries: StatusEntry[], stamp: number, at: string): Promise<void> {
-    return this.#local ? this.#local.record(this.partner, entries, stamp, at, 'mutation') : Promise.resolve();
   }
 
   /**
-   * Starts from this instance's last read when it was the reader, so what changed since is
-   * found; an instance that was not starts from its first read on its own (a change made in
-   * between reaches its watchers only with the next one).
+   * Reads the shared record when the view may lack changes it holds: it is of another epoch, or
+   * behind the count the lease reported an interval ago (messages take milliseconds, so still
+   * missing then, they were lost).
    */
-  async #localBus(): Promise<StatusBus> {
-    const bus = createMemoryBus();
-    bus.onEvent((event) => this.hub.deliver(event));
-    if (this.#lastRead) await bus.record(this.partner, this.#lastRead.entries, this.#lastRead.stamp, '', 'poll');
-    return bus;
+  async #catchUp(recordVersion: string | null): Promise<void> {
+    // No shared record: the reader's next read makes one, and this is asked again then.
+    if (recordVersion === null) return;
+    const colon = recordVersion.lastIndexOf(':');
+    const epoch = recordVersion.slice(0, colon);
+    const count = Number(recordVersion.slice(colon + 1));
+    const known = this.#version;
+    if (known && known.epoch === epoch) {
+      if (known.count >= count) {
+        this.#awaited = undefined;
+        return;
+      }
+      const missed = this.#awaited !== undefined && known.count < this.#awaited;
+      this.#awaited = count;
+      if (!missed) return;
+    }
+    let snapshot: Snapshot | null;
+    try {
+      snapshot = await this.options.bus.snapshot(this.partner);
+    } catch (error) {
+      this.hub.warn('could not read the live status record; trying again next interval', error);
+      return;
+    }
+    if (!snapshot || this.#stopped) return;
+    const at = new Date().toISOString();
+    this.#see(snapshot.entries.map((e) => ({ ...e, at })));
+    const colonAt = snapshot.version.lastIndexOf(':');
+    this.#version = { epoch: snapshot.version.slice(0, colonAt), count: Number(snapshot.version.slice(colonAt + 1)) };
+    this.#awaited = undefined;
+  }
+
+  /** A complete read or record: sets the view the first time (silently), else delivers what moved. */
+  #see(changes: Change[]): void {
+    if (this.#view) {
+      for (const change of changes) this.#apply(change);
+      return;
+    }
+    const view = new Map<number, Seen>();
+    for (const { id, status, stamp } of changes) view.set(id, { status, stamp });
+    // What the bus delivered before the view stays, where it is newer than this.
+    for (const [id, seen] of this.#early) if ((view.get(id)?.stamp ?? -1) <= seen.stamp) view.set(id, seen);
+    this.#view = view;
+    this.#early.clear();
+    const held = this.#held;
+    this.#held = [];
+    for (const change of held) this.#apply(change);
+  }
+
+  #apply(change: Change): void {
+    const view = this.#view!;
+    const seen = view.get(change.id);
+    if (seen && seen.stamp > change.stamp) return;
+    if (seen && seen.status === change.status) {
+      seen.stamp = change.stamp;
+      return;
+    }
+    view.set(change.id, { status: change.status, stamp: change.stamp });
+    this.hub.deliver({ partner: this.partner, id: change.id, previousStatus: seen?.status ?? null, status: change.status, at: change.at });
+  }
+
+  /** A mutation made through this instance: to its watchers at once (or once the view is set). */
+  mutated(change: Change): void {
+    if (this.#view) this.#apply(change);
+    else if (this.#held.length < MAX_HELD) this.#held.push(change);
+  }
+
+  /** A change another instance (or this one) published on the bus. */
+  published(event: BusEvent): void {
+    const change = { id: event.id, status: event.status, stamp: event.stamp, at: event.at };
+    if (this.#view) {
+      this.#apply(change);
+    } else {
+      const early = this.#early.get(event.id);
+      if (early && (early.stamp > event.stamp || early.status === event.status)) return;
+      if (this.#early.size >= MAX_HELD) return;
+      this.#early.set(event.id, { status: event.status, stamp: event.stamp });
+      this.hub.deliver({ partner: this.partner, id: event.id, previousStatus: event.previousStatus, status: event.status, at: event.at });
+    }
+    // Counted only in order: a message skipped (lost) leaves the version behind until the record is read.
+    const known = this.#version;
+    if (known && event.version) {
+      const colon = event.version.lastIndexOf(':');
+      if (event.version.slice(0, colon) === known.epoch && Number(event.version.slice(colon + 1)) === known.count + 1) known.count++;
+    }
   }
 
   #stopping: Promise<void> | undefined;
@@ -298,7 +388,7 @@ export class LiveStatus {
   #lastWarn = 0;
 
   constructor(private readonly options: LiveStatusOptions) {
-    options.bus.onEvent((event) => this.deliver(event));
+    options.bus.onEvent((event) => this.#partners.get(event.partner)?.published(event));
   }
 
   /** To this instance's watchers of the event's partner. */
@@ -373,20 +463,19 @@ export class LiveStatus {
   }
 
   /**
-   * A mutation through this API answered with the campaign's status: publish it at once. Also
-   * while subscriptions are closing in a shutdown: watchers on other instances must learn what
-   * the requests still in flight did.
+   * A mutation through this API answered with the campaign's status: delivered to this instance's
+   * watchers at once, and published to the others. Also while subscriptions are closing in a
+   * shutdown: watchers on other instances must learn what the requests still in flight did.
    */
   published(token: string, id: number, status: string): void {
     if (this.#busClosed) return;
-    const now = Date.now();
+    const stamp = Date.now();
     const key = partnerKey(token);
-    const at = new Date(now).toISOString();
-    const partner = this.#partners.get(key);
-    partner?.early([{ id, status }], now, at);
-    const publishing = this.options.bus.record(key, [{ id, status }], now, at, 'mutation').catch((error: unknown) => {
-      this.warn('could not publish a status change on the bus; delivered on this instance only', error);
-      return partner?.publishLocally([{ id, status }], now, at);
+    const at = new Date(stamp).toISOString();
+    this.#partners.get(key)?.mutated({ id, status, stamp, at });
+    const publishing = this.options.bus.record(key, [{ id, status }], stamp, at, 'mutation').catch((error: unknown) => {
+      // Other instances find the change with their next read while Redis is away.
+      this.warn('could not publish a status change on the bus; delivered on this instance, found by the others\' reads', error);
     });
     this.#publishing.add(publishing);
     void publishing.finally(() => this.#publishing.delete(publishing));

@@ -71,7 +71,7 @@ export async function createLive({ config, api, logger, registry }: LiveOptions)
         onError(error) {
           if (Date.now() - lastBusError < 10_000) return;
           lastBusError = Date.now();
-          logger.warn({ err: error }, 'live status bus (Redis) unavailable; no events until it is back');
+          logger.warn({ err: error }, 'live status bus (Redis) unavailable; each instance reads for its own watchers until it is back');
         },
       })
     : createMemoryBus();

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { StatusBus } from './bus.js';
-import type { StatusEvent } from './events.js';
+import type { BusEvent, Snapshot, StatusBus } from './bus.js';
 
 /**
  * The bus on Redis, for several BFF instances.
@@ -8,11 +7,14 @@ import type { StatusEvent } from './events.js';
  * - Lease `bff:live:lease:<partner>` (SET NX PX): the one instance that reads a partner's
  *   statuses. Every instance with watchers of the partner tries each interval; the holder renews
  *   it. If the holder dies, another takes over within the lease time.
- * - Record `bff:live:status:<partner>` (a hash id → "status|stamp"): compared and updated by one
- *   Lua script, which publishes each change. Being atomic on Redis, a change found by a poll and
- *   the same change published by a mutation on another instance is published once.
- * - Channel `bff:live:events`: every instance subscribes once and delivers to its own watchers,
- *   so each watcher sees each event once wherever it is connected.
+ * - Record `bff:live:status:<partner>` (a hash id → "status|stamp", with `_` its epoch and `_v`
+ *   the count of changes published since): compared and updated by one Lua script, which
+ *   publishes each change with the record's version after it. Being atomic on Redis, a change
+ *   found by a poll and the same change published by a mutation on another instance is
+ *   published once.
+ * - Channel `bff:live:events`: every instance subscribes once and delivers to its own watchers.
+ *   The lease script answers every instance with the record's version each interval, so an
+ *   instance whose subscription missed messages (a reconnect) knows it and reads the record.
  *
  * Keys and messages carry the partner's hash, never a token.
  */
@@ -22,34 +24,39 @@ const leaseKey = (partner: string) => `bff:live:lease:${partner}`;
 const recordKey = (partner: string) => `bff:live:status:${partner}`;
 
 // KEYS[1] lease, KEYS[2] record; ARGV[1] instance, ARGV[2] lease ms, ARGV[3] record ms.
+// Answers { 1 when this instance holds the lease, the record's version or '' }.
 const LEAD = `
 local holder = redis.call('GET', KEYS[1])
+local lead = 0
 if holder == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  lead = 1
 elseif not holder then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-else
-  return 0
+  lead = 1
 end
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-return 1`;
+if lead == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end
+local epoch = redis.call('HGET', KEYS[2], '_')
+if not epoch then return { lead, '' } end
+return { lead, epoch .. ':' .. (redis.call('HGET', KEYS[2], '_v') or '0') }`;
 
 const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
-// KEYS[1] record; ARGV: mode, stamp, at, partner, channel, record ms, then id, status pairs.
+// KEYS[1] record; ARGV: mode, stamp, at, partner, channel, record ms, epoch, then id, status pairs.
 const RECORD = `
 local stamp = tonumber(ARGV[2])
 if redis.call('EXISTS', KEYS[1]) == 0 then
   if ARGV[1] == 'mutation' then return 0 end
-  redis.call('HSET', KEYS[1], '_', '1')
-  for i = 7, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1] .. '|' .. ARGV[2]) end
+  redis.call('HSET', KEYS[1], '_', ARGV[7], '_v', '0')
+  for i = 8, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1] .. '|' .. ARGV[2]) end
   redis.call('PEXPIRE', KEYS[1], ARGV[6])
   return 0
 end
+local epoch = redis.call('HGET', KEYS[1], '_')
 local published = 0
-for i = 7, #ARGV, 2 do
+for i = 8, #ARGV, 2 do
   local current = redis.call('HGET', KEYS[1], ARGV[i])
   local previous, previousStamp = nil, -1
   if current then
@@ -57,11 +64,10 @@ for i = 7, #ARGV, 2 do
     previous = string.sub(current, 1, bar - 1)
     previousStamp = tonumber(string.sub(current, bar + 1))
   end
-  if previousStamp <= stamp and previous ~= ARGV[i + 1] and ARGV[1] == 'sync' then
+  if previousStamp <= stamp and previous ~= ARGV[i + 1] then
     redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1] .. '|' .. ARGV[2])
-  elseif previousStamp <= stamp and previous ~= ARGV[i + 1] then
-    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1] .. '|' .. ARGV[2])
-    local event = cjson.encode({ partner = ARGV[4], id = tonumber(ARGV[i]), previousStatus = previous or cjson.null, status = ARGV[i + 1], at = ARGV[3] })
+    local count = redis.call('HINCRBY', KEYS[1], '_v', 1)
+    local event = cjson.encode({ partner = ARGV[4], id = tonumber(ARGV[i]), previousStatus = previous or cjson.null, status = ARGV[i + 1], at = ARGV[3], stamp = ARGV[2], version = epoch .. ':' .. count })
     redis.call('PUBLISH', ARGV[5], event)
     published = published + 1
   end
@@ -89,21 +95,23 @@ export async function createRedisBus({ url, leaseMs, onError }: RedisBusOptions)
   const subscriber = createClient(options);
   client.on('error', (error: unknown) => onError?.(error));
   subscriber.on('error', (error: unknown) => onError?.(error));
-  const listeners: ((event: StatusEvent) => void)[] = [];
+  const listeners: ((event: BusEvent) => void)[] = [];
 
   const deliver = (message: string) => {
-    let event: StatusEvent;
+    let event: BusEvent;
     try {
-      event = JSON.parse(message) as StatusEvent;
+      const parsed = JSON.parse(message) as Omit<BusEvent, 'stamp'> & { stamp?: string | number };
+      // A message without a stamp (an instance of an older version) is ordered by its time.
+      event = { ...parsed, stamp: parsed.stamp === undefined ? Date.parse(parsed.at) : Number(parsed.stamp) };
     } catch (error) {
       onError?.(error);
       return;
     }
     for (const listener of listeners) listener(event);
   };
-  // As for the cache, start-up neither waits on nor fails with Redis: while it is away nobody
-  // holds a lease, so no event is sent (none is made up), and watchers stay connected. The
-  // client re-subscribes by itself after a reconnect.
+  // As for the cache, start-up neither waits on nor fails with Redis: while it is away each
+  // instance reads for its own watchers (hub.ts). The client re-subscribes by itself after a
+  // reconnect; what was published meanwhile is caught up from the record.
   client.connect().catch((error: unknown) => onError?.(error));
   const subscribed = subscriber
     .connect()
@@ -114,8 +122,11 @@ export async function createRedisBus({ url, leaseMs, onError }: RedisBusOptions)
   return {
     kind: 'redis',
     async lead(partner) {
-      const answer = await client.eval(LEAD, { keys: [leaseKey(partner), recordKey(partner)], arguments: [instance, String(leaseMs), String(recordMs)] });
-      return answer === 1;
+      const [leading, version] = (await client.eval(LEAD, {
+        keys: [leaseKey(partner), recordKey(partner)],
+        arguments: [instance, String(leaseMs), String(recordMs)],
+      })) as [number, string];
+      return { leading: leading === 1, version: version || null };
     },
     async release(partner) {
       await client.eval(RELEASE, { keys: [leaseKey(partner)], arguments: [instance] });
@@ -124,8 +135,21 @@ export async function createRedisBus({ url, leaseMs, onError }: RedisBusOptions)
       const pairs = entries.flatMap((e) => [String(e.id), e.status]);
       await client.eval(RECORD, {
         keys: [recordKey(partner)],
-        arguments: [mode, String(stampMs), at, partner, CHANNEL, String(recordMs), ...pairs],
+        // A record made now starts an epoch of its own: versions of an earlier record say nothing of it.
+        arguments: [mode, String(stampMs), at, partner, CHANNEL, String(recordMs), `${instance.slice(0, 8)}${stampMs.toString(36)}`, ...pairs],
       });
+    },
+    async snapshot(partner): Promise<Snapshot | null> {
+      const fields = await client.hGetAll(recordKey(partner));
+      const epoch = fields._;
+      if (!epoch) return null;
+      const entries: Snapshot['entries'] = [];
+      for (const [field, value] of Object.entries(fields)) {
+        if (field === '_' || field === '_v') continue;
+        const bar = value.lastIndexOf('|');
+        entries.push({ id: Number(field), status: value.slice(0, bar), stamp: Number(value.slice(bar + 1)) });
+      }
+      return { version: `${epoch}:${fields._v ?? '0'}`, entries };
     },
     // Other instances may still watch the partner: the record expires by itself once no one renews it.
     forget: async () => {},

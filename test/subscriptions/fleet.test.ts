@@ -256,3 +256,56 @@ describe.skipIf(!redisAvailable)('a mutation answered while its instance shuts d
     }
   });
 });
+
+describe.skipIf(!redisAvailable)('live status across a Redis outage and its return, empty', () => {
+  it('delivers every mutation\'s event once to every watcher, on every instance, before, during and after the outage', async () => {
+    const fleet = await startFleet(3, { SUBSCRIPTION_POLL_INTERVAL_MS: String(INTERVAL_MS) });
+    try {
+      const token = await fleet.newPartner();
+      const watchers = fleet.instances.flatMap((bff) => [fleet.watch(bff, 'websocket', token), fleet.watch(bff, 'sse', token)]);
+      // Every watcher is subscribed once it has the first mutation's event.
+      const ids = [await fleet.create(fleet.instances[0]!, token)];
+      await Promise.all(watchers.map((w) => w.waitFor(1)));
+
+      let turn = 0;
+      /** Mutations through each instance in turn, one after another, until `done` says so. */
+      const mutate = async (done: () => Promise<boolean>) => {
+        do {
+          ids.push(await fleet.create(fleet.instances[turn++ % fleet.instances.length]!, token));
+          await sleep(40);
+        } while (!(await done()));
+      };
+      const pollsNow = () => Promise.all(fleet.instances.map(successfulPolls));
+      /** Done once the fleet has read `reads` more times since it was asked (with `each`: every instance has). */
+      const afterReads = async (reads: number, each = false) => {
+        const from = await pollsNow();
+        const sum = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
+        return async () => {
+          const now = await pollsNow();
+          return each ? now.every((n, i) => n >= from[i]! + reads) : sum(now) >= sum(from) + reads;
+        };
+      };
+
+      await mutate(await afterReads(2));
+      await fleet.redis.stop(true);
+      // While Redis is away every instance reads for its own watchers.
+      await mutate(await afterReads(4, true));
+      await fleet.redis.restart();
+      // Redis came back empty: the record is rebuilt by the reader, the others catch up from it,
+      // and each subscription to the channel comes back within its reconnect backoff.
+      const cacheBack = (bff: RunningBff) => fetch(bff.url.replace('/graphql', '/readyz')).then(async (r) => Boolean(((await r.json()) as any).checks.cache.ok));
+      await mutate(async () => (await Promise.all(fleet.instances.map(cacheBack))).every(Boolean));
+      await mutate(await afterReads(8));
+
+      const expected = ids.map((id) => ({ id, previousStatus: null, status: 'MODERATION' }));
+      const got = (w: Subscription) => w.results.map((r) => ({ id: r.data.campaignChanged.campaign.id, previousStatus: r.data.campaignChanged.previousStatus, status: r.data.campaignChanged.status }));
+      // A watcher short of events fails the comparison below, which names them.
+      await until('every watcher to have every event', () => watchers.every((w) => w.results.length >= ids.length), 20_000).catch(() => undefined);
+      // Reads after the last mutation find nothing more to send.
+      await until('three more reads by every instance', await afterReads(3));
+      for (const w of watchers) expect(got(w).sort((a, b) => Number(a.id) - Number(b.id))).toEqual(expected.sort((a, b) => Number(a.id) - Number(b.id)));
+    } finally {
+      await fleet.close();
+    }
+  }, 90_000);
+});
