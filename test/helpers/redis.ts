@@ -10,7 +10,8 @@ if (!redisAvailable) {
   process.stdout.write('NOTICE: redis-server is not installed; the Redis tests are skipped (apt-get install redis-server to run them).\n');
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now (bound and released), for a server whose address must be known before it starts. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
