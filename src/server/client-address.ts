@@ -28,6 +28,8 @@ export type ClientAddress = (req: IncomingMessage) => string;
 export const MAX_HOPS = 32;
 /** Longer than any textual IPv6 address with a port and a zone: an entry beyond it is no address, and is not read whole. */
 const MAX_ENTRY = 100;
+/** The end of the header that MAX_HOPS entries can fill (a `Forwarded` element carries more than its address); the rest is never scanned. */
+const MAX_SCAN = MAX_HOPS * MAX_ENTRY * 4;
 
 /**
  * Reads a TRUST_PROXY value: `false`/`off`/`0` (the default: no proxy is trusted), a hop count,
@@ -65,8 +67,9 @@ export function clientAddressReader(trust: TrustProxy, header: ForwardedHeader =
     if (!trusted(address, 0)) return address;
     const raw = req.headers[header];
     // Node joins repeated X-Forwarded-For lines with ", "; `Forwarded` is not a list header to it.
-    const value = Array.isArray(raw) ? raw.join(', ') : raw;
-    if (!value) return address;
+    const whole = Array.isArray(raw) ? raw.join(', ') : raw;
+    if (!whole) return address;
+    const value = whole.length > MAX_SCAN ? whole.slice(whole.length - MAX_SCAN) : whole;
     let end = value.length;
     for (let hop = 1; hop <= MAX_HOPS && end > 0; hop++) {
       const start = value.lastIndexOf(',', end - 1) + 1;
