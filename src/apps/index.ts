@@ -1,4 +1,4 @@
-import type { GraphQLSchema } from 'graphql';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { CampaignApi } from '../campaign-api/api.js';
 import { BusinessError, UnauthenticatedError } from '../campaign-api/index.js';
 import type { CategoryDirectory } from '../cache/category-directory.js';
@@ -15,7 +15,7 @@ import { localCoordination, redisCoordination } from './coordination.js';
 import { createFeedCache, type FeedCache } from './feed-cache.js';
 import { createAppGate } from './gate.js';
 import { createRateLimiter } from './rate-limit.js';
-import { appScopePlugin, createScopeCache } from './scope.js';
+import { appScopePlugin, forbiddenForApps } from './scope.js';
 import { loadTrustedDocuments, type TrustedDocuments } from './trusted-documents.js';
 
 export type { AppsContext } from './context.js';
@@ -55,9 +55,13 @@ export interface Apps {
   plugin: ReturnType<typeof appScopePlugin>;
   /** The campaign API as resolvers use it: every write that may change a feed refreshes it. */
   api: CampaignApi;
-  /** Keeps app-key requests the compiled path must not run (beyond their scope) for Apollo to refuse. */
+  /**
+   * Keeps app-key requests the compiled path must not run (beyond their scope) for Apollo to
+   * refuse. The scope is judged on the document the compiled path found, which Apollo parsed
+   * (within MAX_TOKENS) and validated before: a request's text is never parsed here.
+   */
   guardFastPath<C>(
-    fastPath: (request: FastPathRequest, context: () => Promise<C>) => Promise<FastPathAnswer | undefined>,
+    fastPath: (request: FastPathRequest, context: () => Promise<C>, admits?: (document: DocumentNode) => boolean) => Promise<FastPathAnswer | undefined>,
   ): (request: FastPathRequest, context: () => Promise<C>, gate: unknown) => Promise<FastPathAnswer | undefined>;
   close(): Promise<void>;
 }
@@ -150,7 +154,16 @@ export async function createApps(options: AppsOptions): Promise<Apps> {
     },
   }) as CampaignApi;
 
-  const allowed = createScopeCache(options.schema);
+  // Per accepted document, which the compiled path holds: nothing here outlives it.
+  const verdicts = new WeakMap<DocumentNode, boolean>();
+  const withinScope = (document: DocumentNode): boolean => {
+    let allowed = verdicts.get(document);
+    if (allowed === undefined) {
+      allowed = forbiddenForApps(options.schema, document).length === 0;
+      verdicts.set(document, allowed);
+    }
+    return allowed;
+  };
   return {
     keys,
     feed,
@@ -159,11 +172,7 @@ export async function createApps(options: AppsOptions): Promise<Apps> {
     plugin: appScopePlugin(),
     api,
     guardFastPath(fastPath) {
-      return (request, context, state) => {
-        const apps = state as AppsContext | undefined;
-        if (apps?.app && !allowed(request.query)) return Promise.resolve(undefined);
-        return fastPath(request, context);
-      };
+      return (request, context, state) => fastPath(request, context, (state as AppsContext | undefined)?.app ? withinScope : undefined);
     },
     async close() {
       keys.close();

@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
-import { GraphQLError, TypeInfo, parse, visit, visitWithTypeInfo, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { GraphQLError, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { AppKey } from './app-keys.js';
 
 /**
@@ -68,26 +68,5 @@ export function appScopePlugin<C extends BaseContext & { apps?: AppRequest }>():
         },
       };
     },
-  };
-}
-
-/**
- * The same verdict for the compiled path, remembered per query text (bounded): a document an
- * app may not run is left to Apollo, which refuses it with the plugin above.
- */
-export function createScopeCache(schema: GraphQLSchema, maxEntries = 1000) {
-  const verdicts = new Map<string, boolean>();
-  return (query: string): boolean => {
-    let allowed = verdicts.get(query);
-    if (allowed === undefined) {
-      try {
-        allowed = forbiddenForApps(schema, parse(query)).length === 0;
-      } catch {
-        allowed = false;
-      }
-      if (verdicts.size >= maxEntries) verdicts.delete(verdicts.keys().next().value!);
-      verdicts.set(query, allowed);
-    }
-    return allowed;
   };
 }

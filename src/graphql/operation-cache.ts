@@ -97,11 +97,16 @@ export function createOperationCache<C extends BaseContext & RequestMeta>(
 
   /**
    * Answers a request Apollo has accepted before, or returns undefined to let Apollo answer it.
-   * `context` is called only when this path answers.
+   * `context` is called only when this path answers; `admits`, when given, may leave the
+   * accepted document to Apollo too (a caller's own rule over it).
    */
-  async function tryExecute(request: FastPathRequest, context: () => Promise<C>): Promise<FastPathAnswer | undefined> {
+  async function tryExecute(
+    request: FastPathRequest,
+    context: () => Promise<C>,
+    admits?: (document: DocumentNode) => boolean,
+  ): Promise<FastPathAnswer | undefined> {
     const entry = accepted.get(key(request.query, request.operationName));
-    if (!entry) return undefined;
+    if (!entry || (admits && !admits(entry.document))) return undefined;
     const variables = request.variables ?? undefined;
     // The same check as Apollo's: invalid variables are answered there, by the same message, and
     // graphql-jit's own coercion (which quotes values whole) only ever sees valid ones.
