@@ -1,5 +1,6 @@
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import {
+  TokenKind,
   execute,
   type DocumentNode,
   type GraphQLFormattedError,
@@ -7,6 +8,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { LRUCache } from 'lru-cache';
 import { formatGraphQLError } from './errors.js';
 import type { RequestMeta, RequestRecorder } from './plugins/observability.js';
 import type { SharedAnswers } from './shared-answers.js';
@@ -41,6 +43,8 @@ export interface OperationCacheOptions {
   maxEntries: number;
   /** Query texts longer than this are not remembered. */
   maxQueryLength: number;
+  /** Bytes the remembered documents may hold, about (see `entryBytes`); the least recently used go first. */
+  maxBytes: number;
   /** Execute with graphql-jit (compiled resolvers and JSON serialiser) instead of graphql-js. */
   jit: boolean;
   /** As Apollo's variables check is configured (production); see variables.ts. */
@@ -60,6 +64,17 @@ export interface FastPathAnswer {
 
 const key = (query: string, operationName: string | null | undefined) => (operationName ? `${operationName}\u0000${query}` : query);
 
+/** An accepted document's syntax tree and compiled code grow with its tokens, and its text is held twice. */
+const BYTES_PER_TOKEN = 1024;
+const BYTES_PER_CHARACTER = 3;
+
+/** About what an entry holds: the key, the document (tokens, nodes, its source) and, once used, its compiled code. */
+function entryBytes(k: string, document: DocumentNode): number {
+  let tokens = 0;
+  for (let token = document.loc?.startToken; token && token.kind !== TokenKind.EOF; token = token.next ?? undefined) tokens++;
+  return BYTES_PER_CHARACTER * k.length + BYTES_PER_TOKEN * Math.max(tokens, 1);
+}
+
 /** The JSON body Apollo would send for a POST: errors first, a newline at the end. */
 function serialize(errors: GraphQLFormattedError[] | undefined, data: unknown): string {
   return `${JSON.stringify(errors ? { errors, data } : { data })}\n`;
@@ -76,7 +91,12 @@ export function createOperationCache<C extends BaseContext & RequestMeta>(
     shared?: SharedAnswers | undefined;
   },
 ) {
-  const accepted = new Map<string, Accepted>();
+  // Keyed by text, which is bounded (`maxQueryLength`) and counted in the bytes of its entry.
+  const accepted = new LRUCache<string, Accepted>({
+    max: options.maxEntries,
+    maxSize: options.maxBytes,
+    sizeCalculation: (entry, k) => entryBytes(k, entry.document),
+  });
 
   const plugin: ApolloServerPlugin<C> = {
     async requestDidStart() {
@@ -88,7 +108,6 @@ export function createOperationCache<C extends BaseContext & RequestMeta>(
           // Keyed by what the client sends, so the same request finds it again.
           const k = key(query, request.operationName);
           if (accepted.has(k)) return;
-          if (accepted.size >= options.maxEntries) accepted.delete(accepted.keys().next().value!);
           accepted.set(k, { document, operation });
         },
       };

@@ -179,7 +179,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   const costLimit = createCostLimit<ServerContext>(config.limits, onLimit);
   const sharedAnswers = createSharedAnswers({ schema, source: categories, maxEntries: 200 });
   const operations = createOperationCache<ServerContext>(
-    { maxEntries: 1000, maxQueryLength: 64 * 1024, jit: config.limits.graphqlJit, hideSuggestions: production },
+    { maxEntries: 1000, maxQueryLength: 64 * 1024, maxBytes: 32 * 1024 * 1024, jit: config.limits.graphqlJit, hideSuggestions: production },
     {
       schema,
       recorder,
