@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { Kind } from 'graphql';
+import { LRUCache } from 'lru-cache';
 import type { FastPathRequest } from '../graphql/operation-cache.js';
 import type { ClientAddress } from '../server/client-address.js';
 import type { Gate, GateAnswer, GatePass, GateRequest } from '../server/http.js';
@@ -21,7 +23,9 @@ import { quote } from '../campaign-api/index.js';
  * 4. HTTP caching: an app's GET of a trusted document answers `Cache-Control: public` with an
  *    `ETag`, and 304 to a matching `If-None-Match`; partner answers are `private, no-store`.
  *    The answer itself is remembered per app, document and variables until the feed changes,
- *    so a warm app open costs neither the backend nor an execution.
+ *    so a warm app open costs neither the backend nor an execution. What is remembered is
+ *    bounded by bytes, keyed on what changes the answer (the variables the operation declares,
+ *    in a canonical form), and dropped once past the feed's freshness.
  */
 export interface GateOptions {
   keys: AppKeyRegistry;
@@ -40,11 +44,18 @@ export interface GateOptions {
   httpStaleWhileRevalidateS: number;
   /** Answers remembered are good for at most this long (the feed's freshness). */
   memoMs: number;
-  now?: () => number;
   onRefused?: (reason: 'app_key' | 'rate_limit' | 'trusted_document') => void;
 }
 
-const MEMO_ENTRIES = 2000;
+/**
+ * Bytes of answers (and their keys) remembered at most, the least recently used going first:
+ * enough for the pages a few apps open; past it an app open executes, from the feed cache.
+ */
+export const MEMO_MAX_BYTES = 16 * 1024 * 1024;
+/** A count bound as well, for the bookkeeping of many small answers. */
+const MEMO_MAX_ENTRIES = 4096;
+/** What an entry costs beyond its answer and key: the entry, its headers, ETag and timer. */
+const MEMO_ENTRY_OVERHEAD = 512;
 const PRIVATE = { 'cache-control': 'private, no-store' };
 const NO_STORE = { 'cache-control': 'no-store' };
 
@@ -78,7 +89,6 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 
 interface Memo {
   version: string;
-  at: number;
   etag: string;
   /** Encoded once, sent as it is to every app open until the feed changes. */
   bytes: Buffer;
@@ -87,19 +97,64 @@ interface Memo {
   operationName: string | undefined;
 }
 
+/** JSON with every object's keys in order: equal values give equal text, whatever the client's order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (isObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
+  return JSON.stringify(value) ?? 'null';
+}
 
-export function createAppGate(options: GateOptions): Gate {
-  const now = options.now ?? Date.now;
-  const memo = new Map<string, Memo>();
+/** Per trusted document: each operation's name (`''` also names an only one) and the variables it declares. */
+const declaredOf = new WeakMap<TrustedDocument, Map<string, { name: string; variables: string[] }>>();
+
+function operationOf(trusted: TrustedDocument, operationName: string | null): { name: string; variables: string[] } | undefined {
+  let operations = declaredOf.get(trusted);
+  if (!operations) {
+    operations = new Map();
+    const definitions = trusted.document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+    for (const d of definitions) {
+      const operation = { name: d.name?.value ?? '', variables: (d.variableDefinitions ?? []).map((v) => v.variable.name.value) };
+      if (d.name) operations.set(d.name.value, operation);
+      if (definitions.length === 1) operations.set('', operation);
+    }
+    declaredOf.set(trusted, operations);
+  }
+  return operations.get(operationName ?? '');
+}
+
+/**
+ * What an app's GET answer depends on besides the feed: the app, the document, the operation and
+ * the values of the variables it declares. Variables it does not declare, key order and spacing
+ * change nothing, so they make no entry of their own. Undefined when the request names no
+ * operation of the document (its answer is an error, never remembered).
+ */
+function memoKeyOf(app: AppKey, trusted: TrustedDocument, operationName: string | null, variables: Record<string, unknown> | null): string | undefined {
+  const operation = operationOf(trusted, operationName);
+  if (!operation) return undefined;
+  let values = '';
+  for (const name of operation.variables) {
+    if (variables && Object.hasOwn(variables, name)) values += `${JSON.stringify(name)}:${canonical(variables[name])},`;
+  }
+  return `${app.keyHash}|${trusted.hash}|${operation.name}|${values}`;
+}
+
+export interface AppGate extends Gate {
+  /** What the remembered answers hold now: entries, and their bytes as counted against the bound. */
+  remembered(): { entries: number; bytes: number };
+}
+
+export function createAppGate(options: GateOptions): AppGate {
+  const memo = new LRUCache<string, Memo>({
+    max: MEMO_MAX_ENTRIES,
+    maxSize: MEMO_MAX_BYTES,
+    sizeCalculation: (entry, key) => entry.bytes.length + key.length + MEMO_ENTRY_OVERHEAD,
+    ttl: options.memoMs,
+    // Expired answers leave at once, not only when pushed out: an idle process gives them back.
+    ttlAutopurge: true,
+  });
   const publicCache = `public, max-age=${options.httpMaxAgeS}, stale-while-revalidate=${options.httpStaleWhileRevalidateS}`;
   // Vary names both: CORS answers vary by Origin, and a CDN must never give one app's feed to another.
   const cacheable = (etag: string) => ({ 'cache-control': publicCache, etag, vary: 'Origin, X-App-Key' });
-
-  function remember(key: string, entry: Memo): void {
-    memo.delete(key);
-    if (memo.size >= MEMO_ENTRIES) memo.delete(memo.keys().next().value!);
-    memo.set(key, entry);
-  }
 
   /** An app's request: its key, then its rate limits, which may need the shared store. */
   async function appRequest(request: GateRequest, keyHeader: string): Promise<GateAnswer | GatePass> {
@@ -184,17 +239,6 @@ export function createAppGate(options: GateOptions): Gate {
         if (trusted.operation !== 'query') {
           return refuse(405, 'METHOD_NOT_ALLOWED', 'Only queries may be sent with GET; send this document with POST.', { allow: 'POST' });
         }
-        if (app) {
-          // The hot path of an app open: an answer remembered for this feed version, as it is.
-          memoKey = `${app.keyHash}|${trusted.hash}|${operationName ?? ''}|${variablesText}`;
-          requestedName = operationName;
-          const hit = memo.get(memoKey);
-          if (hit && now() - hit.at < options.memoMs && options.feed.peekVersion(app.partnerTokens) === hit.version) {
-            const facts = { path: 'remembered', operationName: hit.operationName, operationType: 'query' } as const;
-            if (matches(ifNoneMatch, hit.etag)) return { answer: { status: 304, headers: hit.headers }, facts };
-            return { answer: { status: 200, headers: hit.headers, body: hit.bytes }, facts };
-          }
-        }
         let variables: Record<string, unknown> | null = null;
         if (variablesText) {
           try {
@@ -203,6 +247,21 @@ export function createAppGate(options: GateOptions): Gate {
             return refuse(400, 'BAD_REQUEST', 'The "variables" parameter is not valid JSON.');
           }
           if (variables !== null && !isObject(variables)) return refuse(400, 'BAD_REQUEST', 'The "variables" parameter must be a JSON object.');
+        }
+        if (app) {
+          // The hot path of an app open: an answer remembered for this feed version, as it is.
+          try {
+            memoKey = memoKeyOf(app, trusted, operationName, variables);
+          } catch {
+            // Nested too deep to write out again: such a request is answered, never remembered.
+          }
+          requestedName = operationName;
+          const hit = memoKey === undefined ? undefined : memo.get(memoKey);
+          if (hit && options.feed.peekVersion(app.partnerTokens) === hit.version) {
+            const facts = { path: 'remembered', operationName: hit.operationName, operationType: 'query' } as const;
+            if (matches(ifNoneMatch, hit.etag)) return { answer: { status: 304, headers: hit.headers }, facts };
+            return { answer: { status: 200, headers: hit.headers, body: hit.bytes }, facts };
+          }
         }
         const search = new URLSearchParams({ query: trusted.query });
         if (variablesText) search.set('variables', variablesText);
@@ -239,7 +298,7 @@ export function createAppGate(options: GateOptions): Gate {
       if (!memoKey || !clean) return { status, headers: NO_STORE, body: out };
       const etag = `"${createHash('sha1').update(out).digest('base64url')}"`;
       if (served) {
-        remember(memoKey, { version: served.version, at: now(), etag, bytes: Buffer.from(out, 'utf8'), headers: cacheable(etag), operationName: requestedName || trusted!.operationName });
+        memo.set(memoKey, { version: served.version, etag, bytes: Buffer.from(out, 'utf8'), headers: cacheable(etag), operationName: requestedName || trusted!.operationName });
       }
       if (matches(ifNoneMatch, etag)) return { status: 304, headers: cacheable(etag), body: null };
       return { status, headers: cacheable(etag), body: out };
@@ -248,8 +307,9 @@ export function createAppGate(options: GateOptions): Gate {
   }
 
   // A partner's request is judged at once, with no promise: it is most of the traffic.
-  return (request) => {
+  const gate: Gate = (request) => {
     const keyHeader = header(request.req.headers['x-app-key']);
     return keyHeader === undefined ? admit(request, null) : appRequest(request, keyHeader);
   };
+  return Object.assign(gate, { remembered: () => ({ entries: memo.size, bytes: memo.calculatedSize }) });
 }

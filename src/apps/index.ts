@@ -63,6 +63,8 @@ export interface Apps {
   guardFastPath<C>(
     fastPath: (request: FastPathRequest, context: () => Promise<C>, admits?: (document: DocumentNode) => boolean) => Promise<FastPathAnswer | undefined>,
   ): (request: FastPathRequest, context: () => Promise<C>, gate: unknown) => Promise<FastPathAnswer | undefined>;
+  /** What the answers the gate remembers hold now (entries, and bytes as counted against their bound). */
+  rememberedAnswers(): { entries: number; bytes: number };
   close(): Promise<void>;
 }
 
@@ -174,6 +176,7 @@ export async function createApps(options: AppsOptions): Promise<Apps> {
     guardFastPath(fastPath) {
       return (request, context, state) => fastPath(request, context, (state as AppsContext | undefined)?.app ? withinScope : undefined);
     },
+    rememberedAnswers: () => gate.remembered(),
     async close() {
       keys.close();
       await feed.settled();
