@@ -1,3 +1,4 @@
+import type { CursorScope, Cursors } from '../graphql/pagination.js';
 import type { AppKey } from './app-keys.js';
 import type { FeedCache, FeedItem } from './feed-cache.js';
 
@@ -6,6 +7,8 @@ export interface AppsContext {
   /** The app whose key the request carried; null for a partner token. */
   app: AppKey | null;
   feed: FeedCache;
+  /** Keys the HMAC of feed cursors: `CURSOR_SECRET`, else a random key of this process. */
+  cursorSecret: string;
   /** Set by `offerFeed`: for `extensions.feed` and the answer's cache headers. */
   served?: { stale: boolean; incomplete: boolean; builtAt: number; version: string };
 }
@@ -17,8 +20,9 @@ export interface OfferPage {
   totalCount: number;
   /** The feed with the platform filter only, for the category tabs. */
   tabs: readonly FeedItem[];
-  /** Binds cursors to the partner set and filters they came from. */
-  binding: string;
+  /** Signs and opens cursors bound to the partner set and the filters they came from. */
+  cursors: Cursors;
+  scope: CursorScope;
   locale: string | null;
 }
 

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import { UnauthenticatedError, quote } from '../campaign-api/index.js';
 import { checkedLocale } from '../graphql/discount-label.js';
@@ -10,34 +9,26 @@ import type {
   OfferResolvers,
   QueryResolvers,
 } from '../graphql/generated/resolvers-types.js';
-import { pageSize, parsePositiveId } from '../graphql/pagination.js';
+import { createCursors, pageSize, parsePositiveId, type CursorScope, type Cursors } from '../graphql/pagination.js';
 import { cardOf } from '../graphql/resolvers/campaign-card.js';
 import type { OfferFeedCategoryModel, OfferModel, OfferPage } from './context.js';
 import type { FeedItem } from './feed-cache.js';
 
 const DEFAULT_PAGE = 20;
 const MAX_PAGE = 100;
-const CURSOR_PREFIX = 'feed:';
 
 /**
  * Cursors name the last campaign seen (the feed is ordered by campaign id, newest first), so a
- * page read after the feed changed continues where the last one ended, without repeats or gaps;
- * they carry a hash of the partner set and the filters, so a cursor of another feed is refused.
+ * page read after the feed changed continues where the last one ended, without repeats or gaps.
+ * They are signed as the partner API's cursors are (pagination.ts), over the partner set and the
+ * filters, with `CURSOR_SECRET` or else a key of this process: a cursor of another feed or
+ * filter, or one made or changed by anyone else, is refused, and nothing in a cursor lets its
+ * holder test a guess of a partner token.
  */
-function cursorOf(binding: string, id: number): string {
-  return Buffer.from(`${CURSOR_PREFIX}${binding}:${id}`, 'utf8').toString('base64url');
-}
-
-function afterId(after: string, binding: string): number {
-  const decoded = Buffer.from(after, 'base64url').toString('utf8');
-  const match = /^feed:([0-9a-f]{16}):([1-9]\d{0,15})$/.exec(decoded);
-  if (!match || cursorOf(match[1]!, Number(match[2])) !== after) {
-    throw badArgument('after', `must be a cursor of offerFeed (pageInfo.endCursor or an edge's cursor), got ${quote(after)}`);
-  }
-  if (match[1] !== binding) {
-    throw badArgument('after', 'is a cursor of another feed or other filters; pass the categoryId and platform of the page it came from');
-  }
-  return Number(match[2]);
+function afterId(cursors: Cursors, scope: CursorScope, after: string): number {
+  const position = cursors.decode(scope, after);
+  if (!/^[1-9]\d{0,15}$/.test(position) || !Number.isSafeInteger(Number(position))) throw badArgument('after', 'is not a cursor of offerFeed');
+  return Number(position);
 }
 
 /** Offers without a platform list are shown everywhere. */
@@ -83,14 +74,15 @@ export const offerFeedQuery: Pick<QueryResolvers, 'offerFeed'> = {
 
     const tabs = platform ? view.items.filter((item) => shownOn(item, platform)) : view.items;
     const matching = category === null ? tabs : tabs.filter((item) => item.categoryId === category);
-    const binding = createHash('sha256').update(`${view.setKey}|${category ?? ''}|${platform ?? ''}`).digest('hex').slice(0, 16);
+    const cursors = createCursors(view.setKey, apps.cursorSecret);
+    const scope: CursorScope = { connection: 'offerFeed', filter: `${category ?? ''}|${platform ?? ''}` };
     let start = 0;
     if (after != null) {
-      const id = afterId(after, binding);
+      const id = afterId(cursors, scope, after);
       start = matching.findIndex((item) => item.id < id);
       if (start === -1) start = matching.length;
     }
-    return { items: matching.slice(start, start + size), start, totalCount: matching.length, tabs, binding, locale: tag } satisfies OfferPage;
+    return { items: matching.slice(start, start + size), start, totalCount: matching.length, tabs, cursors, scope, locale: tag } satisfies OfferPage;
   },
 };
 
@@ -99,14 +91,14 @@ const offersOf = (page: OfferPage): OfferModel[] => page.items.map((item) => ({ 
 export const OfferConnection: OfferConnectionResolvers = {
   totalCount: (page) => page.totalCount,
   nodes: (page) => offersOf(page),
-  edges: (page) => offersOf(page).map((node) => ({ cursor: cursorOf(page.binding, node.item.id), node })),
+  edges: (page) => offersOf(page).map((node) => ({ cursor: page.cursors.encode(page.scope, String(node.item.id)), node })),
   pageInfo: (page) => {
     const count = page.items.length;
     return {
       hasNextPage: page.start + count < page.totalCount,
       hasPreviousPage: page.start > 0,
-      startCursor: count ? cursorOf(page.binding, page.items[0]!.id) : null,
-      endCursor: count ? cursorOf(page.binding, page.items[count - 1]!.id) : null,
+      startCursor: count ? page.cursors.encode(page.scope, String(page.items[0]!.id)) : null,
+      endCursor: count ? page.cursors.encode(page.scope, String(page.items[count - 1]!.id)) : null,
     };
   },
   categories: async (page, _args, ctx) => {

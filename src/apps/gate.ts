@@ -44,6 +44,8 @@ export interface GateOptions {
   httpStaleWhileRevalidateS: number;
   /** Answers remembered are good for at most this long (the feed's freshness). */
   memoMs: number;
+  /** Keys the HMAC of offer feed cursors (handed to the resolvers in the request's state). */
+  cursorSecret: string;
   onRefused?: (reason: 'app_key' | 'rate_limit' | 'trusted_document') => void;
 }
 
@@ -225,7 +227,7 @@ export function createAppGate(options: GateOptions): AppGate {
       return refuse(403, 'TRUSTED_DOCUMENT_REQUIRED', 'This server runs only trusted documents: send a documentId from its manifest (TRUSTED_DOCUMENTS).');
     }
 
-    const state: AppsContext = { app, feed: options.feed };
+    const state: AppsContext = { app, feed: options.feed, cursorSecret: options.cursorSecret };
     const pass: GatePass = { state, token: app ? null : undefined };
     if (app) pass.headers = { 'apollo-require-preflight': 'true' }; // X-App-Key already forces a CORS preflight
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { CampaignApi } from '../campaign-api/api.js';
 import { BusinessError, UnauthenticatedError } from '../campaign-api/index.js';
@@ -63,6 +64,8 @@ export interface Apps {
   guardFastPath<C>(
     fastPath: (request: FastPathRequest, context: () => Promise<C>, admits?: (document: DocumentNode) => boolean) => Promise<FastPathAnswer | undefined>,
   ): (request: FastPathRequest, context: () => Promise<C>, gate: unknown) => Promise<FastPathAnswer | undefined>;
+  /** Keys the HMAC of offer feed cursors: `CURSOR_SECRET`, else a random key of this process. */
+  cursorSecret: string;
   /** What the answers the gate remembers hold now (entries, and bytes as counted against their bound). */
   rememberedAnswers(): { entries: number; bytes: number };
   close(): Promise<void>;
@@ -86,6 +89,8 @@ export interface AppsOptions {
   onBuild?: (outcome: 'ok' | 'error', durationMs: number) => void;
   onLookup?: (result: 'hit' | 'stale' | 'miss' | 'error') => void;
   onRefused?: (reason: 'app_key' | 'rate_limit' | 'trusted_document') => void;
+  /** `CURSOR_SECRET`: the same on every instance, so that each reads the others' feed cursors. */
+  cursorSecret?: string | undefined;
 }
 
 export async function createApps(options: AppsOptions): Promise<Apps> {
@@ -121,7 +126,12 @@ export async function createApps(options: AppsOptions): Promise<Apps> {
       logger.warn({ err: error, context }, 'offer feed: serving the last good feed');
     },
   });
+  // Without CURSOR_SECRET a feed cursor is signed with a key only this process knows: whoever
+  // holds a cursor can then test nothing about the partner tokens behind it, and only this
+  // instance reads it back (a fleet sets CURSOR_SECRET).
+  const cursorSecret = options.cursorSecret ?? randomBytes(32).toString('base64url');
   const gate = createAppGate({
+    cursorSecret,
     keys,
     trusted,
     feed,
@@ -176,6 +186,7 @@ export async function createApps(options: AppsOptions): Promise<Apps> {
     guardFastPath(fastPath) {
       return (request, context, state) => fastPath(request, context, (state as AppsContext | undefined)?.app ? withinScope : undefined);
     },
+    cursorSecret,
     rememberedAnswers: () => gate.remembered(),
     async close() {
       keys.close();

@@ -24,7 +24,7 @@ const TAG_BYTES = 16;
 
 /** The list a cursor belongs to: the connection and every argument but `first` and `after`. */
 export interface CursorScope {
-  connection: 'campaigns' | 'pins';
+  connection: 'campaigns' | 'pins' | 'offerFeed';
   filter: string;
 }
 
@@ -67,6 +67,7 @@ export function createCursors(token: string | null, secret: string | undefined):
 }
 
 function describe(scope: CursorScope): string {
+  if (scope.connection === 'offerFeed') return 'the `categoryId` and `platform` arguments';
   return scope.connection === 'campaigns' ? 'the `status` argument' : 'the campaign and the `status` argument';
 }
 

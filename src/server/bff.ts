@@ -150,6 +150,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     onLookup: (result) => metrics.cacheLookups.inc({ cache: 'feed', result }),
     onRefused: (reason) => metrics.limitRejections.inc({ limit: reason }),
     clientAddress: clientAddressReader(config.trustProxy, config.trustProxyHeader),
+    cursorSecret: config.cursorSecret,
   });
 
   const categories = createCategoryDirectory({
@@ -271,7 +272,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
       // An app reads the shared directory with its partners' tokens (the backend sees them only
       // when the directory has to ask it); the tokens go nowhere else, and the request carries none.
       if (app) context.categories = appCategories(categories, app.partnerTokens);
-      return Object.assign(context, { requestId, backend, apps: state ?? { app: null, feed: apps.feed } });
+      return Object.assign(context, { requestId, backend, apps: state ?? { app: null, feed: apps.feed, cursorSecret: apps.cursorSecret } });
     },
     bodyLimitBytes: config.limits.bodyLimitBytes,
     requestTimeoutMs: config.limits.requestTimeoutMs,
