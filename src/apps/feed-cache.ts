@@ -90,13 +90,16 @@ export interface FeedCache {
 }
 
 const hashes = new Map<string, string>();
+/** Tokens come from clients: only short ones are remembered, so the table's bytes are bounded too. */
+const MAX_HASHES = 10_000;
+const MAX_REMEMBERED_TOKEN = 256;
 /** A partner's name in keys and messages: a hash of its token, never the token. */
 export function partnerHash(token: string): string {
   let hash = hashes.get(token);
   if (hash === undefined) {
     hash = createHash('sha256').update(`partner:${token}`).digest('hex').slice(0, 32);
-    // Bounded: tokens come from clients.
-    if (hashes.size >= 10_000) hashes.delete(hashes.keys().next().value!);
+    if (token.length > MAX_REMEMBERED_TOKEN) return hash;
+    if (hashes.size >= MAX_HASHES) hashes.delete(hashes.keys().next().value!);
     hashes.set(token, hash);
   }
   return hash;
