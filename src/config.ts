@@ -7,13 +7,19 @@ import { parseTrustProxy, type ForwardedHeader, type TrustProxy } from './server
  * with a message that names the variable, the value received and what is allowed.
  */
 
-const int = (min: number, max: number, fallback: number) =>
-  z.coerce
-    .number({ error: `must be a whole number from ${min} to ${max}` })
-    .int({ error: `must be a whole number from ${min} to ${max}` })
-    .min(min, { error: `must be a whole number from ${min} to ${max}` })
-    .max(max, { error: `must be a whole number from ${min} to ${max}` })
+/**
+ * A whole number in decimal digits only: `Number()` would also take `0x3e8`, `1e4`, `0b11` or
+ * surrounding spaces, which a person reading the setting would not take for the value used.
+ */
+const int = (min: number, max: number, fallback: number) => {
+  const error = `must be a whole number from ${min} to ${max}`;
+  return z
+    .string()
+    .regex(/^\d+$/, { error })
+    .transform(Number)
+    .pipe(z.number().min(min, { error }).max(max, { error }))
     .default(fallback);
+};
 
 /**
  * A load balancer stops sending to an instance after `fall` failed checks `inter` apart (HAProxy's

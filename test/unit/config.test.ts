@@ -77,4 +77,12 @@ describe('configuration', () => {
     expect(config.port).toBe(4000);
     expect(() => loadConfig({ CORS_ORIGINS: 'not an origin' })).toThrow(/CORS_ORIGINS/);
   });
+
+  it('reads whole numbers in decimal digits only: no hexadecimal, exponent, sign or spaces', () => {
+    expect(loadConfig({ PORT: '4001', SHUTDOWN_GRACE_MS: '0010000' })).toMatchObject({ port: 4001, shutdownGraceMs: 10_000 });
+    for (const value of ['0x3e8', '1e4', '0b11', '0o17', ' 4001', '4001 ', '+4001', '4001.0', '1_000', 'Infinity']) {
+      expect(() => loadConfig({ PORT: value }), value).toThrow(`PORT=${JSON.stringify(value)}: must be a whole number from 0 to 65535`);
+    }
+    expect(() => loadConfig({ SHUTDOWN_GRACE_MS: '1e4' })).toThrow(/SHUTDOWN_GRACE_MS="1e4": must be a whole number from 0 to 600000/);
+  });
 });
