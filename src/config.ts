@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ResilienceSettings } from './campaign-api/resilience.js';
 import { parseTrustProxy, type ForwardedHeader, type TrustProxy } from './server/client-address.js';
+import { redactCredentials, redactUrlValue } from './observability/failures.js';
 
 /**
  * The whole configuration, read once from environment variables. A bad value stops start-up
@@ -221,8 +222,12 @@ export interface AppsConfig {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    // Start-up errors end up in logs: a URL's credentials are never in them, whoever wrote the problem.
+    const shown = problems.map(redactCredentials);
+    super(`invalid configuration:\n  ${shown.join('\n  ')}`);
+    this.problems = shown;
     this.name = 'ConfigError';
   }
 }
@@ -239,7 +244,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       parsed.error.issues.map((issue) => {
         const name = String(issue.path[0]);
         // A secret is never printed, not even a wrong one: start-up errors end up in logs.
-        const shown = SECRETS.has(name) ? `(hidden, ${env[name]?.length ?? 0} characters)` : JSON.stringify(env[name]);
+        const value = env[name];
+        const shown = SECRETS.has(name) ? `(hidden, ${value?.length ?? 0} characters)` : JSON.stringify(value === undefined ? value : redactUrlValue(value));
         return `${name}=${shown}: ${issue.message}`;
       }),
     );

@@ -2,6 +2,7 @@
 import './observability/source-maps.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from './emulator/index.js';
+import { redactUrlValue } from './observability/failures.js';
 import { createLogger } from './observability/logger.js';
 import { startBff } from './server/bff.js';
 import { applyHeapGrowth } from './server/heap-growth.js';
@@ -75,11 +76,11 @@ const lines = [
   `  GraphQL      ${bff.url}${config.mode === 'development' ? '   (open it in a browser for Apollo Sandbox)' : ''}`,
   `  health       ${bff.url.replace(/\/graphql$/, '/healthz')}  ${bff.url.replace(/\/graphql$/, '/readyz')}`,
   `  metrics      ${bff.url.replace(/\/graphql$/, '/metrics')}`,
-  `  backend      ${emulator ? `${emulator.url}/v1 (embedded emulator; admin at ${emulator.url}/_emulator/)` : campaignApiUrl}`,
-  `  cache        ${config.cacheUrl ? 'Redis' : 'in memory'}`,
+  `  backend      ${emulator ? `${emulator.url}/v1 (embedded emulator; admin at ${emulator.url}/_emulator/)` : redactUrlValue(campaignApiUrl)}`,
+  `  cache        ${config.cacheUrl ? `Redis ${redactUrlValue(config.cacheUrl)}` : 'in memory'}`,
   `  tracing      ${
     tracing
-      ? `${tracing.settings.endpoint} (OTLP/HTTP JSON, service ${tracing.settings.serviceName}, sampler ${tracing.settings.sampler})`
+      ? `${redactUrlValue(tracing.settings.endpoint)} (OTLP/HTTP JSON, service ${tracing.settings.serviceName}, sampler ${tracing.settings.sampler})`
       : 'off (set OTEL_EXPORTER_OTLP_ENDPOINT to export traces)'
   }`,
 ];

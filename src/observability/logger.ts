@@ -1,5 +1,6 @@
 import { writeSync } from 'node:fs';
 import { pino, type Logger } from 'pino';
+import { redactCredentials } from './failures.js';
 
 export type { Logger };
 
@@ -71,9 +72,34 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         paths: ['token', '*.token', 'authorization', '*.authorization', 'headers.authorization', '*.headers.authorization', 'req.headers.authorization'],
         censor: '[redacted]',
       },
+      // A URL's credentials never reach a line: messages, and errors whatever library wrote them
+      // (a client's error may quote the URL it was given).
+      serializers: { err: errorWithoutCredentials },
+      hooks: {
+        logMethod(args, method) {
+          for (let i = 0; i < args.length; i++) {
+            const arg = args[i];
+            if (typeof arg === 'string') args[i] = redactCredentials(arg);
+          }
+          // Without a message pino makes the error's message the line's: give it, redacted.
+          const only = args.length === 1 ? (args[0] as unknown) : undefined;
+          const error = only instanceof Error ? only : (only as { err?: unknown } | undefined)?.err;
+          if (error instanceof Error) (args as unknown[]).push(redactCredentials(error.message));
+          method.apply(this, args);
+        },
+      },
     },
     destination ?? syncDestination(),
   );
+}
+
+function errorWithoutCredentials(error: unknown): unknown {
+  const serialized = pino.stdSerializers.err(error as Error) as unknown;
+  if (serialized === null || typeof serialized !== 'object') return serialized;
+  const fields = serialized as { message?: unknown; stack?: unknown };
+  if (typeof fields.message === 'string') fields.message = redactCredentials(fields.message);
+  if (typeof fields.stack === 'string') fields.stack = redactCredentials(fields.stack);
+  return serialized;
 }
 
 /** The one line per GraphQL request: a fixed allow-list of fields, in the order they are written. */
