@@ -226,7 +226,8 @@ export class ConfigError extends Error {
   constructor(problems: string[]) {
     // Start-up errors end up in logs: a URL's credentials are never in them, whoever wrote the problem.
     const shown = problems.map(redactCredentials);
-    super(`invalid configuration:\n  ${shown.join('\n  ')}`);
+    // One problem, one line; several, one line each.
+    super(shown.length === 1 ? `invalid configuration: ${shown[0]}` : `invalid configuration:\n  ${shown.join('\n  ')}`);
     this.problems = shown;
     this.name = 'ConfigError';
   }

@@ -1,22 +1,28 @@
 // First: stack traces of everything below name the TypeScript sources.
 import './observability/source-maps.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig } from './config.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from './emulator/index.js';
 import { redactUrlValue } from './observability/failures.js';
 import { createLogger } from './observability/logger.js';
 import { startBff } from './server/bff.js';
 import { applyHeapGrowth } from './server/heap-growth.js';
-import { startTracing, type Tracing } from './tracing/index.js';
+import { listenFailure, ListenError } from './server/listen.js';
+import { startTracing } from './tracing/index.js';
 import { traceLogFields } from './tracing/logs.js';
 
 /** The app key `npm start` configures on the embedded emulator (public by design, like every app key). */
 const DEMO_APP_KEY = 'demo-app-key';
 
-function readConfig(): Config {
+/**
+ * A start-up step that fails on a setting (a bad value, a file that cannot be used, an address
+ * that cannot be listened on) ends the process with the message alone and exit code 1, without a
+ * stack trace: the message names the variable and the cause. Anything else is a bug, and keeps its stack.
+ */
+async function orExit<T>(step: () => T | Promise<T>): Promise<T> {
   try {
-    return loadConfig();
+    return await step();
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof ListenError) {
       process.stderr.write(`campaign-bff: ${error.message}\n`);
       process.exit(1);
     }
@@ -24,22 +30,10 @@ function readConfig(): Config {
   }
 }
 
-/** Before anything else is built: the schema, the loaders and the logger ask once whether tracing is on. */
-async function startTracingOrExit(): Promise<Tracing | undefined> {
-  try {
-    return await startTracing();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`campaign-bff: ${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
-}
-
-const config = readConfig();
+const config = await orExit(() => loadConfig());
 applyHeapGrowth(config.heapGrowthPercent);
-const tracing = await startTracingOrExit();
+// Before anything else is built: the schema, the loaders and the logger ask once whether tracing is on.
+const tracing = await orExit(() => startTracing());
 const logger = createLogger(config.logLevel, undefined, tracing ? { mixin: traceLogFields } : {});
 if (tracing) {
   tracing.logTo(logger);
@@ -52,23 +46,22 @@ process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unha
 let emulator: RunningEmulator | undefined;
 let campaignApiUrl = config.campaignApiUrl;
 if (!campaignApiUrl) {
-  emulator = await startEmulator({ port: config.emulatorPort, host: '127.0.0.1', quiet: true });
-  campaignApiUrl = emulator.url;
+  // On the loopback address only: the emulator is for this machine's BFF, never for the network.
+  const where = { port: config.emulatorPort, host: '127.0.0.1', portVariable: 'EMULATOR_PORT', hostVariable: 'EMULATOR_PORT' };
+  const started = await orExit(() => startEmulator({ port: where.port, host: where.host, quiet: true }).catch((error: unknown) => Promise.reject(listenFailure(where, error))));
+  emulator = started;
+  campaignApiUrl = started.url;
 }
 
-const bff = await startBff(config, {
-  campaignApiUrl,
-  fallbackToken: config.demoFallback ? DEMO_TOKENS.store : null,
-  // On the embedded emulator an app key reads the demo partners' feed (docs/operations/offer-feed).
-  appKeys: emulator ? { [DEMO_APP_KEY]: { name: 'Demo app', partnerTokens: [DEMO_TOKENS.store, DEMO_TOKENS.aggregator] } } : undefined,
-  logger,
-}).catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    process.stderr.write(`campaign-bff: ${error.message}\n`);
-    process.exit(1);
-  }
-  throw error;
-});
+const bff = await orExit(() =>
+  startBff(config, {
+    campaignApiUrl,
+    fallbackToken: config.demoFallback ? DEMO_TOKENS.store : null,
+    // On the embedded emulator an app key reads the demo partners' feed (docs/operations/offer-feed).
+    appKeys: emulator ? { [DEMO_APP_KEY]: { name: 'Demo app', partnerTokens: [DEMO_TOKENS.store, DEMO_TOKENS.aggregator] } } : undefined,
+    logger,
+  }),
+);
 
 const lines = [
   '',

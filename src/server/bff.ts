@@ -30,6 +30,7 @@ import { Admission } from './admission.js';
 import { clientAddressReader } from './client-address.js';
 import { Dependencies } from './dependencies.js';
 import { createHttpHandler, type Readiness } from './http.js';
+import { listen } from './listen.js';
 import { RequestShapes } from './request-shapes.js';
 import type { AppsContext } from '../apps/context.js';
 
@@ -315,13 +316,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     handler(req, res);
   });
   subscriptions.attach(server);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listen(server, { port: config.port, host: config.host, portVariable: 'PORT', hostVariable: 'HOST' });
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
 

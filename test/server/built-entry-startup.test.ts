@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBuiltEntry } from '../helpers/built-entry.js';
 
 /**
@@ -19,6 +20,49 @@ async function refusedStart(env: Record<string, string>): Promise<string> {
     (error: Error) => error.message,
   );
 }
+
+/** The one line a refused start writes: its message and exit code, and no stack trace. */
+function expectOneClearLine(output: string, line: RegExp): void {
+  expect(output).toMatch(/exited \(1\) before printing its banner/);
+  const written = output.slice(output.indexOf('its output:\n') + 'its output:\n'.length).trim();
+  expect(written).toMatch(line);
+  expect(written).not.toMatch(/^\s+at /m);
+  expect(written.split('\n')).toHaveLength(1);
+}
+
+describe('a start-up that cannot listen says why in one line and exits 1', STARTS, () => {
+  let busy: Server;
+  let busyPort: number;
+  beforeAll(async () => {
+    busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    busyPort = (busy.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => busy.close(() => resolve())));
+
+  it('a PORT in use', async () => {
+    expectOneClearLine(
+      await refusedStart({ PORT: String(busyPort) }),
+      new RegExp(`^campaign-bff: PORT=${busyPort}: 127\\.0\\.0\\.1:${busyPort} is already in use by another process \\(EADDRINUSE\\); stop it or choose another PORT$`),
+    );
+  });
+
+  it('an EMULATOR_PORT in use', async () => {
+    expectOneClearLine(await refusedStart({ EMULATOR_PORT: String(busyPort) }), new RegExp(`^campaign-bff: EMULATOR_PORT=${busyPort}: .* already in use .*\\(EADDRINUSE\\)`));
+  });
+
+  it('a HOST that is no name or no address of this machine', async () => {
+    expectOneClearLine(await refusedStart({ HOST: 'no-such-host.invalid' }), /^campaign-bff: HOST="no-such-host\.invalid": no such host name \(ENOTFOUND\)/);
+    expectOneClearLine(await refusedStart({ HOST: '192.0.2.1' }), /^campaign-bff: HOST="192\.0\.2\.1": not an address of this machine \(EADDRNOTAVAIL\)/);
+  });
+});
+
+describe('numbers in settings', STARTS, () => {
+  it('are decimal only: 0x3e8 or 1e4 stop the start, naming the variable', async () => {
+    expectOneClearLine(await refusedStart({ PORT: '0x3e8' }), /^campaign-bff: invalid configuration: PORT="0x3e8": must be a whole number from 0 to 65535$/);
+    expectOneClearLine(await refusedStart({ SHUTDOWN_GRACE_MS: '1e4' }), /^campaign-bff: invalid configuration: SHUTDOWN_GRACE_MS="1e4": must be a whole number from 0 to 600000$/);
+  });
+});
 
 describe('credentials in URLs', STARTS, () => {
   const PASSWORD = 'pa55-w0rd-in-url';
