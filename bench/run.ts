@@ -643,6 +643,7 @@ async function main(): Promise<boolean> {
       nodeArgs: [...profile.bffNodeArgs, ...(profile.cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [])],
       ...(pin ? { core: 0 } : {}),
       port: bffPort,
+      metricsPort: await freePort(),
       readyPath: '/healthz',
     }),
     startService({
@@ -680,6 +681,7 @@ async function main(): Promise<boolean> {
       nodeArgs: profile.bffNodeArgs,
       ...(pin ? { core: 0 } : {}),
       port,
+      metricsPort: await freePort(),
       readyPath: '/healthz',
     });
   }
@@ -808,6 +810,7 @@ async function main(): Promise<boolean> {
     await admin.clearFaults();
     live = await measureSubscriptions({
       bffOrigin: bff.origin,
+      bffMetricsUrl: bff.metricsUrl!,
       bffPid: bff.pid,
       emulatorOrigin: emulator.origin,
       admin,

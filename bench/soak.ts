@@ -76,6 +76,7 @@ async function run(options: SoakOptions): Promise<Report> {
       SUBSCRIPTION_POLL_BACKOFF_MAX_MS: '2000',
     },
     port: bffPort,
+    metricsPort: await freePort(),
     readyPath: '/healthz',
   });
   const backend = new Backend(emulator.origin);
@@ -86,7 +87,7 @@ async function run(options: SoakOptions): Promise<Report> {
   const stats: Stats = newStats();
 
   // Subscribers held open for the whole run: their memory is in the baseline, their leaving is judged.
-  const watchers = startWatchers(bff.origin, partners, options.subscribers);
+  const watchers = startWatchers(bff.origin, bff.metricsUrl!, partners, options.subscribers);
   const rss = { start: rssMb(bff.pid), baseline: 0, samples: [] as number[] };
   log(`${partners.length} partners ready; BFF RSS ${rss.start.toFixed(1)} MB; load for ${options.durationMs / 1000} s at ${options.concurrency} in flight, backend flapping every ${options.flapMs / 1000} s`);
 

@@ -28,6 +28,17 @@ const int = (min: number, max: number, fallback: number) => {
  */
 const DEFAULT_SHUTDOWN_DELAY_MS = 6000;
 
+/** A port, or `off`: no listener at all. */
+const portOrOff = (fallback: number) => {
+  const error = 'must be a port number from 0 to 65535, or off';
+  return z
+    .string()
+    .regex(/^(?:\d+|off)$/, { error })
+    .transform((v) => (v === 'off' ? -1 : Number(v)))
+    .pipe(z.number().min(-1, { error }).max(65535, { error }))
+    .default(fallback);
+};
+
 const httpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL, such as https://api.example.com' })
   .transform((u) => u.replace(/\/+$/, ''));
@@ -57,6 +68,8 @@ export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test'], { error: 'must be development, production or test' }).default('development'),
   PORT: int(0, 65535, 4000),
   HOST: z.string().min(1).default('0.0.0.0'),
+  METRICS_PORT: portOrOff(9464),
+  METRICS_HOST: z.string().min(1).optional(),
   EMULATOR_PORT: int(0, 65535, 4010),
   CAMPAIGN_API_URL: httpUrl.optional(),
   CACHE_URL: redisUrl.optional(),
@@ -135,6 +148,8 @@ export interface Config {
   nodeEnv: Env['NODE_ENV'];
   port: number;
   host: string;
+  /** Where Prometheus reads `/metrics`: a listener of its own, never the public one; undefined: off. */
+  metrics: { port: number; host: string } | undefined;
   emulatorPort: number;
   /** The REST `{base_url}`; unset means "start the embedded emulator". */
   campaignApiUrl: string | undefined;
@@ -273,6 +288,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'READY_BACKEND_WINDOW_MS is no longer read: /readyz no longer turns 503 when the backend is down (that took every instance out of the load balancer); the backend\'s state is in /readyz\'s checks and bff_dependency_up. Remove the variable',
     );
   }
+  if (e.METRICS_PORT === e.PORT && e.PORT !== 0) {
+    problems.push(`METRICS_PORT=${e.METRICS_PORT} must differ from PORT=${e.PORT}: metrics have a listener of their own (or METRICS_PORT=off)`);
+  }
   if (problems.length) throw new ConfigError(problems);
 
   return {
@@ -280,6 +298,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
+    metrics: e.METRICS_PORT === -1 ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST ?? e.HOST },
     emulatorPort: e.EMULATOR_PORT,
     campaignApiUrl: e.CAMPAIGN_API_URL,
     cacheUrl: e.CACHE_URL,

@@ -68,7 +68,7 @@ const lines = [
   `Campaign GraphQL BFF (${config.mode})`,
   `  GraphQL      ${bff.url}${config.mode === 'development' ? '   (open it in a browser for Apollo Sandbox)' : ''}`,
   `  health       ${bff.url.replace(/\/graphql$/, '/healthz')}  ${bff.url.replace(/\/graphql$/, '/readyz')}`,
-  `  metrics      ${bff.url.replace(/\/graphql$/, '/metrics')}`,
+  `  metrics      ${bff.metricsUrl ?? 'off (METRICS_PORT=off)'}`,
   `  backend      ${emulator ? `${emulator.url}/v1 (embedded emulator; admin at ${emulator.url}/_emulator/)` : redactUrlValue(campaignApiUrl)}`,
   `  cache        ${config.cacheUrl ? `Redis ${redactUrlValue(config.cacheUrl)}` : 'in memory'}`,
   `  tracing      ${

@@ -3,7 +3,8 @@ import type { Service } from './children.js';
 /** What the bench reads from a BFF's /metrics (Prometheus text, as prom-client writes it). */
 
 export async function metricsOf(bff: Service): Promise<string> {
-  return (await fetch(`${bff.origin}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
+  if (!bff.metricsUrl) throw new Error(`${bff.name} was started without a METRICS_PORT: its metrics are not on its API port`);
+  return (await fetch(bff.metricsUrl, { signal: AbortSignal.timeout(5000) })).text();
 }
 
 /** The feed builds made so far (`bff_feed_builds_total`, every outcome). */

@@ -25,6 +25,8 @@ export interface ServiceSpec {
   port: number;
   /** A GET path that answers 200 once the service serves. */
   readyPath: string;
+  /** A BFF's METRICS_PORT: its `/metrics` has a listener of its own, apart from `port`. */
+  metricsPort?: number;
   readyHeaders?: Record<string, string>;
   /** How long start-up may take before it counts as failed. */
   readyTimeoutMs?: number;
@@ -41,6 +43,8 @@ export interface Service {
   /** The pid of the node process itself (taskset execs into node, so no wrapper in between). */
   pid: number;
   origin: string;
+  /** Where a BFF serves `/metrics` (its METRICS_PORT), when the spec gave one. */
+  metricsUrl?: string;
   /** The last lines the process wrote on stdout and stderr, for error messages. */
   tail(): string;
   /** SIGTERM, then SIGKILL if it has not exited within `graceMs`. */
@@ -122,7 +126,7 @@ export async function startService(spec: ServiceSpec): Promise<Service> {
     : [process.execPath, nodeArgs];
   const child = spawn(command, args, {
     cwd: REPO_ROOT,
-    env: { ...process.env, ...spec.env },
+    env: { ...process.env, ...spec.env, ...(spec.metricsPort === undefined ? {} : { METRICS_PORT: String(spec.metricsPort) }) },
     stdio: ['ignore', spec.discardStdout ? 'ignore' : 'pipe', 'pipe'],
   });
   running.add(child);
@@ -169,6 +173,7 @@ export async function startService(spec: ServiceSpec): Promise<Service> {
     name: spec.name,
     pid: child.pid,
     origin,
+    ...(spec.metricsPort === undefined ? {} : { metricsUrl: `http://127.0.0.1:${spec.metricsPort}/metrics` }),
     tail,
     async stop(graceMs = 3000) {
       if (exitReason) return;

@@ -59,8 +59,8 @@ async function rest(origin: string, token: string, path: string, body: unknown):
   return parsed;
 }
 
-async function metric(origin: string, name: string): Promise<number> {
-  const text = await (await fetch(`${origin}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
+async function metric(metricsUrl: string, name: string): Promise<number> {
+  const text = await (await fetch(metricsUrl, { signal: AbortSignal.timeout(5000) })).text();
   const line = text.split('\n').find((l) => l.startsWith(`${name} `));
   return line ? Number(line.split(' ').pop()) : 0;
 }
@@ -95,6 +95,8 @@ interface Subscriber {
 
 export async function measureSubscriptions(options: {
   bffOrigin: string;
+  /** Where the BFF serves `/metrics` (its METRICS_PORT). */
+  bffMetricsUrl: string;
   bffPid: number;
   emulatorOrigin: string;
   admin: EmulatorAdmin;
@@ -102,7 +104,7 @@ export async function measureSubscriptions(options: {
   profile: SubscriptionsProfile;
   log: (message: string) => void;
 }): Promise<SubscriptionsResult> {
-  const { bffOrigin, bffPid, emulatorOrigin, admin, pollIntervalMs, profile, log } = options;
+  const { bffOrigin, bffMetricsUrl, bffPid, emulatorOrigin, admin, pollIntervalMs, profile, log } = options;
   const run = Date.now();
   const tokens = Array.from({ length: profile.partners }, (_, i) => `bench-live-${run}-${i}`);
   const campaigns: number[][] = [];
@@ -153,14 +155,14 @@ export async function measureSubscriptions(options: {
         );
         subscribers.push(subscriber);
       }
-      await until(`${Math.min(i + batch, profile.subscribers)} subscriptions`, async () => (await metric(bffOrigin, 'bff_live_subscriptions')) >= Math.min(i + batch, profile.subscribers), 60_000);
+      await until(`${Math.min(i + batch, profile.subscribers)} subscriptions`, async () => (await metric(bffMetricsUrl, 'bff_live_subscriptions')) >= Math.min(i + batch, profile.subscribers), 60_000);
     }
     log(`live: ${profile.subscribers} WebSocket subscribers in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     return subscribers;
   };
   const disconnect = async (subscribers: Subscriber[]) => {
     await Promise.all(subscribers.map((s) => s.client.dispose()));
-    await until('every subscription to be freed', async () => (await metric(bffOrigin, 'bff_live_subscriptions')) === 0, 60_000);
+    await until('every subscription to be freed', async () => (await metric(bffMetricsUrl, 'bff_live_subscriptions')) === 0, 60_000);
   };
 
   const idleBeforeMb = await steadyRss(bffPid);
@@ -226,7 +228,7 @@ export async function measureSubscriptions(options: {
     await disconnect(subscribers);
     afterDisconnectMb.push(await steadyRss(bffPid));
   }
-  const freed = { subscriptions: await metric(bffOrigin, 'bff_live_subscriptions'), partners: await metric(bffOrigin, 'bff_live_partners'), backendCallsAfter: 0 };
+  const freed = { subscriptions: await metric(bffMetricsUrl, 'bff_live_subscriptions'), partners: await metric(bffMetricsUrl, 'bff_live_partners'), backendCallsAfter: 0 };
   await admin.resetCalls();
   await sleep(2 * pollIntervalMs);
   freed.backendCallsAfter = (await admin.calls())['campaigns/get-all-campaigns'] ?? 0;

@@ -31,15 +31,15 @@ export interface WatchReport {
   leftOpen: { subscriptions: number; partners: number; connections: number };
 }
 
-async function gauge(bffOrigin: string, name: string): Promise<number> {
-  const text = await (await fetch(`${bffOrigin}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
+async function gauge(metricsUrl: string, name: string): Promise<number> {
+  const text = await (await fetch(metricsUrl, { signal: AbortSignal.timeout(5000) })).text();
   return text
     .split('\n')
     .filter((line) => line.startsWith(`${name} `) || line.startsWith(`${name}{`))
     .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
 }
 
-export function startWatchers(bffOrigin: string, partners: Partner[], perPartner: number) {
+export function startWatchers(bffOrigin: string, metricsUrl: string, partners: Partner[], perPartner: number) {
   const watchers: Watcher[] = [];
   let stopping = false;
   for (const partner of partners) {
@@ -103,9 +103,9 @@ export function startWatchers(bffOrigin: string, partners: Partner[], perPartner
       let leftOpen = { subscriptions: 0, partners: 0, connections: 0 };
       for (let i = 0; i < 50; i++) {
         leftOpen = {
-          subscriptions: await gauge(bffOrigin, 'bff_live_subscriptions'),
-          partners: await gauge(bffOrigin, 'bff_live_partners'),
-          connections: await gauge(bffOrigin, 'bff_live_connections'),
+          subscriptions: await gauge(metricsUrl, 'bff_live_subscriptions'),
+          partners: await gauge(metricsUrl, 'bff_live_partners'),
+          connections: await gauge(metricsUrl, 'bff_live_connections'),
         };
         if (leftOpen.subscriptions + leftOpen.partners + leftOpen.connections === 0) break;
         await new Promise((resolve) => setTimeout(resolve, 100));

@@ -31,6 +31,7 @@ import { clientAddressReader } from './client-address.js';
 import { Dependencies } from './dependencies.js';
 import { createHttpHandler, type Readiness } from './http.js';
 import { listen } from './listen.js';
+import { startMetricsServer, type MetricsServer } from './metrics-server.js';
 import { RequestShapes } from './request-shapes.js';
 import type { AppsContext } from '../apps/context.js';
 
@@ -53,6 +54,8 @@ export interface RunningBff {
   port: number;
   server: Server;
   metrics: Metrics;
+  /** Where `/metrics` is served, on a listener of its own (METRICS_PORT); undefined when off. */
+  metricsUrl: string | undefined;
   api: CampaignApiClient;
   /** App keys and the shared offer feed. */
   apps: Apps;
@@ -279,7 +282,6 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     requestTimeoutMs: config.limits.requestTimeoutMs,
     cors: { origins: config.corsOrigins, allowLocalhost: !production },
     readiness,
-    metrics: metrics.registry,
     logger,
     fallbackToken: options.fallbackToken ?? null,
     onRefused: (reason) => metrics.limitRejections.inc({ limit: reason }),
@@ -317,6 +319,13 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   });
   subscriptions.attach(server);
   await listen(server, { port: config.port, host: config.host, portVariable: 'PORT', hostVariable: 'HOST' });
+  let metricsServer: MetricsServer | undefined;
+  if (config.metrics) {
+    metricsServer = await startMetricsServer(metrics.registry, config.metrics).catch((error: unknown) => {
+      server.close();
+      throw error;
+    });
+  }
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
 
@@ -360,9 +369,11 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
       await apps.close();
       await api.close();
       await cache.close();
+      // Last: a scrape during the drain still sees it (in-flight requests, the interrupted ones).
+      await metricsServer?.close();
     })();
     return closing;
   }
 
-  return { url: `http://${host}:${port}/graphql`, port, server, metrics, api, apps, close };
+  return { url: `http://${host}:${port}/graphql`, port, server, metrics, metricsUrl: metricsServer?.url, api, apps, close };
 }

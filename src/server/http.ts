@@ -3,7 +3,6 @@ import { setMaxListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
 import type { Logger } from '../observability/logger.js';
-import type { Registry } from 'prom-client';
 import type { Admission, AdmissionTicket } from './admission.js';
 import { corsHeaders, type CorsPolicy } from './cors.js';
 import { readAuthorization } from './auth.js';
@@ -96,7 +95,6 @@ export interface HttpHandlerOptions<C extends BaseContext> {
   requestTimeoutMs: number;
   cors: CorsPolicy;
   readiness: () => Promise<Readiness>;
-  metrics: Registry;
   logger: Logger;
   /** Token used when a request carries none (development on the embedded emulator only). */
   fallbackToken: string | null;
@@ -671,14 +669,10 @@ export function createHttpHandler<C extends BaseContext>(options: HttpHandlerOpt
         const readiness = await options.readiness();
         return sendJson(res, readiness.ready ? 200 : 503, { status: readiness.status, checks: readiness.checks });
       }
-      case '/metrics': {
-        const text = await options.metrics.metrics();
-        res.writeHead(200, { 'content-type': options.metrics.contentType });
-        res.end(text);
-        return;
-      }
+      // No /metrics here: metrics have a listener of their own (server/metrics-server.ts), which the
+      // public one never reaches.
       default:
-        return sendJson(res, 404, { error: `No route ${url.pathname}. GraphQL is at /graphql; also /healthz, /readyz, /metrics.` });
+        return sendJson(res, 404, { error: `No route ${url.pathname}. GraphQL is at /graphql; also /healthz, /readyz.` });
     }
   }
 

@@ -20,7 +20,7 @@ describe.skipIf(!redisAvailable)('a fleet of two instances sharing Redis', () =>
     redis = await startRedis();
     const env = { CACHE_URL: redis.url, FEED_TTL_MS: String(ttlMs) };
     a = await startStack({ env, appKeys: DEMO_APP, emulator: { moderation: { mode: 'manual' } } });
-    const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', SHUTDOWN_GRACE_MS: '1000', ...env });
+    const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', SHUTDOWN_GRACE_MS: '1000', ...env });
     b = await startBff(config, { campaignApiUrl: a.emulatorUrl, appKeys: DEMO_APP });
   });
   afterAll(async () => {

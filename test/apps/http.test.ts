@@ -179,7 +179,7 @@ describe('requests the gate answers itself are logged and counted (production)',
       expect(lineOf(refused)).toEqual([expect.objectContaining({ operation: 'anonymous', outcome: 'TRUSTED_DOCUMENT_REQUIRED', errorCodes: ['TRUSTED_DOCUMENT_REQUIRED'], path: 'gate' })]);
       expect(lines.every((line) => typeof line.durationMs === 'number')).toBe(true);
 
-      const metrics = await (await fetch(new URL('/metrics', stack.bffUrl))).text();
+      const metrics = await (await fetch(stack.metricsUrl)).text();
       expect(metrics).toMatch(/^bff_graphql_requests_total\{operation="Feed",outcome="ok"\} 3$/m);
       expect(metrics).toMatch(/^bff_graphql_requests_total\{operation="anonymous",outcome="TRUSTED_DOCUMENT_REQUIRED"\} 1$/m);
     } finally {

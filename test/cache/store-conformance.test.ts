@@ -205,8 +205,8 @@ describe.each(KINDS)('$kind cache store', ({ kind, shared, skip, start }) => {
       const answer = (await response.json()) as any;
       return { status: response.status, body: answer, path: logs.entries.find((line) => line.requestId === requestId)?.path };
     };
-    const apqMetric = async (url: string, result: 'hit' | 'miss') => {
-      const text = await (await fetch(url.replace('/graphql', '/metrics'))).text();
+    const apqMetric = async (metricsUrl: string, result: 'hit' | 'miss') => {
+      const text = await (await fetch(metricsUrl)).text();
       return Number(new RegExp(`bff_cache_lookups_total\\{cache="apq",result="${result}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
     };
 
@@ -232,22 +232,22 @@ describe.each(KINDS)('$kind cache store', ({ kind, shared, skip, start }) => {
       }
       expect(paths).toEqual(['compiled', 'remembered', 'remembered']);
       // One lookup counted per request: the three by hash hit, the unknown one missed once.
-      expect(await apqMetric(stack.bffUrl, 'hit')).toBe(3);
-      expect(await apqMetric(stack.bffUrl, 'miss')).toBe(1);
+      expect(await apqMetric(stack.metricsUrl, 'hit')).toBe(3);
+      expect(await apqMetric(stack.metricsUrl, 'miss')).toBe(1);
     });
 
     it.skipIf(skip)('answers many requests by the same hash at once, each counted once', async () => {
       const query = 'query Concurrent { categories { id } }';
       const sha256Hash = createHash('sha256').update(query).digest('hex');
       const extensions = { persistedQuery: { version: 1, sha256Hash } };
-      const hitsBefore = await apqMetric(stack.bffUrl, 'hit');
+      const hitsBefore = await apqMetric(stack.metricsUrl, 'hit');
       const registered = await post(stack.bffUrl, { query, extensions, operationName: 'Concurrent' });
       const answers = await Promise.all(Array.from({ length: 30 }, () => post(stack.bffUrl, { extensions, operationName: 'Concurrent' })));
       for (const answer of answers) {
         expect(answer).toMatchObject({ status: 200, body: registered.body });
         expect(['compiled', 'remembered']).toContain(answer.path);
       }
-      expect((await apqMetric(stack.bffUrl, 'hit')) - hitsBefore).toBe(30);
+      expect((await apqMetric(stack.metricsUrl, 'hit')) - hitsBefore).toBe(30);
     });
 
     it.skipIf(skip)(`${shared ? 'shares' : 'keeps'} registered hashes ${shared ? 'with' : 'from'} another instance`, async () => {
@@ -262,7 +262,7 @@ describe.each(KINDS)('$kind cache store', ({ kind, shared, skip, start }) => {
         expect(elsewhere.path).toBe('apollo');
         const again = await post(second.bffUrl, { extensions });
         expect(again).toEqual({ ...elsewhere, path: 'compiled' });
-        expect(await apqMetric(second.bffUrl, 'hit')).toBe(2);
+        expect(await apqMetric(second.metricsUrl, 'hit')).toBe(2);
       } else {
         expect(elsewhere.body.errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
       }

@@ -40,8 +40,8 @@ describe("the kit's split link", () => {
     const live = client.subscribe({ query: CampaignChanged, variables: { ids: ['1'] } }).subscribe(({ data }) => {
       if (data) events.push(`${data.campaignChanged.previousStatus}->${data.campaignChanged.status}`);
     });
-    await until('the subscription on the server', async () => (await metric(stack.bffUrl, 'bff_live_subscriptions')) > 0);
-    expect(await metric(stack.bffUrl, 'bff_live_connections', 'transport="websocket"')).toBe(1);
+    await until('the subscription on the server', async () => (await metric(stack.metricsUrl, 'bff_live_subscriptions')) > 0);
+    expect(await metric(stack.metricsUrl, 'bff_live_connections', 'transport="websocket"')).toBe(1);
 
     // Stopped elsewhere: not through this client, so only the event can tell the page.
     const stopped = await stack.gql(`mutation { stopCampaign(id: "1") { campaign { status } } }`);

@@ -65,13 +65,13 @@ async function post(headers: Record<string, string>, body: unknown): Promise<{ s
 async function subscribeAndStop(payload: Record<string, unknown>): Promise<any> {
   const client = createClient({ url: bff.url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${DEMO_TOKENS.store}` }, retryAttempts: 0 });
   try {
-    const before = await metric(bff.url, 'bff_live_subscriptions');
+    const before = await metric(bff.metricsUrl, 'bff_live_subscriptions');
     const iterator = client.iterate({ query: '', variables: { ids: ['1'] }, ...payload } as any);
     let ended: unknown;
     const first = iterator.next();
     // A refused subscription ends at once (the iterator throws the errors); an accepted one is counted.
     first.catch((error: unknown) => (ended = error));
-    await until('the subscription', async () => ended !== undefined || (await metric(bff.url, 'bff_live_subscriptions')) > before);
+    await until('the subscription', async () => ended !== undefined || (await metric(bff.metricsUrl, 'bff_live_subscriptions')) > before);
     if (ended !== undefined) throw new Error(`the subscription was refused: ${JSON.stringify(ended)}`);
     const stopped = await post(credentials('partner'), { documentId: idOf('StopCampaign'), variables: { id: '1' } });
     expect(stopped.body.errors).toBeUndefined();

@@ -8,7 +8,7 @@ const entry = 'dist/src/main.js';
 
 export interface BuiltEntryOptions {
   /**
-   * Environment variables on top of PORT=0, EMULATOR_PORT=0 and HOST=127.0.0.1. Neither the
+   * Environment variables on top of PORT=0, METRICS_PORT=0, EMULATOR_PORT=0 and HOST=127.0.0.1. Neither the
    * runner's NODE_ENV ("test" under vitest) nor configuration variables from the shell reach the
    * process: what is not given here takes the product's default, as on a fresh machine.
    */
@@ -20,6 +20,8 @@ export interface BuiltEntryOptions {
 export interface BuiltEntry {
   /** The GraphQL endpoint from the banner, such as http://127.0.0.1:41234/graphql. */
   url: string;
+  /** Where `/metrics` is served (its own listener), from the banner; undefined with METRICS_PORT=off. */
+  metricsUrl?: string;
   /** The embedded emulator's base URL from the banner; undefined when CAMPAIGN_API_URL is set. */
   emulatorUrl?: string;
   /** Everything the process wrote so far, stdout and stderr interleaved as they arrived. */
@@ -49,7 +51,7 @@ export async function startBuiltEntry(options: BuiltEntryOptions = {}): Promise<
 
   const child = spawn(process.execPath, [entry], {
     cwd: root,
-    env: { ...inherited, PORT: '0', EMULATOR_PORT: '0', HOST: '127.0.0.1', ...options.env },
+    env: { ...inherited, PORT: '0', METRICS_PORT: '0', EMULATOR_PORT: '0', HOST: '127.0.0.1', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -92,9 +94,11 @@ export async function startBuiltEntry(options: BuiltEntryOptions = {}): Promise<
     child.once('exit', onExit);
   });
   const emulatorUrl = /admin at (http:\/\/\S+?)\/_emulator\//.exec(output)?.[1];
+  const metricsUrl = /^ {2}metrics +(http:\/\/\S+\/metrics)/m.exec(output)?.[1];
 
   return {
     url: started[1]!,
+    ...(metricsUrl ? { metricsUrl } : {}),
     ...(emulatorUrl ? { emulatorUrl } : {}),
     output: () => output,
     logs: () =>

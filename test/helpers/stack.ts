@@ -31,6 +31,8 @@ export interface GqlResponse<T> {
 
 export interface Stack {
   bffUrl: string;
+  /** The BFF's `/metrics`, on its own listener (never the API's). */
+  metricsUrl: string;
   emulatorUrl: string;
   bff: RunningBff;
   config: Config;
@@ -49,7 +51,7 @@ export interface Stack {
  */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const emulator = await startEmulator({ quiet: true, ...options.emulator });
-  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', SHUTDOWN_GRACE_MS: '2000', ...options.env });
+  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', SHUTDOWN_GRACE_MS: '2000', ...options.env });
   const { baseUrl, ...client } = options.client ?? {};
   Object.assign(config.client, client);
   Object.assign(config.limits, options.limits);
@@ -75,6 +77,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   return {
     bffUrl: bff.url,
+    metricsUrl: bff.metricsUrl ?? '',
     emulatorUrl: emulator.url,
     bff,
     config,

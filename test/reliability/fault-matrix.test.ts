@@ -307,7 +307,7 @@ describe('the circuit breaker', () => {
 
   const QUERY = '{ campaign(id: "1") { id card { title } } }';
   const breakerState = async () => {
-    const metrics = await (await fetch(guarded.bffUrl.replace('/graphql', '/metrics'))).text();
+    const metrics = await (await fetch(guarded.metricsUrl)).text();
     return Number(/^bff_backend_breaker_state (\d)/m.exec(metrics)![1]);
   };
 

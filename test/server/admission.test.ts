@@ -46,7 +46,7 @@ describe('admission of requests to backend work', () => {
     expect(cached.body.errors).toBeUndefined();
     expect((await s.calls())['campaigns/get']).toBe(1);
 
-    const metrics = await (await fetch(s.bffUrl.replace('/graphql', '/metrics'))).text();
+    const metrics = await (await fetch(s.metricsUrl)).text();
     expect(metrics).toMatch(/^bff_admission_limit 1$/m);
     expect(metrics).toMatch(/^bff_admission_active 1$/m);
     expect(metrics).toMatch(/^bff_admission_waiting 1$/m);
@@ -97,14 +97,14 @@ describe('admission of requests to backend work', () => {
   it('ADMISSION_CONTROL=false leaves every request to go at once, and reports no admission gauges', async () => {
     stack = await startStack({ env: { ADMISSION_CONTROL: 'false' } });
     expect((await stack.gql('{ campaigns(first: 3) { nodes { id card { title } } } }')).body.errors).toBeUndefined();
-    const metrics = await (await fetch(stack.bffUrl.replace('/graphql', '/metrics'))).text();
+    const metrics = await (await fetch(stack.metricsUrl)).text();
     expect(metrics).not.toContain('bff_admission_');
   });
 
   it('is on by default, and its gauges say how many requests have backend work under way', async () => {
     stack = await startStack();
     expect((await stack.gql('{ campaigns(first: 3) { nodes { id } } }')).body.errors).toBeUndefined();
-    const metrics = await (await fetch(stack.bffUrl.replace('/graphql', '/metrics'))).text();
+    const metrics = await (await fetch(stack.metricsUrl)).text();
     // The limit itself follows this test process's own event loop, so only its range is known.
     const limit = Number(/^bff_admission_limit (\d+)$/m.exec(metrics)?.[1]);
     expect(limit).toBeGreaterThanOrEqual(8);

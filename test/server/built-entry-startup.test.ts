@@ -47,7 +47,8 @@ describe('a start-up that cannot listen says why in one line and exits 1', START
     );
   });
 
-  it('an EMULATOR_PORT in use', async () => {
+  it('a METRICS_PORT or an EMULATOR_PORT in use', async () => {
+    expectOneClearLine(await refusedStart({ METRICS_PORT: String(busyPort) }), new RegExp(`^campaign-bff: METRICS_PORT=${busyPort}: .* already in use .*\\(EADDRINUSE\\)`));
     expectOneClearLine(await refusedStart({ EMULATOR_PORT: String(busyPort) }), new RegExp(`^campaign-bff: EMULATOR_PORT=${busyPort}: .* already in use .*\\(EADDRINUSE\\)`));
   });
 

@@ -74,7 +74,7 @@ describe('client mistakes', () => {
     ['a body that is not JSON', 'POST', { 'content-type': 'application/json' }, '{"query": ', 400, 'BAD_REQUEST'],
   ])('%s, refused before GraphQL: its own request line (path http) and the request metric', async (_name, method, headers, body, status, code) => {
     const requestId = `refused-${++n}`;
-    const counted = () => metric(stack.bffUrl, 'bff_graphql_requests_total', `outcome="${code}"`);
+    const counted = () => metric(stack.metricsUrl, 'bff_graphql_requests_total', `outcome="${code}"`);
     const before = await counted();
     const response = await fetch(stack.bffUrl, { method, headers: { ...headers, 'x-request-id': requestId }, body });
     expect(response.status).toBe(status);

@@ -197,7 +197,7 @@ describe('the HTTP layer', () => {
     expect(((await missing.json() as any)).error).toMatch(/GraphQL is at \/graphql/);
   });
 
-  it('serves liveness, readiness and Prometheus metrics', async () => {
+  it('serves liveness and readiness, and Prometheus metrics on a listener of their own', async () => {
     const base = stack.bffUrl.replace('/graphql', '');
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     const ready = await fetch(`${base}/readyz`);
@@ -205,7 +205,8 @@ describe('the HTTP layer', () => {
     expect((await ready.json() as any)).toEqual({ status: 'ready', checks: { backend: { ok: true, detail: expect.stringMatching(/^(no call yet|last answer \d+ ms ago)$/) }, cache: { ok: true, detail: 'memory' } } });
 
     await post(JSON.stringify({ query: 'query Metered { categories { id } }' }));
-    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect((await fetch(`${base}/metrics`)).status).toBe(404);
+    const metrics = await (await fetch(stack.metricsUrl)).text();
     expect(metrics).toMatch(/bff_graphql_requests_total\{operation="Metered",outcome="ok"\} 1/);
     expect(metrics).toMatch(/bff_backend_calls_total\{operation="getCategories",outcome="success"\} \d+/);
     expect(metrics).toMatch(/bff_graphql_request_duration_seconds_bucket/);

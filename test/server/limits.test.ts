@@ -80,7 +80,7 @@ describe('query limits', () => {
   });
 
   it('counts refusals in the metrics', async () => {
-    const metrics = await (await fetch(stack.bffUrl.replace('/graphql', '/metrics'))).text();
+    const metrics = await (await fetch(stack.metricsUrl)).text();
     for (const limit of ['aliases', 'depth', 'directives', 'backend_calls', 'list_nodes']) {
       expect(metrics).toMatch(new RegExp(`bff_limit_rejections_total\\{limit="${limit}"\\} [1-9]`));
     }

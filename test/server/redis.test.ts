@@ -15,7 +15,7 @@ describe.skipIf(!redisAvailable)('shared caches on Redis', () => {
   beforeAll(async () => {
     redis = await startRedis();
     stack = await startStack({ env: { CACHE_URL: redis.url } });
-    const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', CACHE_URL: redis.url, SHUTDOWN_GRACE_MS: '1000' });
+    const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', CACHE_URL: redis.url, SHUTDOWN_GRACE_MS: '1000' });
     second = await startBff(config, { campaignApiUrl: stack.emulatorUrl });
   });
   afterAll(async () => {
@@ -55,7 +55,7 @@ describe.skipIf(!redisAvailable)('shared caches on Redis', () => {
     expect(registered.body.errors).toBeUndefined();
     const byHash = await post(second.url, { extensions });
     expect(byHash.body).toEqual(registered.body);
-    const metrics = await (await fetch(second.url.replace('/graphql', '/metrics'))).text();
+    const metrics = await (await fetch(second.metricsUrl!)).text();
     expect(metrics).toMatch(/bff_cache_lookups_total\{cache="apq",result="miss"\} 1/);
     expect(metrics).toMatch(/bff_cache_lookups_total\{cache="apq",result="hit"\} 1/);
   });

@@ -190,6 +190,22 @@ describe('graceful shutdown of the built entry', () => {
     expect(entry.output()).not.toMatch(/level":50/);
   });
 
+  it('keeps serving /metrics on its own port while the API drains, and closes it last', async () => {
+    entry = await startBuiltEntry({ env: { SHUTDOWN_GRACE_MS: '2000' } });
+    const [query, mutation] = await queryAndMutationInFlight(entry, entry.emulatorUrl!, 30_000);
+    entry.child.kill('SIGTERM');
+    await until(async () => (await tryConnect(entry!.url)) === 'ECONNREFUSED', 'the API port to close');
+
+    // A last scrape sees the drain: both requests still at work.
+    const scrape = await fetch(entry.metricsUrl!);
+    expect(scrape.status).toBe(200);
+    expect(await scrape.text()).toMatch(/^bff_admission_active 2$/m);
+
+    expect((await Promise.all([query, mutation])).map((answered) => answered.status)).toEqual([503, 503]);
+    expect(await entry.exited).toEqual({ code: 0, signal: null });
+    expect(await tryConnect(entry.metricsUrl!)).toBe('ECONNREFUSED');
+  });
+
   it('a second signal from outside forces the exit', async () => {
     entry = await startBuiltEntry({ env: { SHUTDOWN_GRACE_MS: '60000' } });
     await admin(entry.emulatorUrl!, 'faults', { mode: 'latency', latencyMs: 30_000, operation: 'campaigns/get' });

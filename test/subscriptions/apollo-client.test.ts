@@ -76,7 +76,7 @@ describe.each(['websocket', 'sse'] as const)('@apollo/client with a split link, 
   it('keeps the cached campaign current through a whole journey', async () => {
     const events: any[] = [];
     const subscription = client.subscribe<any>({ query: CHANGED }).subscribe({ next: (result) => events.push(result.data?.campaignChanged) });
-    await nextPoll(stack.bffUrl);
+    await nextPoll(stack.metricsUrl);
 
     const start = new Date(Date.now() + 86_400_000).toISOString();
     const created = await client.mutate<any>({

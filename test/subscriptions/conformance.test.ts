@@ -50,8 +50,8 @@ describe.each(variants.map((v) => ({ ...v, name: `${v.transport}, ${v.cache} bus
     const other = await newPartner(stack, 'store');
     const mine = client(store).subscribe(CAMPAIGN_CHANGED);
     const theirs = client(other).subscribe(CAMPAIGN_CHANGED);
-    await nextPoll(stack.bffUrl);
-    await nextPoll(stack.bffUrl);
+    await nextPoll(stack.metricsUrl);
+    await nextPoll(stack.metricsUrl);
 
     // create: published by the mutation at once
     const start = new Date(Date.now() + 86_400_000).toISOString();
@@ -88,8 +88,8 @@ describe.each(variants.map((v) => ({ ...v, name: `${v.transport}, ${v.cache} bus
     const foreign = await stack.gql(`mutation ($id: ID!) { stopCampaign(id: $id) { campaign { id } userErrors { code } } }`, { id }, other);
     expect(foreign.body.data.stopCampaign).toEqual({ campaign: null, userErrors: [{ code: 'FAIL_MERCHANT' }] });
 
-    await nextPoll(stack.bffUrl);
-    await nextPoll(stack.bffUrl);
+    await nextPoll(stack.metricsUrl);
+    await nextPoll(stack.metricsUrl);
     expect(mine.results).toHaveLength(5);
     expect(mine.results.every((r) => r.errors === undefined)).toBe(true);
     expect(theirs.results).toEqual([]);
@@ -103,8 +103,8 @@ describe.each(variants.map((v) => ({ ...v, name: `${v.transport}, ${v.cache} bus
     const b = await createCampaign(stack, oneOffInput(602), store);
     const document = `subscription ($ids: [ID!]) { campaignChanged(ids: $ids) { status campaign { id status merchant { name } } } }`;
     const watchers = [client(store).subscribe(document, { ids: [b] }), client(store).subscribe(document, { ids: [b] })];
-    await nextPoll(stack.bffUrl);
-    await nextPoll(stack.bffUrl);
+    await nextPoll(stack.metricsUrl);
+    await nextPoll(stack.metricsUrl);
     await stack.resetCalls();
     await stack.admin('moderate', { ymCampaignId: Number(a), decision: 'decline' });
     await stack.admin('moderate', { ymCampaignId: Number(b), decision: 'decline' });
@@ -113,7 +113,7 @@ describe.each(variants.map((v) => ({ ...v, name: `${v.transport}, ${v.cache} bus
       expect(event!.data.campaignChanged).toEqual({ status: 'DECLINED', campaign: { id: b, status: 'DECLINED', merchant: { name: 'Магазин' } } });
     }
     expect((await stack.calls())['campaigns/get']).toBe(1);
-    await nextPoll(stack.bffUrl);
+    await nextPoll(stack.metricsUrl);
     for (const watcher of watchers) {
       expect(watcher.results).toHaveLength(1);
       watcher.unsubscribe();
@@ -144,7 +144,7 @@ describe.each(variants.map((v) => ({ ...v, name: `${v.transport}, ${v.cache} bus
     const store = await newPartner(stack, 'store');
     const id = await createCampaign(stack, oneOffInput(701), store);
     const watch = client(store).subscribe(CAMPAIGN_CHANGED, { ids: [id] });
-    await nextPoll(stack.bffUrl);
+    await nextPoll(stack.metricsUrl);
     await stack.admin('faults', { mode: 'http500', operation: 'campaigns/get-all-campaigns' });
     await stack.admin('moderate', { ymCampaignId: Number(id), decision: 'decline' });
     await sleep(INTERVAL_MS * 4);

@@ -43,7 +43,7 @@ describe('docs/operations/subscriptions in development', () => {
     });
     expect(sse.status).toBe(200);
     expect(sse.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    await nextPoll(stack.bffUrl);
+    await nextPoll(stack.metricsUrl);
 
     const stopped = await stack.gql(stopExample, stopVariables);
     expect(stopped.body.data.stopCampaign.userErrors).toEqual([]);
@@ -58,7 +58,7 @@ describe('docs/operations/subscriptions in development', () => {
     expect(data.data.campaignChanged).toMatchObject({ campaign: { id, status: 'PAUSED' }, status: 'PAUSED' });
     await reader.cancel();
 
-    await nextPoll(stack.bffUrl);
+    await nextPoll(stack.metricsUrl);
     expect(asAggregator.results).toEqual([]);
   });
 });

@@ -35,7 +35,7 @@ describe.skipIf(!redisAvailable)('live status across two instances on Redis', ()
     });
     return (await response.json()) as any;
   };
-  const pages = (bff: RunningBff) => metric(bff.url, 'bff_live_poll_pages_total');
+  const pages = (bff: RunningBff) => metric(bff.metricsUrl, 'bff_live_poll_pages_total');
   const watch = (bff: RunningBff, transport: 'websocket' | 'sse', token: string, ids?: string[]): Subscription => {
     const client = liveClient(transport, bff.url, token);
     clients.push(client);
@@ -43,7 +43,7 @@ describe.skipIf(!redisAvailable)('live status across two instances on Redis', ()
   };
   /** Both instances' reads together: the one that holds the lease. */
   const nextFleetPoll = async () => {
-    const sum = async () => (await Promise.all(instances.map((b) => metric(b.url, 'bff_live_polls_total', 'outcome="success"')))).reduce((a, b) => a + b, 0);
+    const sum = async () => (await Promise.all(instances.map((b) => metric(b.metricsUrl, 'bff_live_polls_total', 'outcome="success"')))).reduce((a, b) => a + b, 0);
     const before = await sum();
     await until('a read by the fleet', async () => (await sum()) > before);
   };
@@ -54,7 +54,7 @@ describe.skipIf(!redisAvailable)('live status across two instances on Redis', ()
     instances = await Promise.all(
       [1, 2].map(() =>
         startBff(
-          loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', CACHE_URL: redis.url, SUBSCRIPTION_POLL_INTERVAL_MS: String(INTERVAL_MS), SHUTDOWN_GRACE_MS: '2000' }),
+          loadConfig({ LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', CACHE_URL: redis.url, SUBSCRIPTION_POLL_INTERVAL_MS: String(INTERVAL_MS), SHUTDOWN_GRACE_MS: '2000' }),
           { campaignApiUrl: emulator.url },
         ),
       ),
@@ -76,7 +76,7 @@ describe.skipIf(!redisAvailable)('live status across two instances on Redis', ()
 
     const watchers = [watch(a, 'websocket', token), watch(a, 'sse', token), watch(b, 'websocket', token), watch(b, 'sse', token)];
     const outsider = watch(b, 'websocket', other);
-    await until('every watcher', async () => (await metric(a.url, 'bff_live_subscriptions')) + (await metric(b.url, 'bff_live_subscriptions')) >= 5);
+    await until('every watcher', async () => (await metric(a.metricsUrl, 'bff_live_subscriptions')) + (await metric(b.metricsUrl, 'bff_live_subscriptions')) >= 5);
     await nextFleetPoll();
     await nextFleetPoll();
 
@@ -111,7 +111,7 @@ describe.skipIf(!redisAvailable)('live status across two instances on Redis', ()
     const created = await gql(a, `mutation ($input: CreateCampaignInput!) { createCampaign(input: $input) { campaign { id } } }`, { input: oneOffInput(902) }, token);
     const id = created.data.createCampaign.campaign.id as string;
     const watchers = [watch(a, 'websocket', token, [id]), watch(b, 'websocket', token, [id])];
-    await until('both watchers', async () => (await metric(a.url, 'bff_live_subscriptions')) === 1 && (await metric(b.url, 'bff_live_subscriptions')) === 1);
+    await until('both watchers', async () => (await metric(a.metricsUrl, 'bff_live_subscriptions')) === 1 && (await metric(b.metricsUrl, 'bff_live_subscriptions')) === 1);
     await nextFleetPoll();
     // The reader is the instance whose reads go on.
     const [a0, b0] = [await pages(a), await pages(b)];
@@ -145,8 +145,8 @@ describe.skipIf(!redisAvailable)('live status while Redis is down', () => {
       const watcher = liveClient('websocket', stack.bffUrl, token);
       clientsToClose.push(watcher);
       const events = watcher.subscribe(CAMPAIGN_CHANGED);
-      await nextPoll(stack.bffUrl);
-      await nextPoll(stack.bffUrl);
+      await nextPoll(stack.metricsUrl);
+      await nextPoll(stack.metricsUrl);
 
       await redis.stop();
       await stack.admin('moderate', { ymCampaignId: Number(ids[0]), decision: 'decline' });
@@ -160,8 +160,8 @@ describe.skipIf(!redisAvailable)('live status while Redis is down', () => {
       await stack.admin('moderate', { ymCampaignId: Number(ids[1]), decision: 'decline' });
       const second = (await events.waitFor(2, 10_000))[1]!;
       expect(second.data.campaignChanged).toMatchObject({ campaign: { id: ids[1] }, previousStatus: 'MODERATION', status: 'DECLINED' });
-      await nextPoll(stack.bffUrl);
-      await nextPoll(stack.bffUrl);
+      await nextPoll(stack.metricsUrl);
+      await nextPoll(stack.metricsUrl);
       expect(events.results).toHaveLength(2);
     } finally {
       await Promise.all(clientsToClose.splice(0).map((c) => c.close()));

@@ -106,7 +106,7 @@ describe('subscription limits and lifecycle', () => {
     const c = client('websocket', token);
     const first = c.subscribe(CAMPAIGN_CHANGED);
     const second = c.subscribe(CAMPAIGN_CHANGED);
-    await nextPoll(stack.bffUrl);
+    await nextPoll(stack.metricsUrl);
     const third = c.subscribe(CAMPAIGN_CHANGED);
     const { error } = await third.ended;
     expect((error as any[])[0]).toMatchObject({
@@ -127,7 +127,7 @@ describe('subscription limits and lifecycle', () => {
     const subA = a.subscribe(CAMPAIGN_CHANGED);
     const stream = await openStream(stack, token);
     expect(stream.status).toBe(200);
-    await until('two connections', async () => (await metric(stack.bffUrl, 'bff_live_connections')) >= 2);
+    await until('two connections', async () => (await metric(stack.metricsUrl, 'bff_live_connections')) >= 2);
 
     const third = client('websocket', token);
     expect((await third.subscribe(CAMPAIGN_CHANGED).ended).error).toMatchObject({ code: 4429 });
@@ -148,12 +148,12 @@ describe('subscription limits and lifecycle', () => {
     const token = await newPartner(stack, 'store');
     const sockets = [client('websocket', token), client('sse', token)];
     for (const s of sockets) s.subscribe(CAMPAIGN_CHANGED);
-    await until('both watchers', async () => (await metric(stack.bffUrl, 'bff_live_subscriptions')) >= 2);
-    await nextPoll(stack.bffUrl);
+    await until('both watchers', async () => (await metric(stack.metricsUrl, 'bff_live_subscriptions')) >= 2);
+    await nextPoll(stack.metricsUrl);
     await Promise.all(sockets.map((s) => s.close()));
-    await until('no watcher left', async () => (await metric(stack.bffUrl, 'bff_live_subscriptions')) === 0);
-    expect(await metric(stack.bffUrl, 'bff_live_partners')).toBe(0);
-    await until('no connection left', async () => (await metric(stack.bffUrl, 'bff_live_connections')) === 0);
+    await until('no watcher left', async () => (await metric(stack.metricsUrl, 'bff_live_subscriptions')) === 0);
+    expect(await metric(stack.metricsUrl, 'bff_live_partners')).toBe(0);
+    await until('no connection left', async () => (await metric(stack.metricsUrl, 'bff_live_connections')) === 0);
     await sleep(INTERVAL_MS);
     await stack.resetCalls();
     await sleep(INTERVAL_MS * 4);
@@ -170,7 +170,7 @@ describe('graceful shutdown with open subscriptions', () => {
       const sse = liveClient('sse', stack.bffUrl, token);
       const overWs = ws.subscribe(CAMPAIGN_CHANGED);
       const overSse = sse.subscribe(CAMPAIGN_CHANGED);
-      await until('both watchers', async () => (await metric(stack.bffUrl, 'bff_live_subscriptions')) >= 2);
+      await until('both watchers', async () => (await metric(stack.metricsUrl, 'bff_live_subscriptions')) >= 2);
 
       const started = Date.now();
       await stack.bff.close();

@@ -122,9 +122,10 @@ export function liveClient(transport: Transport, bffUrl: string, token: string |
   };
 }
 
-/** Reads a counter or gauge of the BFF's /metrics (summed over its labels, or one label set). */
-export async function metric(bffUrl: string, name: string, labels?: string): Promise<number> {
-  const text = await (await fetch(bffUrl.replace(/\/graphql$/, '/metrics'))).text();
+/** Reads a counter or gauge of the BFF's /metrics (its own listener: `metricsUrl`), summed over its labels or of one label set. */
+export async function metric(metricsUrl: string | undefined, name: string, labels?: string): Promise<number> {
+  if (!metricsUrl) throw new Error('this BFF serves no metrics (METRICS_PORT=off)');
+  const text = await (await fetch(metricsUrl)).text();
   let sum = 0;
   for (const line of text.split('\n')) {
     if (!line.startsWith(name)) continue;
@@ -147,9 +148,9 @@ export async function until<T>(what: string, probe: () => Promise<T> | T, timeou
 }
 
 /** Waits for the next successful status read of the instance (the record that later reads are compared with). */
-export async function nextPoll(bffUrl: string): Promise<void> {
-  const before = await metric(bffUrl, 'bff_live_polls_total', 'outcome="success"');
-  await until('a status read', async () => (await metric(bffUrl, 'bff_live_polls_total', 'outcome="success"')) > before);
+export async function nextPoll(metricsUrl: string | undefined): Promise<void> {
+  const before = await metric(metricsUrl, 'bff_live_polls_total', 'outcome="success"');
+  await until('a status read', async () => (await metric(metricsUrl, 'bff_live_polls_total', 'outcome="success"')) > before);
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -79,13 +79,13 @@ describe.each<Transport>(['websocket', 'sse'])('trusted documents for subscripti
     expect(notFound.extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
 
     // The kit's document, three ways; the refusals above did not close anything.
-    const before = await metric(stack.bffUrl, 'bff_live_subscriptions');
+    const before = await metric(stack.metricsUrl, 'bff_live_subscriptions');
     const accepted = [
       client.subscribe(CHANGED.text, { ids: ['1'] }),
       client.subscribe('', { ids: ['1'] }, { documentId: CHANGED.id }),
       client.subscribe('', { ids: ['1'] }, { extensions: { persistedQuery: { version: 1, sha256Hash: CHANGED.hex } } }),
     ];
-    await until('three subscriptions', async () => (await metric(stack.bffUrl, 'bff_live_subscriptions')) >= before + 3);
+    await until('three subscriptions', async () => (await metric(stack.metricsUrl, 'bff_live_subscriptions')) >= before + 3);
 
     // Campaign 1 runs: the first transport stops it, the second starts it again.
     const [document, field, status] = transport === 'websocket' ? [STOP, 'stopCampaign', 'PAUSED'] : [START, 'startCampaign', 'STARTED'];
@@ -113,9 +113,9 @@ describe('without TRUSTED_DOCUMENTS_ONLY', () => {
     const unknown = client.subscribe('', undefined, { documentId: `sha256:${'0'.repeat(64)}` });
     const [notFound] = await refusal(transport, unknown);
     expect(notFound.extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
-    const before = await metric(open.bffUrl, 'bff_live_subscriptions');
+    const before = await metric(open.metricsUrl, 'bff_live_subscriptions');
     const subs = [client.subscribe(CAMPAIGN_CHANGED, { ids: ['2'] }), client.subscribe('', { ids: ['2'] }, { documentId: CHANGED.id })];
-    await until('two subscriptions', async () => (await metric(open.bffUrl, 'bff_live_subscriptions')) >= before + 2);
+    await until('two subscriptions', async () => (await metric(open.metricsUrl, 'bff_live_subscriptions')) >= before + 2);
     for (const sub of subs) sub.unsubscribe();
   });
 });

@@ -86,6 +86,16 @@ describe('configuration', () => {
     expect(() => loadConfig({ SHUTDOWN_GRACE_MS: '1e4' })).toThrow(/SHUTDOWN_GRACE_MS="1e4": must be a whole number from 0 to 600000/);
   });
 
+  it('serves metrics on a port of their own, 9464 on HOST by default; METRICS_PORT=off turns them off', () => {
+    expect(loadConfig({}).metrics).toEqual({ port: 9464, host: '0.0.0.0' });
+    expect(loadConfig({ HOST: '10.1.2.3' }).metrics).toEqual({ port: 9464, host: '10.1.2.3' });
+    expect(loadConfig({ METRICS_PORT: '9100', METRICS_HOST: '127.0.0.1' }).metrics).toEqual({ port: 9100, host: '127.0.0.1' });
+    expect(loadConfig({ METRICS_PORT: 'off' }).metrics).toBeUndefined();
+    expect(() => loadConfig({ METRICS_PORT: 'on' })).toThrow(/METRICS_PORT="on": must be a port number from 0 to 65535, or off/);
+    expect(() => loadConfig({ METRICS_PORT: '0x24e8' })).toThrow(/METRICS_PORT="0x24e8"/);
+    expect(() => loadConfig({ PORT: '9464' })).toThrow(/METRICS_PORT=9464 must differ from PORT=9464/);
+  });
+
   it('never prints the credentials of a URL in a configuration error', () => {
     const cases: Record<string, string>[] = [
       { CACHE_URL: 'http://cache-user:s3cret-pass@cache.internal:6379' },
