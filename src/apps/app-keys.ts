@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, watchFile, unwatchFile, type Stats } from 'node:fs';
 import { z } from 'zod';
+import { ConfigError } from '../config.js';
 import type { Logger } from '../observability/logger.js';
 
 /**
@@ -97,11 +98,18 @@ export async function createAppKeyRegistry(options: AppKeyRegistryOptions): Prom
   const fixed = options.fixed ?? new Map<string, AppKey>();
   let keys = new Map(fixed);
 
-  const load = () =>
-    new Promise<void>((resolve) => {
+  /**
+   * Reads the file. At start-up a file that cannot be read or used stops the process, like any
+   * other bad setting: an instance with none of its keys would pass its probes and refuse every
+   * app. Afterwards a bad version keeps the last good keys (a file being rewritten, a typo).
+   */
+  const load = (atStart = false) =>
+    new Promise<void>((resolve, reject) => {
       if (!file) return resolve();
       readFile(file, 'utf8', (error, text) => {
         if (error) {
+          const reason = error.code ? `${error.code}: ${error.message.replace(/^[A-Z]+: /, '').split(',')[0]}` : error.message;
+          if (atStart) return reject(new ConfigError([`APP_KEYS_FILE=${JSON.stringify(file)}: cannot be read (${reason})`]));
           logger.error({ file, reason: error.code ?? error.message, keptKeys: keys.size }, 'app keys file unreadable; keeping the last good keys');
           return resolve();
         }
@@ -110,13 +118,14 @@ export async function createAppKeyRegistry(options: AppKeyRegistryOptions): Prom
           keys = new Map([...fixed, ...loaded]);
           logger.info({ file, keys: keys.size, apps: [...new Set([...loaded.values()].map((a) => a.name))].slice(0, 50) }, 'app keys loaded');
         } catch (problem) {
+          if (atStart) return reject(new ConfigError([`APP_KEYS_FILE=${JSON.stringify(file)}: ${(problem as Error).message}`]));
           logger.error({ file, reason: (problem as Error).message, keptKeys: keys.size }, 'app keys file invalid; keeping the last good keys');
         }
         resolve();
       });
     });
 
-  await load();
+  await load(true);
   const onChange = (current: Stats, previous: Stats) => {
     if (current.mtimeMs !== previous.mtimeMs || current.size !== previous.size || current.ino !== previous.ino) void load();
   };
@@ -125,7 +134,7 @@ export async function createAppKeyRegistry(options: AppKeyRegistryOptions): Prom
   return {
     lookup: (key) => keys.get(key),
     size: () => keys.size,
-    reload: load,
+    reload: () => load(),
     close() {
       if (file) unwatchFile(file, onChange);
     },

@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBuiltEntry } from '../helpers/built-entry.js';
 
@@ -62,6 +65,31 @@ describe('numbers in settings', STARTS, () => {
   it('are decimal only: 0x3e8 or 1e4 stop the start, naming the variable', async () => {
     expectOneClearLine(await refusedStart({ PORT: '0x3e8' }), /^campaign-bff: invalid configuration: PORT="0x3e8": must be a whole number from 0 to 65535$/);
     expectOneClearLine(await refusedStart({ SHUTDOWN_GRACE_MS: '1e4' }), /^campaign-bff: invalid configuration: SHUTDOWN_GRACE_MS="1e4": must be a whole number from 0 to 600000$/);
+  });
+});
+
+describe('APP_KEYS_FILE at start-up', STARTS, () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'bff-startup-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('unreadable: the start fails, naming the variable and the cause, instead of an instance without its keys', async () => {
+    const missing = join(dir, 'no-such-keys.json');
+    expectOneClearLine(
+      await refusedStart({ APP_KEYS_FILE: missing }),
+      new RegExp(`^campaign-bff: invalid configuration: APP_KEYS_FILE="${missing.replace(/[.]/g, '\\.')}": cannot be read \\(ENOENT: no such file or directory\\)$`),
+    );
+    expect(await refusedStart({ APP_KEYS_FILE: dir })).toMatch(/APP_KEYS_FILE=".*": cannot be read \(EISDIR/);
+  });
+
+  it('not usable: the start fails too, saying what is wrong where', async () => {
+    const bad = join(dir, 'bad-keys.json');
+    writeFileSync(bad, '{ "ios-app-key-1": ');
+    expect(await refusedStart({ APP_KEYS_FILE: bad })).toMatch(/APP_KEYS_FILE=".*bad-keys\.json": not valid JSON/);
+    writeFileSync(bad, JSON.stringify({ 'ios-app-key-1': { name: 'iOS' } }));
+    expect(await refusedStart({ APP_KEYS_FILE: bad })).toMatch(/APP_KEYS_FILE=".*bad-keys\.json": ios-app-key-1: needs exactly one of "partnerToken"/);
   });
 });
 
