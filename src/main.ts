@@ -1,5 +1,6 @@
 // First: stack traces of everything below name the TypeScript sources.
 import './observability/source-maps.js';
+import { nearMisses, describeNearMiss } from './config-names.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from './emulator/index.js';
 import { redactUrlValue } from './observability/failures.js';
@@ -39,6 +40,8 @@ if (tracing) {
   tracing.logTo(logger);
   if (tracing.settings.protocolNote) logger.warn(`tracing: ${tracing.settings.protocolNote}`);
 }
+// A setting spelt wrong would otherwise be ignored without a word. Names only: a value may be a secret.
+for (const miss of nearMisses(process.env)) logger.warn({ variable: miss.name, meant: miss.meant }, describeNearMiss(miss));
 
 // A bug must not take the whole service down with it: log it and keep serving.
 process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));

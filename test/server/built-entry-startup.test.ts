@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBuiltEntry } from '../helpers/built-entry.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startBuiltEntry, type BuiltEntry } from '../helpers/built-entry.js';
 
 /**
  * Start-up of the product as the README runs it (the built entry, a process of its own): what it
@@ -90,6 +90,34 @@ describe('APP_KEYS_FILE at start-up', STARTS, () => {
     expect(await refusedStart({ APP_KEYS_FILE: bad })).toMatch(/APP_KEYS_FILE=".*bad-keys\.json": not valid JSON/);
     writeFileSync(bad, JSON.stringify({ 'ios-app-key-1': { name: 'iOS' } }));
     expect(await refusedStart({ APP_KEYS_FILE: bad })).toMatch(/APP_KEYS_FILE=".*bad-keys\.json": ios-app-key-1: needs exactly one of "partnerToken"/);
+  });
+});
+
+describe('a misspelt variable', STARTS, () => {
+  let entry: BuiltEntry | undefined;
+  afterEach(async () => entry?.stop());
+
+  it('is named with the setting it meant, in one warning; the ordinary environment gets none', async () => {
+    entry = await startBuiltEntry({
+      env: {
+        SHUTDOWN_GRACE: '5000',
+        // What Kubernetes links into a pod for services named like setting families, and other programs' settings.
+        BACKEND_PORT: 'tcp://10.96.3.4:8080',
+        BACKEND_SERVICE_HOST: '10.96.3.4',
+        FEED_PORT_80_TCP_ADDR: '10.96.3.5',
+        APP_VERSION: '1.4.2',
+        REDIS_URL: 'redis://cache:6379',
+      },
+    });
+    const warnings = entry.logs().filter((line) => line.level === 40);
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        variable: 'SHUTDOWN_GRACE',
+        meant: 'SHUTDOWN_GRACE_MS',
+        msg: 'SHUTDOWN_GRACE is not a setting of this service and is ignored: did you mean SHUTDOWN_GRACE_MS?',
+      }),
+    ]);
+    expect(entry.output()).not.toContain('5000');
   });
 });
 
