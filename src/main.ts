@@ -66,29 +66,37 @@ const bff = await orExit(() =>
   }),
 );
 
-const lines = [
-  '',
-  `Campaign GraphQL BFF (${config.mode})`,
-  `  GraphQL      ${bff.url}${config.mode === 'development' ? '   (open it in a browser for Apollo Sandbox)' : ''}`,
-  `  health       ${bff.url.replace(/\/graphql$/, '/healthz')}  ${bff.url.replace(/\/graphql$/, '/readyz')}`,
-  `  metrics      ${bff.metricsUrl ?? 'off (METRICS_PORT=off)'}`,
-  `  backend      ${emulator ? `${emulator.url}/v1 (embedded emulator; admin at ${emulator.url}/_emulator/)` : redactUrlValue(campaignApiUrl)}`,
-  `  cache        ${config.cacheUrl ? `Redis ${redactUrlValue(config.cacheUrl)}` : 'in memory'}`,
-  `  tracing      ${
-    tracing
-      ? `${redactUrlValue(tracing.settings.endpoint)} (OTLP/HTTP JSON, service ${tracing.settings.serviceName}, sampler ${tracing.settings.sampler})`
-      : 'off (set OTEL_EXPORTER_OTLP_ENDPOINT to export traces)'
-  }`,
-];
-if (emulator) {
-  lines.push(
-    `  demo tokens  Authorization: Bearer ${DEMO_TOKENS.store}   (a store)`,
-    `               Authorization: Bearer ${DEMO_TOKENS.aggregator}   (an aggregator)`,
-  );
-  lines.push(`  demo app key X-App-Key: ${DEMO_APP_KEY}   (offerFeed and categories of both demo partners)`);
-  if (config.demoFallback) lines.push(`               requests without Authorization act as ${DEMO_TOKENS.store}`);
+const health = `${bff.url.replace(/\/graphql$/, '/healthz')}  ${bff.url.replace(/\/graphql$/, '/readyz')}`;
+const backend = emulator ? `${emulator.url}/v1 (embedded emulator; admin at ${emulator.url}/_emulator/)` : redactUrlValue(campaignApiUrl);
+const cache = config.cacheUrl ? `Redis ${redactUrlValue(config.cacheUrl)}` : 'in memory';
+const metricsWhere = bff.metricsUrl ?? 'off (METRICS_PORT=off)';
+const tracingWhere = tracing
+  ? `${redactUrlValue(tracing.settings.endpoint)} (OTLP/HTTP JSON, service ${tracing.settings.serviceName}, sampler ${tracing.settings.sampler})`
+  : 'off (set OTEL_EXPORTER_OTLP_ENDPOINT to export traces)';
+if (config.mode === 'production') {
+  // Standard output carries JSON lines only in production, for the log shipper: the same facts, as one.
+  logger.info({ mode: config.mode, graphql: bff.url, health, metrics: metricsWhere, backend, cache, tracing: tracingWhere }, 'started');
+} else {
+  const lines = [
+    '',
+    `Campaign GraphQL BFF (${config.mode})`,
+    `  GraphQL      ${bff.url}   (open it in a browser for Apollo Sandbox)`,
+    `  health       ${health}`,
+    `  metrics      ${metricsWhere}`,
+    `  backend      ${backend}`,
+    `  cache        ${cache}`,
+    `  tracing      ${tracingWhere}`,
+  ];
+  if (emulator) {
+    lines.push(
+      `  demo tokens  Authorization: Bearer ${DEMO_TOKENS.store}   (a store)`,
+      `               Authorization: Bearer ${DEMO_TOKENS.aggregator}   (an aggregator)`,
+    );
+    lines.push(`  demo app key X-App-Key: ${DEMO_APP_KEY}   (offerFeed and categories of both demo partners)`);
+    if (config.demoFallback) lines.push(`               requests without Authorization act as ${DEMO_TOKENS.store}`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
 }
-process.stdout.write(`${lines.join('\n')}\n\n`);
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {

@@ -26,6 +26,8 @@ export interface BuiltEntry {
   emulatorUrl?: string;
   /** Everything the process wrote so far, stdout and stderr interleaved as they arrived. */
   output(): string;
+  /** What it wrote on standard output alone. */
+  stdout(): string;
   /** The JSON log lines written so far, parsed (the banner and other text are left out). */
   logs(): Array<Record<string, any>>;
   child: ChildProcess;
@@ -36,9 +38,10 @@ export interface BuiltEntry {
 }
 
 /**
- * Starts the built process entry exactly as `npm start` runs it (`node dist/src/main.js`) as a
- * child process, and waits for its banner. dist/ is built once per vitest run by
- * test/helpers/build.global.ts.
+ * Starts the built process entry as the README says to run it (`node dist/src/main.js`, which
+ * `npm start` runs too) as a child process, and waits for its banner: text in development, the
+ * JSON line `"msg":"started"` in production (so a production run needs LOG_LEVEL info or finer).
+ * dist/ is built once per vitest run by test/helpers/build.global.ts.
  */
 export async function startBuiltEntry(options: BuiltEntryOptions = {}): Promise<BuiltEntry> {
   if (!existsSync(`${root}/${entry}`)) {
@@ -49,15 +52,22 @@ export async function startBuiltEntry(options: BuiltEntryOptions = {}): Promise<
   // OpenTelemetry's variables (read by src/tracing/settings.ts) are configuration too.
   for (const name of Object.keys(inherited)) if (name.startsWith('VITEST') || name.startsWith('OTEL_')) delete inherited[name];
 
+  const env: NodeJS.ProcessEnv = { ...inherited, PORT: '0', METRICS_PORT: '0', EMULATOR_PORT: '0', HOST: '127.0.0.1', ...options.env };
+  if (env.NODE_ENV === 'production' && ['warn', 'error', 'fatal', 'silent'].includes(env.LOG_LEVEL ?? '')) {
+    throw new Error(`in production the banner is a log line at info: LOG_LEVEL=${env.LOG_LEVEL} would hide it`);
+  }
   const child = spawn(process.execPath, [entry], {
     cwd: root,
-    env: { ...inherited, PORT: '0', METRICS_PORT: '0', EMULATOR_PORT: '0', HOST: '127.0.0.1', ...options.env },
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const collect = (chunk: Buffer) => (output += chunk.toString());
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
+  let stdout = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    stdout += chunk.toString();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
@@ -67,20 +77,34 @@ export async function startBuiltEntry(options: BuiltEntryOptions = {}): Promise<
     await exited;
   };
 
-  // The banner is one write; its "cache" line is printed in every mode.
+  // The banner is one write; its "cache" line is printed in every mode. In production, one JSON line.
   const banner = /^ {2}GraphQL +(http:\/\/\S+\/graphql)[\s\S]*^ {2}cache +\S/m;
+  const startedLine = /^\{.*"msg":"started".*\}$/m;
   const timeoutMs = options.startTimeoutMs ?? 15_000;
-  const started = await new Promise<RegExpExecArray>((resolve, reject) => {
+  const started = await new Promise<{ url: string; metricsUrl?: string; emulatorUrl?: string }>((resolve, reject) => {
     const fail = (why: string) => {
       cleanup();
       void stop();
       reject(new Error(`${entry} ${why}; its output:\n${output}`));
     };
     const onData = () => {
-      const match = banner.exec(output);
-      if (match) {
+      const text = banner.exec(stdout);
+      if (text) {
         cleanup();
-        resolve(match);
+        const metricsUrl = /^ {2}metrics +(http:\/\/\S+\/metrics)/m.exec(stdout)?.[1];
+        const emulatorUrl = /admin at (http:\/\/\S+?)\/_emulator\//.exec(stdout)?.[1];
+        return resolve({ url: text[1]!, ...(metricsUrl ? { metricsUrl } : {}), ...(emulatorUrl ? { emulatorUrl } : {}) });
+      }
+      const line = startedLine.exec(stdout);
+      if (line) {
+        cleanup();
+        const facts = JSON.parse(line[0]) as { graphql: string; metrics: string; backend: string };
+        const emulatorUrl = /admin at (http:\/\/\S+?)\/_emulator\//.exec(facts.backend)?.[1];
+        return resolve({
+          url: facts.graphql,
+          ...(facts.metrics.startsWith('http') ? { metricsUrl: facts.metrics } : {}),
+          ...(emulatorUrl ? { emulatorUrl } : {}),
+        });
       }
     };
     const onExit = (code: number | null, signal: NodeJS.Signals | null) => fail(`exited (${signal ?? code}) before printing its banner`);
@@ -93,14 +117,11 @@ export async function startBuiltEntry(options: BuiltEntryOptions = {}): Promise<
     child.stdout!.on('data', onData);
     child.once('exit', onExit);
   });
-  const emulatorUrl = /admin at (http:\/\/\S+?)\/_emulator\//.exec(output)?.[1];
-  const metricsUrl = /^ {2}metrics +(http:\/\/\S+\/metrics)/m.exec(output)?.[1];
 
   return {
-    url: started[1]!,
-    ...(metricsUrl ? { metricsUrl } : {}),
-    ...(emulatorUrl ? { emulatorUrl } : {}),
+    ...started,
     output: () => output,
+    stdout: () => stdout,
     logs: () =>
       output
         .split('\n')

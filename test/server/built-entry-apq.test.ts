@@ -14,7 +14,8 @@ describe.each(['development', 'production'] as const)('the built entry in %s', (
   beforeAll(async () => {
     // Production refuses the embedded emulator: it gets one started here as its "real" backend.
     if (mode === 'production') emulator = await startEmulator({ quiet: true });
-    bff = await startBuiltEntry({ env: { NODE_ENV: mode, LOG_LEVEL: 'silent', ...(emulator ? { CAMPAIGN_API_URL: emulator.url } : {}) } });
+    // Production's banner is a log line at info, which the helper reads.
+    bff = await startBuiltEntry({ env: { NODE_ENV: mode, LOG_LEVEL: mode === 'production' ? 'info' : 'silent', ...(emulator ? { CAMPAIGN_API_URL: emulator.url } : {}) } });
   });
   afterAll(async () => {
     await bff?.stop();

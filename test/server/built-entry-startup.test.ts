@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { startBuiltEntry, type BuiltEntry } from '../helpers/built-entry.js';
 
 /**
@@ -118,6 +119,43 @@ describe('a misspelt variable', STARTS, () => {
       }),
     ]);
     expect(entry.output()).not.toContain('5000');
+  });
+});
+
+describe('standard output in production', STARTS, () => {
+  let emulator: RunningEmulator;
+  let entry: BuiltEntry | undefined;
+  beforeAll(async () => {
+    emulator = await startEmulator({ quiet: true });
+  });
+  afterEach(async () => entry?.stop());
+  afterAll(() => emulator?.close());
+
+  it('carries JSON lines only: the start-up facts are one of them', async () => {
+    entry = await startBuiltEntry({ env: { NODE_ENV: 'production', CAMPAIGN_API_URL: emulator.url } });
+    await fetch(entry.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) });
+    entry.child.kill('SIGTERM');
+    expect(await entry.exited).toEqual({ code: 0, signal: null });
+    const lines = entry.stdout().split('\n').filter((line) => line !== '');
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+    expect(lines.map((line) => JSON.parse(line).msg)).toEqual(['started', 'graphql request', 'shutting down: finishing in-flight requests', 'stopped']);
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      level: 30,
+      msg: 'started',
+      mode: 'production',
+      graphql: entry.url,
+      health: expect.stringMatching(/\/healthz .*\/readyz$/),
+      metrics: entry.metricsUrl,
+      backend: emulator.url,
+      cache: 'in memory',
+      tracing: expect.stringMatching(/^off/),
+    });
+  });
+
+  it('in development, the banner stays text for people', async () => {
+    entry = await startBuiltEntry();
+    expect(entry.stdout()).toMatch(/^Campaign GraphQL BFF \(development\)$/m);
+    expect(entry.stdout()).not.toContain('"msg":"started"');
   });
 });
 

@@ -63,7 +63,7 @@ describe('METRICS_PORT=off', { timeout: 60_000 }, () => {
   it('opens no metrics listener, and the banner says so', async () => {
     entry = await startBuiltEntry({ env: { METRICS_PORT: 'off' } });
     expect(entry.metricsUrl).toBeUndefined();
-    expect(entry.output()).toMatch(/^ {2}metrics +off \(METRICS_PORT=off\)$/m);
+    expect(entry.stdout()).toMatch(/^ {2}metrics +off \(METRICS_PORT=off\)$/m);
     expect((await fetch(new URL('/metrics', entry.url))).status).toBe(404);
   });
 });

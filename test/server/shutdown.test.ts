@@ -134,7 +134,7 @@ describe('graceful shutdown of the built entry', () => {
       // No load balancer in front to wait for (the next test has the delay).
       env: { NODE_ENV: 'production', CAMPAIGN_API_URL: emulator.url, SHUTDOWN_GRACE_MS: String(GRACE_MS), SHUTDOWN_DELAY_MS: '0' },
     });
-    expect(entry.output()).toContain('Campaign GraphQL BFF (production)');
+    expect(entry.logs()).toContainEqual(expect.objectContaining({ msg: 'started', mode: 'production' }));
     expect(entry.emulatorUrl).toBeUndefined();
     await shutdownWithRequestsInFlight(entry, emulator.url, 'SIGTERM');
   });
