@@ -7,6 +7,7 @@ import type { PartnerCategories } from '../graphql/context.js';
 import type { CacheStore } from '../cache/store.js';
 import { ConfigError, type AppsConfig } from '../config.js';
 import type { FastPathAnswer, FastPathRequest } from '../graphql/operation-cache.js';
+import { failureFields } from '../observability/failures.js';
 import type { Logger } from '../observability/logger.js';
 import type { Gate } from '../server/http.js';
 import type { ClientAddress } from '../server/client-address.js';
@@ -123,7 +124,7 @@ export async function createApps(options: AppsOptions): Promise<Apps> {
     onBuild: options.onBuild,
     onLookup: options.onLookup,
     onError(error, context) {
-      logger.warn({ err: error, context }, 'offer feed: serving the last good feed');
+      logger.warn({ ...failureFields(error), context }, 'offer feed: serving the last good feed');
     },
   });
   // Without CURSOR_SECRET a feed cursor is signed with a key only this process knows: whoever

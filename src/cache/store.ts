@@ -19,6 +19,8 @@ export interface CacheStore {
 export interface CacheStoreOptions {
   /** Called on a cache failure; the caller logs it (throttled) and counts it. */
   onError?: (error: unknown) => void;
+  /** Called each time the connection is (again) ready for commands. */
+  onReady?: () => void;
 }
 
 export async function createCacheStore(cacheUrl: string | undefined, options: CacheStoreOptions = {}): Promise<CacheStore> {
@@ -47,7 +49,7 @@ function memoryStore(): CacheStore {
   };
 }
 
-async function redisStore(url: string, { onError }: CacheStoreOptions): Promise<CacheStore> {
+async function redisStore(url: string, { onError, onReady }: CacheStoreOptions): Promise<CacheStore> {
   // Loaded only when Redis is configured: the client is a sizeable module most runs never need.
   const { default: KeyvRedis, createClient } = await import('@keyv/redis');
   const client = createClient({
@@ -59,6 +61,7 @@ async function redisStore(url: string, { onError }: CacheStoreOptions): Promise<
     },
   });
   client.on('error', (error: unknown) => onError?.(error));
+  client.on('ready', () => onReady?.());
   // Start-up must not wait on, nor fail with, the cache: connect in the background.
   client.connect().catch((error: unknown) => onError?.(error));
 

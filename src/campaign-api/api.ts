@@ -21,6 +21,8 @@ export interface CallReport {
   durationMs: number;
   /** The business error code, when outcome is business-error. */
   code?: string;
+  /** What went wrong, when the call failed (its message never holds the partner token). */
+  error?: Error;
 }
 
 export type CallListener = (report: CallReport) => void;

@@ -302,11 +302,11 @@ export class BackendCall<N extends OperationName> implements QueueWaiter, Answer
       redact(error, this.token);
     }
     // Without an outcome it is not a call outcome but a defect of this module, rejected as it is.
-    this.#end(outcome, code);
+    this.#end(outcome, code, error as Error);
     this.#reject(error);
   }
 
-  #end(outcome: CallReport['outcome'] | undefined, code: string | undefined): void {
+  #end(outcome: CallReport['outcome'] | undefined, code: string | undefined, error?: Error): void {
     if (this.#phase === 'done') return;
     this.#phase = 'done';
     this.#disarm();
@@ -319,7 +319,8 @@ export class BackendCall<N extends OperationName> implements QueueWaiter, Answer
     const attempts = this.#attempts;
     if (outcome) {
       const durationMs = performance.now() - this.startedAt;
-      this.host.report(code ? { operation: this.name, outcome, attempts, durationMs, code } : { operation: this.name, outcome, attempts, durationMs });
+      if (error) this.host.report(code ? { operation: this.name, outcome, attempts, durationMs, code, error } : { operation: this.name, outcome, attempts, durationMs, error });
+      else this.host.report({ operation: this.name, outcome, attempts, durationMs });
     }
     this.traced?.end({ outcome: outcome ?? 'defect', attempts, code, breakerState: this.host.breaker.state() });
   }

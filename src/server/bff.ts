@@ -20,6 +20,7 @@ import { httpOperationTypesRule } from '../graphql/operation-types.js';
 import { createRequestRecorder, observabilityPlugin, type RequestMeta } from '../graphql/plugins/observability.js';
 import { createSchema } from '../graphql/schema.js';
 import { variablesPlugin } from '../graphql/variables.js';
+import { backendLog, redisLog } from '../observability/dependency-log.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
 import { traceResolvers } from '../tracing/graphql.js';
@@ -85,24 +86,25 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   const metrics = createMetrics();
   const production = config.mode === 'production';
 
-  let lastCacheErrorLog = 0;
+  // A down Redis errors on every command: one log line per 10 s is enough to act on, and one when it is back.
+  const cacheLog = redisLog(logger, { down: 'cache unavailable; serving from the backend', back: 'cache reconnected' });
   const cache = await createCacheStore(config.cacheUrl, {
     onError(error) {
       metrics.cacheLookups.inc({ cache: 'store', result: 'error' });
-      // A down Redis errors on every command: one log line per 10 s is enough to act on.
-      if (Date.now() - lastCacheErrorLog > 10_000) {
-        lastCacheErrorLog = Date.now();
-        logger.warn({ err: error }, 'cache unavailable; serving from the backend');
-      }
+      cacheLog.failed(error);
     },
+    onReady: cacheLog.ready,
   });
 
+  const logBackend = backendLog(logger);
   const api: CampaignApiClient = createCampaignApiClient({
     baseUrl: options.campaignApiUrl,
     ...config.client,
     onCall(report) {
       metrics.recordBackendCall(report);
-      metrics.setBreakerState(api.breakerState());
+      const breaker = api.breakerState();
+      metrics.setBreakerState(breaker);
+      logBackend(report, breaker);
       dependencies.observe('backend');
     },
   });

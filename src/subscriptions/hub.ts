@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import type { CampaignApi } from '../campaign-api/api.js';
 import { MAX_PAGE_LIMIT, UnauthenticatedError } from '../campaign-api/index.js';
+import { failureFields } from '../observability/failures.js';
 import type { Logger } from '../observability/logger.js';
 import type { BusEvent, Lead, Snapshot, StatusBus, StatusEntry } from './bus.js';
 import { partnerKey, statusString, type StatusEvent } from './events.js';
@@ -493,7 +494,7 @@ export class LiveStatus {
   warn(message: string, error: unknown): void {
     if (Date.now() - this.#lastWarn < 10_000) return;
     this.#lastWarn = Date.now();
-    this.options.logger.warn({ err: error }, message);
+    this.options.logger.warn(failureFields(error), message);
   }
 
   /**

@@ -9,6 +9,7 @@ import { formatGraphQLError } from '../graphql/errors.js';
 import type { LimitName } from '../graphql/limits/index.js';
 import { createLoaders, type Loaders } from '../graphql/loaders.js';
 import { bindPartnerApi } from '../graphql/partner-api.js';
+import { failureFields } from '../observability/failures.js';
 import type { Logger } from '../observability/logger.js';
 import { createMemoryBus, type StatusBus } from './bus.js';
 import { statusString, type StatusEvent } from './events.js';
@@ -71,7 +72,7 @@ export async function createLive({ config, api, logger, registry }: LiveOptions)
         onError(error) {
           if (Date.now() - lastBusError < 10_000) return;
           lastBusError = Date.now();
-          logger.warn({ err: error }, 'live status bus (Redis) unavailable; each instance reads for its own watchers until it is back');
+          logger.warn(failureFields(error), 'live status bus (Redis) unavailable; each instance reads for its own watchers until it is back');
         },
       })
     : createMemoryBus();

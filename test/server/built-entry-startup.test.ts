@@ -160,6 +160,8 @@ describe('standard output in production', STARTS, () => {
 });
 
 describe('credentials in URLs', STARTS, () => {
+  let entry: BuiltEntry | undefined;
+  afterEach(async () => entry?.stop());
   const PASSWORD = 'pa55-w0rd-in-url';
 
   it('never appear: not in configuration errors', async () => {
@@ -173,5 +175,35 @@ describe('credentials in URLs', STARTS, () => {
       expect(refused).toContain('[redacted]@');
       expect(refused).not.toContain(PASSWORD);
     }
+  });
+
+  it('never appear: not in the start-up line, nor in the logs of a backend and a Redis that refuse', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+
+    entry = await startBuiltEntry({
+      env: {
+        NODE_ENV: 'production',
+        CAMPAIGN_API_URL: `http://api-user:${PASSWORD}@127.0.0.1:${port}/api`,
+        CACHE_URL: `redis://cache-user:${PASSWORD}@127.0.0.1:${port}`,
+        BACKEND_MAX_ATTEMPTS: '1',
+      },
+    });
+    const answer = await fetch(entry.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer some-partner-token' },
+      body: JSON.stringify({ query: '{ categories { id } }' }),
+    });
+    expect(((await answer.json()) as any).errors[0].extensions.code).toBe('BACKEND_UNAVAILABLE');
+    const logs = () => entry!.logs().map((line) => line.msg);
+    for (let i = 0; i < 100 && !logs().includes('cache unavailable; serving from the backend'); i++) await new Promise((r) => setTimeout(r, 50));
+
+    const started = entry.logs().find((line) => line.msg === 'started')!;
+    expect(started.backend).toBe(`http://[redacted]@127.0.0.1:${port}/api`);
+    expect(started.cache).toBe(`Redis redis://[redacted]@127.0.0.1:${port}`);
+    expect(logs()).toEqual(expect.arrayContaining(['campaign API unavailable; requests that need it fail until it answers', 'cache unavailable; serving from the backend']));
+    expect(entry.output()).not.toContain(PASSWORD);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { redactCredentials, redactUrlValue } from '../../src/observability/failures.js';
+import { NetworkError, HttpStatusError } from '../../src/campaign-api/index.js';
+import { causeOf, failureFields, isBug, redactCredentials, redactUrlValue } from '../../src/observability/failures.js';
 import { captureLogs } from '../helpers/log-capture.js';
 
 describe('redactCredentials', () => {
@@ -24,6 +25,35 @@ describe('redactCredentials', () => {
     expect(redactUrlValue('redis://user:a b c@cache:6379')).toBe('redis://[redacted]@cache:6379');
     expect(redactUrlValue('https://api.example.com/root')).toBe('https://api.example.com/root');
     expect(redactUrlValue('not a url @ all')).toBe('not a url @ all');
+  });
+});
+
+describe('causeOf', () => {
+  it('says what went wrong in one line, with its causes and codes, without a stack', () => {
+    const refused = (address: string) => Object.assign(new Error(`connect ECONNREFUSED ${address}`), { code: 'ECONNREFUSED', stack: 'Error: x\n    at somewhere' });
+    // How Node reports a host whose every address refused: an AggregateError with no message of its own.
+    const everyAddress = Object.assign(new AggregateError([refused('::1:6379'), refused('127.0.0.1:6379')], ''), { code: 'ECONNREFUSED' });
+    expect(causeOf(everyAddress)).toBe('connect ECONNREFUSED ::1:6379; connect ECONNREFUSED 127.0.0.1:6379');
+    const network = new NetworkError('getCategories', 'ECONNREFUSED', true, { cause: refused('127.0.0.1:1') });
+    expect(causeOf(network)).toBe('getCategories: network error ECONNREFUSED before the request was sent: connect ECONNREFUSED 127.0.0.1:1');
+    expect(causeOf(new HttpStatusError('getCategories', 404))).toBe('getCategories: unexpected HTTP status 404');
+    expect(causeOf(Object.assign(new Error('Connection timeout'), { code: 'ETIMEDOUT' }))).toBe('Connection timeout (ETIMEDOUT)');
+    expect(causeOf(new Error('fetch failed', { cause: new Error('getaddrinfo ENOTFOUND redis://u:s3cret@cache') }))).toBe(
+      'fetch failed: getaddrinfo ENOTFOUND redis://[redacted]@cache',
+    );
+    expect(causeOf(undefined)).toBe('undefined');
+    expect(causeOf(new Error('x'.repeat(5000))).length).toBeLessThanOrEqual(300);
+  });
+
+  it('keeps stacks for bugs only', () => {
+    expect(isBug(new TypeError("Cannot read properties of undefined (reading 'id')"))).toBe(true);
+    expect(isBug(new RangeError('Invalid array length'))).toBe(true);
+    expect(isBug('a string thrown')).toBe(true);
+    expect(isBug(new HttpStatusError('get', 503))).toBe(false);
+    expect(isBug(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379'), { code: 'ECONNREFUSED' }))).toBe(false);
+    expect(failureFields(new HttpStatusError('get', 503))).toEqual({ cause: 'get: unexpected HTTP status 503' });
+    const bug = new TypeError('oops');
+    expect(failureFields(bug)).toEqual({ err: bug });
   });
 });
 
