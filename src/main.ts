@@ -98,13 +98,16 @@ if (config.mode === 'production') {
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }
 
-let stopping = false;
+/**
+ * Under `npm start` a Ctrl-C reaches this process twice: from the terminal, which signals its
+ * whole foreground process group, and again from npm, which passes on the signals it receives to
+ * its script. A signal this soon after the first is that same request; a later one is someone
+ * insisting, and ends the process at once.
+ */
+const SAME_REQUEST_MS = 250;
+let stoppingSince: number | undefined;
+
 async function shutdown(signal: string): Promise<void> {
-  if (stopping) {
-    logger.warn({ signal }, 'second signal: exiting now');
-    process.exit(1);
-  }
-  stopping = true;
   logger.info({ signal, delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs }, 'shutting down: finishing in-flight requests');
   await bff.close({ delayMs: config.shutdownDelayMs });
   // After the last request's spans have ended: what the batch processor still holds is sent now.
@@ -113,5 +116,15 @@ async function shutdown(signal: string): Promise<void> {
   logger.info('stopped');
   process.exit(0);
 }
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-process.on('SIGINT', () => void shutdown('SIGINT'));
+
+function onSignal(signal: NodeJS.Signals): void {
+  if (stoppingSince === undefined) {
+    stoppingSince = performance.now();
+    void shutdown(signal);
+  } else if (performance.now() - stoppingSince >= SAME_REQUEST_MS) {
+    logger.warn({ signal }, 'second signal: exiting now');
+    process.exit(1);
+  }
+}
+process.on('SIGTERM', onSignal);
+process.on('SIGINT', onSignal);

@@ -15,6 +15,8 @@ export interface BuiltEntryOptions {
   env?: Record<string, string>;
   /** How long to wait for the banner; default 15 s. */
   startTimeoutMs?: number;
+  /** The command to run instead of `node dist/src/main.js`, and where; for tests of the start commands themselves. */
+  command?: { file: string; args: string[]; cwd?: string; detached?: boolean };
 }
 
 export interface BuiltEntry {
@@ -44,7 +46,7 @@ export interface BuiltEntry {
  * dist/ is built once per vitest run by test/helpers/build.global.ts.
  */
 export async function startBuiltEntry(options: BuiltEntryOptions = {}): Promise<BuiltEntry> {
-  if (!existsSync(`${root}/${entry}`)) {
+  if (!options.command && !existsSync(`${root}/${entry}`)) {
     throw new Error(`${entry} is missing: run \`node scripts/build.mjs\` (vitest's globalSetup test/helpers/build.global.ts does it)`);
   }
   const inherited = { ...process.env };
@@ -56,10 +58,12 @@ export async function startBuiltEntry(options: BuiltEntryOptions = {}): Promise<
   if (env.NODE_ENV === 'production' && ['warn', 'error', 'fatal', 'silent'].includes(env.LOG_LEVEL ?? '')) {
     throw new Error(`in production the banner is a log line at info: LOG_LEVEL=${env.LOG_LEVEL} would hide it`);
   }
-  const child = spawn(process.execPath, [entry], {
-    cwd: root,
+  const command = options.command ?? { file: process.execPath, args: [entry] };
+  const child = spawn(command.file, command.args, {
+    cwd: command.cwd ?? root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: command.detached ?? false,
   });
   let output = '';
   let stdout = '';
@@ -73,7 +77,15 @@ export async function startBuiltEntry(options: BuiltEntryOptions = {}): Promise<
   );
 
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (command.detached) {
+      // A command in a process group of its own is ended with the whole group, even once it has
+      // exited itself: nothing it started outlives the test.
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // No process left in the group.
+      }
+    } else if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited;
   };
 

@@ -206,6 +206,17 @@ describe('graceful shutdown of the built entry', () => {
     expect(await tryConnect(entry.metricsUrl!)).toBe('ECONNREFUSED');
   });
 
+  it('the same signal twice at once (a Ctrl-C under npm start: from the terminal, and again from npm) is one request to stop', async () => {
+    entry = await startBuiltEntry({ env: { SHUTDOWN_GRACE_MS: String(GRACE_MS) } });
+    const [query, mutation] = await queryAndMutationInFlight(entry, entry.emulatorUrl!, LATENCY_MS);
+    entry.child.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 20));
+    entry.child.kill('SIGINT');
+    expect((await Promise.all([query, mutation])).map((answered) => answered.status)).toEqual([200, 200]);
+    expect(await entry.exited).toEqual({ code: 0, signal: null });
+    expect(entry.logs().map((line) => line.msg)).not.toContain('second signal: exiting now');
+  });
+
   it('a second signal from outside forces the exit', async () => {
     entry = await startBuiltEntry({ env: { SHUTDOWN_GRACE_MS: '60000' } });
     await admin(entry.emulatorUrl!, 'faults', { mode: 'latency', latencyMs: 30_000, operation: 'campaigns/get' });
