@@ -43,7 +43,7 @@ describe('offer feed cursors', () => {
   let other: RunningBff;
   let unset: RunningBff[];
   const instance = async (env: Record<string, string>) =>
-    startBff(loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', SHUTDOWN_GRACE_MS: '1000', ...env }), {
+    startBff(loadConfig({ LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', SHUTDOWN_GRACE_MS: '1000', ...env }), {
       campaignApiUrl: a.emulatorUrl,
       appKeys: KEYS,
     });

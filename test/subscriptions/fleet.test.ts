@@ -179,7 +179,7 @@ async function startFleet(count: number, env: Record<string, string>) {
   const emulator = await startEmulator({ quiet: true, moderation: { mode: 'manual' } });
   const instances = await Promise.all(
     Array.from({ length: count }, () =>
-      startBff(loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', CACHE_URL: redis.url, SHUTDOWN_GRACE_MS: '10000', ...env }), { campaignApiUrl: emulator.url }),
+      startBff(loadConfig({ LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', CACHE_URL: redis.url, SHUTDOWN_GRACE_MS: '10000', ...env }), { campaignApiUrl: emulator.url }),
     ),
   );
   const admin = async (path: string, body?: unknown, method?: string) => {
@@ -227,7 +227,7 @@ async function startFleet(count: number, env: Record<string, string>) {
   };
 }
 
-const successfulPolls = (bff: RunningBff) => metric(bff.url, 'bff_live_polls_total', 'outcome="success"');
+const successfulPolls = (bff: RunningBff) => metric(bff.metricsUrl, 'bff_live_polls_total', 'outcome="success"');
 
 describe.skipIf(!redisAvailable)('a mutation answered while its instance shuts down', () => {
   it('is published to the watchers on the other instances: the bus closes after the requests in flight', async () => {
