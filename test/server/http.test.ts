@@ -245,7 +245,7 @@ describe('readiness without a backend', () => {
         status: 200,
         body: { status: 'ready', checks: { backend: { ok: false, detail: expect.stringMatching(/^the campaign API fails: circuit breaker (open|half-open); last answer \d+ ms ago$/) }, cache: { ok: true, detail: 'memory' } } },
       });
-      expect(await (await fetch(`${base}/metrics`)).text()).toMatch(/bff_dependency_up\{dependency="backend"\} 0/);
+      expect(await (await fetch(lonely.metricsUrl)).text()).toMatch(/bff_dependency_up\{dependency="backend"\} 0/);
       expect(logs.entries).toContainEqual(expect.objectContaining({ level: 40, dependency: 'backend', msg: 'dependency down: backend; still serving what does not need it' }));
       // Answers that need no backend call are still given.
       expect((await lonely.gql('{ categories { id } }')).body.data.categories.length).toBeGreaterThan(0);

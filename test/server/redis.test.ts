@@ -62,7 +62,7 @@ describe.skipIf(!redisAvailable)('shared caches on Redis', () => {
 
   it('keeps serving from the backend while Redis is down, stays ready (saying Redis is down), and recovers', async () => {
     const readyz = () => fetch(second.url.replace('/graphql', '/readyz')).then(async (r) => ({ status: r.status, body: (await r.json() as any) }));
-    const redisUp = async () => /bff_dependency_up\{dependency="redis"\} (\d)/.exec(await (await fetch(second.url.replace('/graphql', '/metrics'))).text())?.[1];
+    const redisUp = async () => /bff_dependency_up\{dependency="redis"\} (\d)/.exec(await (await fetch(second.metricsUrl!)).text())?.[1];
     expect(await readyz()).toEqual({ status: 200, body: { status: 'ready', checks: { backend: expect.objectContaining({ ok: true }), cache: { ok: true, detail: 'redis' } } } });
     expect(await redisUp()).toBe('1');
     await redis.stop(true);
