@@ -57,18 +57,12 @@ export interface RequestRecord {
 export function createRequestRecorder(metrics: Metrics, logger: Logger) {
   const writeLine = requestLineWriter(logger);
   // Operation names come from clients: bound the label values so metrics cannot be flooded.
-  // Each is kept as a copy of its own: the parser hands out names as slices of the request's
-  // text, and V8 keeps the whole of a string alive while any slice of it lives, so a label kept
-  // as received would hold that request's body for the life of the process. The copy is what
-  // every later request labels with too, since the metric remembers the first string it saw.
-  const knownNames = new Map<string, string>();
+  const knownNames = new Set<string>();
   const label = (name: string) => {
-    const known = knownNames.get(name);
-    if (known !== undefined) return known;
+    if (knownNames.has(name)) return name;
     if (knownNames.size >= MAX_OPERATION_LABELS || name.length > 64) return 'other';
-    const copy = Buffer.from(name, 'utf8').toString('utf8');
-    knownNames.set(copy, copy);
-    return copy;
+    knownNames.add(name);
+    return name;
   };
   function record({ meta, operationName, operationType, errors, hasData, durationMs, path }: RequestRecord): void {
     // Most requests have no errors: no Set or arrays made for them.
