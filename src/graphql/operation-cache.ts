@@ -1,6 +1,5 @@
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import {
-  TokenKind,
   execute,
   type DocumentNode,
   type GraphQLFormattedError,
@@ -9,6 +8,7 @@ import {
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
+import { documentBytes } from './document-size.js';
 import { formatGraphQLError } from './errors.js';
 import type { RequestMeta, RequestRecorder } from './plugins/observability.js';
 import type { SharedAnswers } from './shared-answers.js';
@@ -43,7 +43,7 @@ export interface OperationCacheOptions {
   maxEntries: number;
   /** Query texts longer than this are not remembered. */
   maxQueryLength: number;
-  /** Bytes the remembered documents may hold, about (see `entryBytes`); the least recently used go first. */
+  /** Bytes the remembered documents may hold, about (see document-size.ts); the least recently used go first. */
   maxBytes: number;
   /** Execute with graphql-jit (compiled resolvers and JSON serialiser) instead of graphql-js. */
   jit: boolean;
@@ -63,17 +63,6 @@ export interface FastPathAnswer {
 }
 
 const key = (query: string, operationName: string | null | undefined) => (operationName ? `${operationName}\u0000${query}` : query);
-
-/** An accepted document's syntax tree and compiled code grow with its tokens, and its text is held twice. */
-const BYTES_PER_TOKEN = 1024;
-const BYTES_PER_CHARACTER = 3;
-
-/** About what an entry holds: the key, the document (tokens, nodes, its source) and, once used, its compiled code. */
-function entryBytes(k: string, document: DocumentNode): number {
-  let tokens = 0;
-  for (let token = document.loc?.startToken; token && token.kind !== TokenKind.EOF; token = token.next ?? undefined) tokens++;
-  return BYTES_PER_CHARACTER * k.length + BYTES_PER_TOKEN * Math.max(tokens, 1);
-}
 
 /** The JSON body Apollo would send for a POST: errors first, a newline at the end. */
 function serialize(errors: GraphQLFormattedError[] | undefined, data: unknown): string {
@@ -95,7 +84,8 @@ export function createOperationCache<C extends BaseContext & RequestMeta>(
   const accepted = new LRUCache<string, Accepted>({
     max: options.maxEntries,
     maxSize: options.maxBytes,
-    sizeCalculation: (entry, k) => entryBytes(k, entry.document),
+    // The key is the document's own text (and a short name): counted with the document.
+    sizeCalculation: (entry) => documentBytes(entry.document),
   });
 
   const plugin: ApolloServerPlugin<C> = {

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
+import type { DocumentNode } from 'graphql';
 import { Counter } from 'prom-client';
 import { appCategories, createApps, type Apps } from '../apps/index.js';
 import { createCampaignApiClient, type CampaignApiClient } from '../campaign-api/http-client.js';
@@ -11,6 +13,7 @@ import { createCacheStore } from '../cache/store.js';
 import { createCategoryDirectory } from '../cache/category-directory.js';
 import type { Config } from '../config.js';
 import { createContext, type GraphQLContext } from '../graphql/context.js';
+import { documentBytes } from '../graphql/document-size.js';
 import { formatError } from '../graphql/errors.js';
 import { KeyedQueue } from '../graphql/keyed-queue.js';
 import { createCostLimit, limitValidationRules } from '../graphql/limits/index.js';
@@ -208,6 +211,10 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     // requests in flight and re-sent the signal, which the entry took as a second one.
     stopOnTerminationSignals: false,
     parseOptions: { maxTokens: config.limits.maxTokens },
+    // Apollo's default store sizes a document by its JSON, which leaves out the text its location
+    // holds: documents padded with a long comment were kept whole, thirty of them past a hundred
+    // megabytes. Sized by what they hold, and none larger than a document ever needs to be reused.
+    documentStore: new InMemoryLRUCache<DocumentNode>({ maxSize: 32 * 1024 * 1024, maxEntrySize: 1024 * 1024, sizeCalculation: (document) => documentBytes(document) }),
     validationRules: [httpOperationTypesRule, ...limitValidationRules(config.limits, onLimit)],
     persistedQueries: { cache: apq.cache },
     formatError,

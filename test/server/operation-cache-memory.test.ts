@@ -37,3 +37,22 @@ describe('documents the compiled path remembers', () => {
     }
   });
 });
+
+describe('documents padded with text that no token covers', () => {
+  it('are not kept by any cache or metric label, whatever their number', { timeout: 180_000 }, async () => {
+    // Within the token limit, each 4 MB long (a comment) and with an operation name of its own: a
+    // document store that sized them by their tokens, or a metric that kept each name as a slice
+    // of its text, would hold every one of them, far beyond this heap.
+    const bff = await startBuiltEntry({ env: { NODE_OPTIONS: '--max-old-space-size=96' } });
+    try {
+      for (let i = 0; i < 40; i++) {
+        const answer = await post(bff.url, `query PaddedOperationNumber${i} { categories { id } }\n#${'p'.repeat(4_000_000)}`);
+        expect(answer.status).toBe(200);
+        expect(answer.body.data.categories.length).toBeGreaterThan(0);
+      }
+      expect(bff.output()).not.toMatch(/heap out of memory/i);
+    } finally {
+      await bff.stop();
+    }
+  });
+});
