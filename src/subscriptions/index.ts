@@ -194,6 +194,7 @@ export async function createLive({ config, api, logger, registry }: LiveOptions)
           },
           fallbackToken: options.fallbackToken,
           onConnection: (change) => connections.inc({ transport: 'websocket' }, change),
+          logger,
         });
       },
       /**

@@ -1,9 +1,9 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { GraphQLError, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
-import { CloseCode, type Context as WsContext } from 'graphql-ws';
-import { useServer } from 'graphql-ws/use/ws';
+import { CloseCode, handleProtocols, makeServer, type Context as WsContext, type ServerOptions } from 'graphql-ws';
 import { WebSocketServer, type WebSocket } from 'ws';
+import type { Logger } from '../observability/logger.js';
 import { readAuthorization } from '../server/auth.js';
 import type { OperationPreparer } from './operation.js';
 import type { LiveStatus } from './hub.js';
@@ -28,6 +28,7 @@ export interface WebSocketOptions {
   /** What a connection without any token acts as (development on the emulator only). */
   fallbackToken: string | null;
   onConnection?: (change: 1 | -1) => void;
+  logger: Logger;
 }
 
 /** Close codes of this server beyond graphql-ws's own (4400 bad request, 4408 no init in time). */
@@ -86,7 +87,7 @@ export function attachWebSocket(options: WebSocketOptions) {
   const format = (result: ExecutionResult) =>
     result.errors ? { ...result, errors: result.errors.map((e) => options.formatError(e)) } : result;
 
-  const server = useServer<Record<string, unknown> | undefined, Extra>(
+  const server = serve<Record<string, unknown> | undefined, Extra>(
     {
       schema: options.schema,
       connectionInitWaitTimeout: limits.initTimeoutMs,
@@ -142,6 +143,7 @@ export function attachWebSocket(options: WebSocketOptions) {
     },
     wss,
     limits.keepAliveMs,
+    options.logger,
   );
 
   return {
@@ -161,6 +163,73 @@ export function attachWebSocket(options: WebSocketOptions) {
       await Promise.race([disposed, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
       for (const socket of wss.clients) socket.terminate();
       await disposed;
+    },
+  };
+}
+
+/**
+ * graphql-ws's protocol server (`makeServer`, its public API for transports of one's own) on a
+ * `ws` server, as graphql-ws's own `use/ws` binds them, with two differences: what a client
+ * gets wrong (a frame that is too large or not UTF-8, which `ws` reports as a socket error and
+ * answers with its close code) is logged as the client's mistake in one line, not written to
+ * stderr with a stack as a fault of this server; and a failure while handling a message, which
+ * is a bug here, goes to the log with its stack instead of the console.
+ */
+function serve<P extends Record<string, unknown> | undefined, E extends { socket: WebSocket; request: IncomingMessage }>(
+  options: ServerOptions<P, E>,
+  wss: WebSocketServer,
+  keepAliveMs: number,
+  logger: Logger,
+): { dispose(): Promise<void> } {
+  const protocol = makeServer(options);
+  wss.options.handleProtocols = handleProtocols;
+  wss.on('error', (error) => logger.error({ err: error }, 'WebSocket server error'));
+  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+    // ws has already answered the frame with its close code (1009, 1007, 1002): nothing is left to do.
+    socket.once('error', (error: Error & { code?: string }) => logger.debug({ code: error.code, reason: error.message }, 'WebSocket client sent a frame it may not'));
+    let pongWait: NodeJS.Timeout | undefined;
+    const ping =
+      keepAliveMs > 0
+        ? setInterval(() => {
+            if (socket.readyState !== socket.OPEN) return;
+            // A client that does not answer a ping within the interval is gone.
+            pongWait = setTimeout(() => socket.terminate(), keepAliveMs);
+            socket.once('pong', () => clearTimeout(pongWait));
+            socket.ping();
+          }, keepAliveMs)
+        : undefined;
+    const closed = protocol.opened(
+      {
+        protocol: socket.protocol,
+        send: (data) =>
+          new Promise<void>((resolve, reject) => {
+            if (socket.readyState !== socket.OPEN) return resolve();
+            socket.send(data, (error) => (error ? reject(error) : resolve()));
+          }),
+        close: (code, reason) => socket.close(code, reason),
+        onMessage: (handle) =>
+          socket.on('message', async (data: Buffer) => {
+            try {
+              await handle(data.toString('utf8'));
+            } catch (error) {
+              logger.error({ err: error }, 'WebSocket message handling failed');
+              socket.close(CloseCode.InternalServerError, 'Internal server error');
+            }
+          }),
+      },
+      { socket, request } as E,
+    );
+    socket.once('close', (code: number, reason: Buffer) => {
+      clearTimeout(pongWait);
+      clearInterval(ping);
+      void closed(code, reason.toString());
+    });
+  });
+  return {
+    async dispose() {
+      for (const client of wss.clients) client.close(1001, 'Going away');
+      wss.removeAllListeners();
+      await new Promise<void>((resolve, reject) => wss.close((error) => (error ? reject(error) : resolve())));
     },
   };
 }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { startBuiltEntry, type BuiltEntry } from '../helpers/built-entry.js';
 
@@ -30,5 +31,32 @@ describe('the built entry’s request log', () => {
     const lines = bff.logs().filter((line) => line.msg === 'graphql request');
     expect(lines.map((line) => line.requestId).sort()).toEqual([...ids].sort());
     for (const line of lines) expect(line).toMatchObject({ level: 30, operation: 'Logged', outcome: 'ok' });
+  });
+});
+
+describe('the built entry’s output when WebSocket clients send frames they may not', () => {
+  let bff: BuiltEntry | undefined;
+  afterEach(async () => bff?.stop());
+
+  it('closes such sockets with the protocol’s codes and writes no stack trace, nor anything but JSON lines', async () => {
+    bff = await startBuiltEntry({ env: { NODE_ENV: 'production', CAMPAIGN_API_URL: 'http://127.0.0.1:9' } });
+    const socketUrl = bff.url.replace(/^http/, 'ws');
+    const closeOf = async (send: (socket: WebSocket) => void) => {
+      const socket = new WebSocket(socketUrl, 'graphql-transport-ws');
+      await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+      const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+      send(socket);
+      return closed;
+    };
+    const before = bff.output().length;
+    for (let i = 0; i < 3; i++) {
+      expect(await closeOf((socket) => socket.send(JSON.stringify({ type: 'connection_init', payload: { padding: 'x'.repeat(70_000) } })))).toBe(1009);
+      expect(await closeOf((socket) => socket.send(Buffer.from([0x7b, 0xe9, 0x7d]), { binary: false }))).toBe(1007);
+    }
+    // Still serving, and the answer to the next request is written as a JSON line like any other.
+    expect((await fetch(bff.url.replace('/graphql', '/healthz'))).status).toBe(200);
+    const written = bff.output().slice(before);
+    expect(written).not.toMatch(/Internal error|\n\s+at /);
+    for (const line of written.split('\n').filter(Boolean)) expect(() => JSON.parse(line), line).not.toThrow();
   });
 });
