@@ -1,7 +1,7 @@
 import type { Keyv } from 'keyv';
 import type { CampaignApi } from '../campaign-api/api.js';
 import { UnauthenticatedError } from '../campaign-api/index.js';
-import { TokenVerdicts } from './token-verdicts.js';
+import { TOKEN_ACCEPTED_FOR_MS, TOKEN_REFUSED_FOR_MS, TOKEN_VERDICTS_MAX, TokenVerdicts, type TokenVerdict } from './token-verdicts.js';
 
 export interface Category {
   categoryId: number;
@@ -12,9 +12,10 @@ export interface Category {
  * The category directory, shared by every request and partner (the reference: "the category
  * directory" is one for all). Backed by keyv: in memory, or Redis when several BFF instances run.
  *
- * The copy is served only to a token the campaign API accepted lately: a token it refuses gets
- * the same refusal whatever is cached. A token not seen lately is checked by reading the
- * directory with it, as a cold cache would, and what that read brings becomes the copy.
+ * The copy is served only to a token the campaign API accepted lately (as the process's token
+ * verdicts know it, shared by a fleet when it shares them): a token it refuses gets the same
+ * refusal whatever is cached. A token not seen lately is checked by reading the directory with
+ * it, as a cold cache would, and what that read brings becomes the copy.
  */
 export interface CategoryDirectory {
   /**
@@ -54,6 +55,11 @@ export interface CategoryDirectoryOptions {
   onRefreshError?: (error: unknown) => void;
   /** Every lookup's outcome, for metrics: fresh copy, stale copy served, cold load, cold load failed. */
   onLookup?: (result: 'hit' | 'stale' | 'miss' | 'error') => void;
+  /**
+   * What the campaign API said of tokens lately: the process's one memory of it, which live
+   * status shares. Without it the directory keeps its own, with the three options below.
+   */
+  verdicts?: TokenVerdicts;
   /** How long a token the campaign API accepted is served without asking it again; default 60 s. */
   acceptedForMs?: number;
   /** How long a token it refused is refused without asking it again; default 5 s. */
@@ -62,10 +68,7 @@ export interface CategoryDirectoryOptions {
   maxTokens?: number;
 }
 
-/** The defaults of the options above. */
-export const TOKEN_ACCEPTED_FOR_MS = 60_000;
-export const TOKEN_REFUSED_FOR_MS = 5000;
-const MAX_TOKENS = 10_000;
+export { TOKEN_ACCEPTED_FOR_MS, TOKEN_REFUSED_FOR_MS };
 
 interface Entry {
   categories: Category[];
@@ -92,12 +95,14 @@ export function createCategoryDirectory(options: CategoryDirectoryOptions): Cate
   const maxStaleMs = options.maxStaleMs ?? 86_400_000;
   const retryAfterFailureMs = options.retryAfterFailureMs ?? Math.min(ttlMs, 5000);
   if (!(ttlMs > 0)) throw new RangeError(`createCategoryDirectory: ttlMs must be a positive number of milliseconds, got ${ttlMs}`);
-  const verdicts = new TokenVerdicts({
-    acceptedForMs: options.acceptedForMs ?? TOKEN_ACCEPTED_FOR_MS,
-    refusedForMs: options.refusedForMs ?? TOKEN_REFUSED_FOR_MS,
-    maxEntries: options.maxTokens ?? MAX_TOKENS,
-    now,
-  });
+  const verdicts =
+    options.verdicts ??
+    new TokenVerdicts({
+      acceptedForMs: options.acceptedForMs ?? TOKEN_ACCEPTED_FOR_MS,
+      refusedForMs: options.refusedForMs ?? TOKEN_REFUSED_FOR_MS,
+      maxEntries: options.maxTokens ?? TOKEN_VERDICTS_MAX,
+      now,
+    });
 
   /** Reads of the backend under way, by token key: those of the same token share one call. */
   const reading = new Map<string, Promise<Entry>>();
@@ -147,26 +152,68 @@ export function createCategoryDirectory(options: CategoryDirectoryOptions): Cate
     return local && now() - local.fetchedAt <= ttlMs + maxStaleMs ? local : undefined;
   };
 
+  const refusedLately = () => new UnauthenticatedError('getCategories', undefined, 'the backend refused this partner token lately');
+
   const current = async (token: string, key = verdicts.key(token)): Promise<Entry> => {
-    const verdict = verdicts.get(key);
-    if (verdict === 'refused') {
-      options.onLookup?.('error');
-      throw new UnauthenticatedError('getCategories', undefined, 'the backend refused this partner token lately');
-    }
-    const entry = await read();
-    if (!entry || verdict !== 'accepted') {
+    let verdict = verdicts.get(key);
+    /** What this request's own check read, and the API's refusal it got. */
+    let loaded: Entry | undefined;
+    let refusal: UnauthenticatedError | undefined;
+    /** The check could not be made (the API is down): the copy still serves, if there is one. */
+    let unchecked: unknown;
+    if (verdict === undefined) {
       try {
-        const loaded = await readWith(token, key);
-        options.onLookup?.('miss');
-        return loaded;
+        // A read with this very token under way is the check: its answer serves this request too.
+        const underway = reading.get(key);
+        if (underway) {
+          loaded = await underway;
+          verdict = 'accepted';
+        } else {
+          // Known to the fleet, or being checked by live status: no read of our own.
+          verdict = await verdicts.check(key, async (): Promise<TokenVerdict> => {
+            try {
+              loaded = await readWith(token, key);
+              return 'accepted';
+            } catch (error) {
+              if (!(error instanceof UnauthenticatedError)) throw error;
+              refusal = error;
+              return 'refused';
+            }
+          });
+        }
       } catch (error) {
-        if (!entry || error instanceof UnauthenticatedError) {
+        if (error instanceof UnauthenticatedError) {
           options.onLookup?.('error');
           throw error;
         }
-        options.onRefreshError?.(error);
+        unchecked = error;
       }
     }
+    if (verdict === 'refused') {
+      options.onLookup?.('error');
+      throw refusal ?? refusedLately();
+    }
+    if (loaded) {
+      options.onLookup?.('miss');
+      return loaded;
+    }
+    const entry = await read();
+    if (!entry) {
+      if (unchecked !== undefined) {
+        options.onLookup?.('error');
+        throw unchecked;
+      }
+      // Accepted (here, by live status or by another instance), but nothing is cached: a cold read.
+      try {
+        const cold = await readWith(token, key);
+        options.onLookup?.('miss');
+        return cold;
+      } catch (error) {
+        options.onLookup?.('error');
+        throw error;
+      }
+    }
+    if (unchecked !== undefined) options.onRefreshError?.(unchecked);
     const stale = now() - entry.fetchedAt > ttlMs;
     options.onLookup?.(stale ? 'stale' : 'hit');
     if (stale && reading.size === 0 && now() - lastFailureAt >= retryAfterFailureMs) {

@@ -1,54 +1,120 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import type { Keyv } from 'keyv';
+import { CacheTimeoutError, withinMs } from './bounded.js';
+import type { CacheStore } from './store.js';
 
 /**
  * What the campaign API last said of partner tokens (accepted or refused), each kept for a
- * short while, so that a cache can serve a token the API accepted lately without asking it
- * again, and refuse a token it refused lately without a call per request.
+ * short while: one memory for the process, asked by everything that serves a token from a cache
+ * (the category directory, the answers remembered over it) or checks a token before serving it
+ * (live status connections and subscriptions). A token one of them saw accepted is accepted by
+ * the others without another backend call, and a token one saw refused is refused by all.
  *
- * A token is kept only as an HMAC under a secret made for this process and never written
- * anywhere: nothing kept lets anyone check a guess of a token, in this process or out of it.
- * Every entry is one key of a fixed size and an expiry time, at most `maxEntries` of each verdict,
- * the oldest going first; expired entries go as new ones come, so a flood of made-up tokens costs
- * a bounded amount of memory, and cannot push out the tokens the API accepted.
+ * A token is kept only as an HMAC: under a secret made for this process, or, when the fleet
+ * shares verdicts on Redis, under a key derived from `CURSOR_SECRET`, which every instance of
+ * the fleet has and nobody else. Nothing kept lets anyone check a guess of a token without that
+ * secret. Every entry is one key of a fixed size and an expiry time, at most `maxEntries` of each
+ * verdict, the oldest going first; expired entries go as new ones come, so a flood of made-up
+ * tokens costs a bounded amount of memory, and cannot push out the tokens the API accepted.
  */
 export interface TokenVerdictsOptions {
   /** How long a token the API accepted counts as accepted. */
   acceptedForMs: number;
   /** How long a token the API refused counts as refused. */
   refusedForMs: number;
-  /** Tokens kept at most, of each verdict. */
+  /** Tokens kept at most in this process, of each verdict. */
   maxEntries: number;
   now?: () => number;
+  /** Verdicts seen by every instance of a fleet; without it they stay in this process. */
+  shared?: SharedVerdictsOptions;
+}
+
+export interface SharedVerdictsOptions {
+  store: VerdictStore;
+  /**
+   * A secret every instance of the fleet has (`CURSOR_SECRET`): the tokens' keys are HMACs under
+   * a key derived from it, so that instances find each other's verdicts and nobody else can
+   * compute a key from a token.
+   */
+  secret: string;
+  /** Longest wait for the store before a check goes on without it; default 200 ms. */
+  timeoutMs?: number;
+  /** After a wait that ran out, how long the store is not asked; default 1 s. */
+  pauseAfterTimeoutMs?: number;
+  /** Told about a store that failed or did not answer in time (the caller counts it). */
+  onError?: (error: unknown) => void;
 }
 
 export type TokenVerdict = 'accepted' | 'refused';
 
-/** Keys that expire after the same time: insertion order is expiry order, so the oldest go first. */
+/** A verdict as the fleet keeps it: what the API said and until when it counts (epoch ms). */
+export interface StoredVerdict {
+  verdict: TokenVerdict;
+  until: number;
+}
+
+/** Where a fleet keeps its verdicts: Redis (through keyv), or memory in tests. */
+export interface VerdictStore {
+  get(key: string): Promise<StoredVerdict | undefined>;
+  set(key: string, value: StoredVerdict, ttlMs: number): Promise<void>;
+}
+
+/** The defaults: accepted for a minute, refused for five seconds, 10,000 of each. */
+export const TOKEN_ACCEPTED_FOR_MS = 60_000;
+export const TOKEN_REFUSED_FOR_MS = 5000;
+export const TOKEN_VERDICTS_MAX = 10_000;
+
+const isStoredVerdict = (value: unknown): value is StoredVerdict =>
+  typeof value === 'object' &&
+  value !== null &&
+  ((value as StoredVerdict).verdict === 'accepted' || (value as StoredVerdict).verdict === 'refused') &&
+  Number.isFinite((value as StoredVerdict).until);
+
+/**
+ * A verdict store over a keyv namespace. A value that is not a verdict (written by something
+ * else) reads as none: a check then asks the API, as without the store.
+ */
+export function keyvVerdictStore(keyv: Keyv): VerdictStore {
+  return {
+    async get(key) {
+      const value: unknown = await keyv.get(key);
+      return isStoredVerdict(value) ? { verdict: value.verdict, until: value.until } : undefined;
+    },
+    async set(key, value, ttlMs) {
+      await keyv.set(key, value, ttlMs);
+    },
+  };
+}
+
+/** Keys that expire, each at its own time; at most `maxEntries`, the oldest added going first. */
 class Expiring {
   readonly #until = new Map<string, number>();
 
   constructor(
-    private readonly forMs: number,
+    readonly forMs: number,
     private readonly maxEntries: number,
     private readonly now: () => number,
   ) {}
 
-  has(key: string): boolean {
+  /** Until when the key counts, or undefined when it does not (any more). */
+  until(key: string): number | undefined {
     const until = this.#until.get(key);
-    if (until === undefined) return false;
-    if (until > this.now()) return true;
+    if (until === undefined) return undefined;
+    if (until > this.now()) return until;
     this.#until.delete(key);
-    return false;
+    return undefined;
   }
 
-  add(key: string): void {
+  add(key: string, until: number): void {
     const now = this.now();
     this.#until.delete(key);
-    for (const [oldest, until] of this.#until) {
-      if (until > now && this.#until.size < this.maxEntries) break;
+    // Entries come in order of expiry but for those another instance told of (no later than
+    // their own time): expired ones at the front go, and the oldest while the map is full.
+    for (const [oldest, when] of this.#until) {
+      if (when > now && this.#until.size < this.maxEntries) break;
       this.#until.delete(oldest);
     }
-    this.#until.set(key, now + this.forMs);
+    this.#until.set(key, until);
   }
 
   delete(key: string): void {
@@ -60,15 +126,32 @@ class Expiring {
   }
 }
 
+/** Domain separation: the verdicts' key is not the key of cursors, nor of anything else made from CURSOR_SECRET. */
+const SHARED_KEY_LABEL = 'token-verdicts';
+
 export class TokenVerdicts {
-  readonly #secret = randomBytes(32);
+  readonly #secret: Buffer;
   readonly #accepted: Expiring;
   readonly #refused: Expiring;
+  readonly #now: () => number;
+  readonly #shared: (SharedVerdictsOptions & { timeoutMs: number; pauseAfterTimeoutMs: number }) | undefined;
+  /** Checks under way, by token key: every caller asking about the same token waits for the same one. */
+  readonly #checking = new Map<string, Promise<TokenVerdict>>();
+  /** The store is not asked before this time (it did not answer in time lately). */
+  #sharedPausedUntil = -Infinity;
 
   constructor(options: TokenVerdictsOptions) {
-    const now = options.now ?? Date.now;
-    this.#accepted = new Expiring(options.acceptedForMs, options.maxEntries, now);
-    this.#refused = new Expiring(options.refusedForMs, options.maxEntries, now);
+    this.#now = options.now ?? Date.now;
+    this.#accepted = new Expiring(options.acceptedForMs, options.maxEntries, this.#now);
+    this.#refused = new Expiring(options.refusedForMs, options.maxEntries, this.#now);
+    const shared = options.shared;
+    this.#shared = shared && { ...shared, timeoutMs: shared.timeoutMs ?? 200, pauseAfterTimeoutMs: shared.pauseAfterTimeoutMs ?? 1000 };
+    this.#secret = shared ? createHmac('sha256', shared.secret).update(SHARED_KEY_LABEL).digest() : randomBytes(32);
+  }
+
+  /** Whether verdicts are shared with the other instances of a fleet. */
+  get shared(): boolean {
+    return this.#shared !== undefined;
   }
 
   /** The key a token is kept under; compute it once per lookup and pass it to the others. */
@@ -76,18 +159,103 @@ export class TokenVerdicts {
     return createHmac('sha256', this.#secret).update(token).digest('base64url');
   }
 
-  /** What the API said of the token lately, or undefined when it has not been asked (or long ago). */
+  /**
+   * What the API said of the token lately, as this process knows it: a synchronous look in
+   * memory, for the hot path. Undefined when it has not been asked (or long ago) as far as this
+   * process knows; `check` then asks the fleet, then the API.
+   */
   get(key: string): TokenVerdict | undefined {
-    return this.#accepted.has(key) ? 'accepted' : this.#refused.has(key) ? 'refused' : undefined;
+    return this.#accepted.until(key) !== undefined ? 'accepted' : this.#refused.until(key) !== undefined ? 'refused' : undefined;
   }
 
+  /** Records what the API said of a token (from any call made with it), here and for the fleet. */
   set(key: string, verdict: TokenVerdict): void {
-    (verdict === 'accepted' ? this.#refused : this.#accepted).delete(key);
-    (verdict === 'accepted' ? this.#accepted : this.#refused).add(key);
+    const kept = verdict === 'accepted' ? this.#accepted : this.#refused;
+    const until = this.#now() + kept.forMs;
+    // The fleet already has this verdict for more than half its time: no write per request or poll.
+    const known = kept.until(key);
+    this.#remember(key, verdict, until);
+    if (!this.#shared || (known !== undefined && known - this.#now() > kept.forMs / 2)) return;
+    const { store, onError } = this.#shared;
+    store.set(key, { verdict, until }, kept.forMs).catch((error: unknown) => onError?.(error));
   }
 
-  /** Entries kept, of each verdict (expired ones may still count until new ones push them out). */
+  /**
+   * What the API says of the token: known in this process, then known to the fleet (a short,
+   * bounded wait for the store), then `ask`ed. Concurrent checks of the same token wait for one
+   * `ask` between them, whoever started it. `ask` resolves with the API's verdict, or rejects
+   * when the API could not say (it is down): then nothing is recorded and the check rejects with
+   * that error. Without a shared store (or with its lookups paused) `ask` is called before this
+   * returns, so a caller can see its call under way at once.
+   */
+  check(key: string, ask: () => Promise<TokenVerdict>): Promise<TokenVerdict> {
+    const known = this.get(key);
+    if (known) return Promise.resolve(known);
+    let check = this.#checking.get(key);
+    if (check) return check;
+    const asking = async (): Promise<TokenVerdict> => {
+      const verdict = await ask();
+      this.set(key, verdict);
+      return verdict;
+    };
+    check = this.#sharedLookupNow() ? this.#fromFleet(key).then((told) => told ?? asking()) : asking();
+    const settled = check.finally(() => this.#checking.delete(key));
+    // The check's own rejection goes to its callers; this copy only clears the entry.
+    settled.catch(() => {});
+    this.#checking.set(key, check);
+    return check;
+  }
+
+  /** Entries kept in this process, of each verdict (expired ones may still count until new ones push them out). */
   get size(): { accepted: number; refused: number } {
     return { accepted: this.#accepted.size, refused: this.#refused.size };
   }
+
+  #remember(key: string, verdict: TokenVerdict, until: number): void {
+    (verdict === 'accepted' ? this.#refused : this.#accepted).delete(key);
+    (verdict === 'accepted' ? this.#accepted : this.#refused).add(key, until);
+  }
+
+  #sharedLookupNow(): boolean {
+    return this.#shared !== undefined && this.#now() >= this.#sharedPausedUntil;
+  }
+
+  /**
+   * The fleet's verdict, kept here until its own time (never longer than this process would keep
+   * it); undefined when the fleet has none, or the store fails or does not answer in time: Redis
+   * is a cache, and a check never waits on it for longer than the bound, nor fails with it.
+   */
+  async #fromFleet(key: string): Promise<TokenVerdict | undefined> {
+    const { store, timeoutMs, pauseAfterTimeoutMs, onError } = this.#shared!;
+    let stored: StoredVerdict | undefined;
+    try {
+      stored = await withinMs(store.get(key), timeoutMs, 'the shared token verdicts');
+    } catch (error) {
+      // A store that hangs is not asked again for a while: each check would wait the bound.
+      if (error instanceof CacheTimeoutError) this.#sharedPausedUntil = this.#now() + pauseAfterTimeoutMs;
+      onError?.(error);
+      return undefined;
+    }
+    if (!stored) return undefined;
+    const now = this.#now();
+    const kept = stored.verdict === 'accepted' ? this.#accepted : this.#refused;
+    const until = Math.min(stored.until, now + kept.forMs);
+    if (until <= now) return undefined;
+    // A verdict this process got meanwhile (its own call answered first) is newer: it stands.
+    const meanwhile = this.get(key);
+    if (meanwhile) return meanwhile;
+    this.#remember(key, stored.verdict, until);
+    return stored.verdict;
+  }
+}
+
+/**
+ * The process's token verdicts, with the defaults. Shared by the fleet when the cache is Redis
+ * and `CURSOR_SECRET` is set (every instance must compute the same key from a token, and only
+ * they); otherwise each instance keeps its own, and checks a token it has not seen itself.
+ */
+export function createTokenVerdicts(cache: CacheStore, cursorSecret: string | undefined, onError?: (error: unknown) => void): TokenVerdicts {
+  const options = { acceptedForMs: TOKEN_ACCEPTED_FOR_MS, refusedForMs: TOKEN_REFUSED_FOR_MS, maxEntries: TOKEN_VERDICTS_MAX };
+  if (cache.kind !== 'redis' || cursorSecret === undefined) return new TokenVerdicts(options);
+  return new TokenVerdicts({ ...options, shared: { store: keyvVerdictStore(cache.keyv('token-verdicts')), secret: cursorSecret, ...(onError ? { onError } : {}) } });
 }

@@ -11,6 +11,7 @@ import { createCampaignApiClient, type CampaignApiClient } from '../campaign-api
 import { createApqStore } from '../cache/apq-cache.js';
 import { createCacheStore } from '../cache/store.js';
 import { createCategoryDirectory } from '../cache/category-directory.js';
+import { createTokenVerdicts } from '../cache/token-verdicts.js';
 import type { Config } from '../config.js';
 import { createContext, type GraphQLContext } from '../graphql/context.js';
 import { documentBytes } from '../graphql/document-size.js';
@@ -162,13 +163,16 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     cursorSecret: config.cursorSecret,
   });
 
+  // One memory of what the campaign API said of tokens, for the directory and live status alike.
+  const verdicts = createTokenVerdicts(cache, config.cursorSecret, () => metrics.cacheLookups.inc({ cache: 'store', result: 'error' }));
   const categories = createCategoryDirectory({
     api,
     store: cache.keyv('categories'),
     ttlMs: config.categoryTtlMs,
+    verdicts,
     onLookup: (result: 'hit' | 'stale' | 'miss' | 'error') => metrics.cacheLookups.inc({ cache: 'categories', result }),
   });
-  const live = await createLive({ config, api, logger, registry: metrics.registry });
+  const live = await createLive({ config, api, logger, registry: metrics.registry, verdicts });
   const deps = {
     // Mutations refresh the partner's feeds and publish the status they leave a campaign in to
     // its subscribers, at once.

@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import type { CampaignApi } from '../campaign-api/api.js';
 import { MAX_PAGE_LIMIT, UnauthenticatedError } from '../campaign-api/index.js';
+import { TOKEN_ACCEPTED_FOR_MS, TOKEN_REFUSED_FOR_MS, TOKEN_VERDICTS_MAX, TokenVerdicts, type TokenVerdict } from '../cache/token-verdicts.js';
 import { failureFields } from '../observability/failures.js';
 import type { Logger } from '../observability/logger.js';
 import type { BusEvent, Lead, Snapshot, StatusBus, StatusEntry } from './bus.js';
@@ -19,12 +20,16 @@ export interface LiveStatusOptions {
   queueLimit?: number;
   logger: Logger;
   onPoll?: (outcome: 'success' | 'failure' | 'unauthenticated', pages: number) => void;
+  /**
+   * What the campaign API said of tokens lately: the process's one memory of it, which the
+   * category directory shares (a token either saw accepted is accepted by the other without a
+   * call). Without it the hub keeps its own.
+   */
+  verdicts?: TokenVerdicts;
 }
 
 /** A token check: `unknown` when the backend could not be asked (it is down). */
 export type TokenCheck = 'valid' | 'invalid' | 'unknown';
-
-const VERIFIED_FOR_MS = 60_000;
 
 export const LiveErrorCode = {
   /** A bound of subscriptions (per connection, ids, connections per partner). */
@@ -164,7 +169,6 @@ const MAX_HELD = 1000;
  */
 class PartnerWatch {
   readonly watches = new Set<Watch>();
-  lastReadAt = 0;
   /** Null until the first read or record of the partner; then what the watchers were told. */
   #view: Map<number, Seen> | null = null;
   /**
@@ -183,6 +187,8 @@ class PartnerWatch {
   #nextReadAt = 0;
   #stopped = false;
   #leading = false;
+  /** The token's key in the verdicts: each read tells what the API says of the token. */
+  readonly #verdictKey: string;
 
   constructor(
     readonly partner: string,
@@ -191,6 +197,7 @@ class PartnerWatch {
     private readonly hub: LiveStatus,
     private readonly options: LiveStatusOptions,
   ) {
+    this.#verdictKey = hub.verdicts.key(token);
     // The first read sets the record that later reads are compared with.
     queueMicrotask(() => void this.#tick());
   }
@@ -231,14 +238,18 @@ class PartnerWatch {
         for (const c of page.campaigns) entries.push({ id: c.ymCampaignId, status: statusString(c.campaignStatus) });
         if (page.campaigns.length === 0) break;
       }
+      // A read the API answered is a verdict on the token, as good as a check: connections and
+      // subscriptions of this partner (and the category directory) need no call of their own.
+      this.hub.verdicts.set(this.#verdictKey, 'accepted');
       if (this.#stopped) return;
       this.#failures = 0;
       this.#nextReadAt = 0;
-      this.lastReadAt = Date.now();
       this.options.onPoll?.('success', pages);
     } catch (error) {
       if (error instanceof UnauthenticatedError) {
-        // The token was revoked: every watcher of it is told, and the reading stops.
+        // The token was revoked: every watcher of it is told, and the reading stops; whatever
+        // else this token asks for (the category directory too) is refused from now on.
+        this.hub.verdicts.set(this.#verdictKey, 'refused');
         this.options.onPoll?.('unauthenticated', pages);
         for (const watch of [...this.watches]) watch.fail(tokenRefused());
         return;
@@ -377,8 +388,8 @@ class PartnerWatch {
  */
 export class LiveStatus {
   readonly #partners = new Map<string, PartnerWatch>();
-  readonly #verified = new Map<string, number>();
-  readonly #checking = new Map<string, Promise<TokenCheck>>();
+  /** What the campaign API said of tokens lately, shared with the category directory. */
+  readonly verdicts: TokenVerdicts;
   readonly #connections = new Map<string, number>();
   /** Subscriptions have ended (shutdown): none is taken any more. */
   #closed = false;
@@ -389,6 +400,8 @@ export class LiveStatus {
   #lastWarn = 0;
 
   constructor(private readonly options: LiveStatusOptions) {
+    this.verdicts =
+      options.verdicts ?? new TokenVerdicts({ acceptedForMs: TOKEN_ACCEPTED_FOR_MS, refusedForMs: TOKEN_REFUSED_FOR_MS, maxEntries: TOKEN_VERDICTS_MAX });
     options.bus.onEvent((event) => this.#partners.get(event.partner)?.published(event));
   }
 
@@ -398,27 +411,30 @@ export class LiveStatus {
     if (partner) for (const watch of partner.watches) watch.push(event);
   }
 
-  /** Whether the campaign API takes the token; a recent successful read counts as yes. */
+  /**
+   * Whether the campaign API takes the token: what it said lately (to this hub's reads, a check,
+   * the category directory, or another instance of the fleet), else one call, which concurrent
+   * checks of the token share with each other and with the directory's.
+   */
   verify(token: string): Promise<TokenCheck> {
-    const key = partnerKey(token);
-    const now = Date.now();
-    if ((this.#verified.get(key) ?? 0) > now) return Promise.resolve('valid');
-    const reader = this.#partners.get(key);
-    if (reader && now - reader.lastReadAt < VERIFIED_FOR_MS) return Promise.resolve('valid');
-    let check = this.#checking.get(key);
-    if (!check) {
-      check = this.options.api.getAllCampaigns(token, { limit: 1, offset: 0 }).then(
-        (): TokenCheck => {
-          if (this.#verified.size > 10_000) for (const [k, until] of this.#verified) if (until <= now) this.#verified.delete(k);
-          this.#verified.set(key, Date.now() + VERIFIED_FOR_MS);
-          return 'valid';
-        },
-        (error: unknown): TokenCheck => (error instanceof UnauthenticatedError ? 'invalid' : 'unknown'),
+    const verdicts = this.verdicts;
+    const key = verdicts.key(token);
+    const known = verdicts.get(key);
+    if (known) return Promise.resolve(known === 'accepted' ? 'valid' : 'invalid');
+    return verdicts
+      .check(key, () =>
+        this.options.api.getAllCampaigns(token, { limit: 1, offset: 0 }).then(
+          (): TokenVerdict => 'accepted',
+          (error: unknown): TokenVerdict => {
+            if (error instanceof UnauthenticatedError) return 'refused';
+            throw error;
+          },
+        ),
+      )
+      .then(
+        (verdict): TokenCheck => (verdict === 'accepted' ? 'valid' : 'invalid'),
+        (): TokenCheck => 'unknown',
       );
-      this.#checking.set(key, check);
-      void check.finally(() => this.#checking.delete(key));
-    }
-    return check;
   }
 
   /** Counts a connection of the partner; false when it already has `max`. */

@@ -3,6 +3,7 @@ import type { GraphQLError, GraphQLSchema } from 'graphql';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { CampaignApi } from '../campaign-api/api.js';
 import { BusinessError, OPERATION_NAMES, type OperationName } from '../campaign-api/index.js';
+import type { TokenVerdicts } from '../cache/token-verdicts.js';
 import type { Config } from '../config.js';
 import { createContext, type BffDependencies, type GraphQLContext } from '../graphql/context.js';
 import { formatGraphQLError } from '../graphql/errors.js';
@@ -37,6 +38,8 @@ export interface LiveOptions {
   api: CampaignApi;
   logger: Logger;
   registry: Registry;
+  /** What the campaign API said of tokens lately, shared with the category directory. */
+  verdicts?: TokenVerdicts;
 }
 
 /**
@@ -44,7 +47,7 @@ export interface LiveOptions {
  * `CACHE_URL` is set), the REST client that publishes what mutations change, and the two
  * transports.
  */
-export async function createLive({ config, api, logger, registry }: LiveOptions) {
+export async function createLive({ config, api, logger, registry, verdicts }: LiveOptions) {
   const polls = new Counter({
     name: 'bff_live_polls_total',
     help: 'Reads of partners\' campaign statuses for subscriptions, by outcome.',
@@ -84,6 +87,7 @@ export async function createLive({ config, api, logger, registry }: LiveOptions)
     backoffMaxMs: config.live.backoffMaxMs,
     maxScan: config.limits.maxStatusScan,
     logger,
+    ...(verdicts ? { verdicts } : {}),
     onPoll(outcome, pages) {
       polls.inc({ outcome });
       pollPages.inc(pages);

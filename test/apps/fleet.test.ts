@@ -7,8 +7,9 @@ import { startStack, type Stack } from '../helpers/stack.js';
 import { app, DEMO_APP, FEED, partner, post, sleep, startedIds } from './support.js';
 
 /**
- * Two BFF instances sharing a real redis-server in front of one emulator: one feed build per
- * window for the fleet, and a change made through one instance reaches what the other serves.
+ * Two BFF instances sharing a real redis-server (and CURSOR_SECRET, as a fleet does) in front of
+ * one emulator: one category read and one feed build per window for the fleet, and a change made
+ * through one instance reaches what the other serves.
  */
 describe.skipIf(!redisAvailable)('a fleet of two instances sharing Redis', () => {
   let redis: RunningRedis;
@@ -18,7 +19,7 @@ describe.skipIf(!redisAvailable)('a fleet of two instances sharing Redis', () =>
 
   beforeAll(async () => {
     redis = await startRedis();
-    const env = { CACHE_URL: redis.url, FEED_TTL_MS: String(ttlMs) };
+    const env = { CACHE_URL: redis.url, FEED_TTL_MS: String(ttlMs), CURSOR_SECRET: 'fleet-test-cursor-secret-of-32-characters' };
     a = await startStack({ env, appKeys: DEMO_APP, emulator: { moderation: { mode: 'manual' } } });
     const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', SHUTDOWN_GRACE_MS: '1000', ...env });
     b = await startBff(config, { campaignApiUrl: a.emulatorUrl, appKeys: DEMO_APP });
@@ -30,6 +31,16 @@ describe.skipIf(!redisAvailable)('a fleet of two instances sharing Redis', () =>
   });
 
   const ids = (answer: { body: any }) => answer.body.data.offerFeed.nodes.map((n: { id: string }) => n.id);
+
+  it('an app\'s categories are read once for the fleet: the token checked through one instance serves the other with no call', async () => {
+    await a.resetCalls();
+    const categories = '{ categories { id name } }';
+    const first = await post(a.bffUrl, { query: categories }, app());
+    expect(first.body.data.categories.length).toBeGreaterThanOrEqual(10);
+    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => post(i % 2 ? a.bffUrl : b.url, { query: categories }, app())));
+    expect(new Set(answers.map((x) => x.text))).toEqual(new Set([first.text]));
+    expect(await a.calls()).toEqual({ 'categories/get': 1 });
+  });
 
   it('a cold feed hit on both instances at once is built once for the fleet, and once again per window', async () => {
     const running = [...(await startedIds(a.bffUrl, DEMO_TOKENS.store)), ...(await startedIds(a.bffUrl, DEMO_TOKENS.aggregator))].length;

@@ -3,7 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { captureLogs, type CapturedLogs } from '../helpers/log-capture.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { liveClient } from '../subscriptions/support.js';
+import { connectionInit, liveClient, streamTokenCheck } from '../subscriptions/support.js';
+import { newPartner } from './support.js';
 
 /**
  * A token the campaign API refuses gets the same answer whatever is cached: refused as a whole,
@@ -156,6 +157,42 @@ describe('a token the campaign API accepts, on a warm directory', () => {
   it('the partner that warmed the directory is never asked about again within the window', async () => {
     for (const method of ['POST', 'GET'] as const) for (const query of READS) expect(JSON.parse((await send(stack, method, query, DEMO_TOKENS.store)).text).errors).toBeUndefined();
     expect(await stack.calls()).toEqual({});
+  });
+
+  it('is checked once for the process: live status and the directory take each other\'s verdicts, with no second call', async () => {
+    const categories = async (token: string) => JSON.parse((await send(stack, 'POST', CATEGORIES, token)).text);
+
+    // A WebSocket connection checks a token first: the warm directory then serves it with no call.
+    const viaLive = await newPartner(stack, 'store');
+    await stack.resetCalls();
+    expect(await connectionInit(stack.bffUrl, viaLive)).toBe('ack');
+    expect(await stack.calls()).toEqual({ 'campaigns/get-all-campaigns': 1 });
+    await stack.resetCalls();
+    expect((await categories(viaLive)).data.categories).toHaveLength(12);
+    expect(await streamTokenCheck(stack.bffUrl, viaLive)).toBe(400);
+    expect(await stack.calls()).toEqual({});
+
+    // The directory checks a token first: WebSocket and SSE take it with no call.
+    const viaDirectory = await newPartner(stack, 'aggregator');
+    await stack.resetCalls();
+    expect((await categories(viaDirectory)).data.categories).toHaveLength(12);
+    expect(await stack.calls()).toEqual({ 'categories/get': 1 });
+    await stack.resetCalls();
+    expect(await connectionInit(stack.bffUrl, viaDirectory)).toBe('ack');
+    expect(await streamTokenCheck(stack.bffUrl, viaDirectory)).toBe(400);
+    expect(await stack.calls()).toEqual({});
+
+    // Refused by one, refused by the other, with no call.
+    const refusedByLive = `${WRONG}-live`;
+    await stack.resetCalls();
+    expect(await connectionInit(stack.bffUrl, refusedByLive)).toEqual({ code: 4401 });
+    expect((await categories(refusedByLive)).errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect(await streamTokenCheck(stack.bffUrl, refusedByLive)).toBe(401);
+    const refusedByDirectory = `${WRONG}-directory`;
+    expect((await categories(refusedByDirectory)).errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect(await connectionInit(stack.bffUrl, refusedByDirectory)).toEqual({ code: 4401 });
+    expect(await streamTokenCheck(stack.bffUrl, refusedByDirectory)).toBe(401);
+    expect(await stack.calls()).toEqual({ 'campaigns/get-all-campaigns': 1, 'categories/get': 1 });
   });
 
   it('an app reads the directory with its first token the campaign API accepts, and is refused when it accepts none', async () => {

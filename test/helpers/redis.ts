@@ -29,6 +29,10 @@ export interface RunningRedis {
   stop(crash?: boolean): Promise<void>;
   /** Starts it again on the same port, empty. */
   restart(): Promise<void>;
+  /** Freezes the server (SIGSTOP): connections stay open and nothing is answered, as with a hung host. */
+  pause(): void;
+  /** Lets a frozen server go on (SIGCONT). */
+  resume(): void;
   /** Stops it for good and removes its folder. */
   close(): Promise<void>;
 }
@@ -75,7 +79,10 @@ export async function startRedis(): Promise<RunningRedis> {
       await stop(crash);
     },
     restart: launch,
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
     close: async () => {
+      child?.kill('SIGCONT');
       await stop();
       rmSync(dir, { recursive: true, force: true });
     },

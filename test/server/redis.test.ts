@@ -12,10 +12,13 @@ describe.skipIf(!redisAvailable)('shared caches on Redis', () => {
   let stack: Stack;
   let second: RunningBff;
 
+  // A fleet shares CURSOR_SECRET: the instances then share what the campaign API said of tokens too.
+  const SECRET = 'redis-test-cursor-secret-of-32-characters-or-more';
+
   beforeAll(async () => {
     redis = await startRedis();
-    stack = await startStack({ env: { CACHE_URL: redis.url } });
-    const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', CACHE_URL: redis.url, SHUTDOWN_GRACE_MS: '1000' });
+    stack = await startStack({ env: { CACHE_URL: redis.url, CURSOR_SECRET: SECRET } });
+    const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', CACHE_URL: redis.url, CURSOR_SECRET: SECRET, SHUTDOWN_GRACE_MS: '1000' });
     second = await startBff(config, { campaignApiUrl: stack.emulatorUrl });
   });
   afterAll(async () => {
@@ -31,18 +34,21 @@ describe.skipIf(!redisAvailable)('shared caches on Redis', () => {
       body: JSON.stringify(body),
     }).then(async (r) => ({ status: r.status, body: (await r.json() as any) }));
 
-  it('two instances share the category directory: each checks a token once, and refuses a wrong one whatever is cached', async () => {
+  it('two instances read the category directory once between them, and refuse a wrong token whatever is cached', async () => {
     await stack.resetCalls();
     const a = await post(stack.bffUrl, { query: '{ categories { id name } }' });
-    // The second instance has not seen this token accepted: one read of the directory checks it.
+    // The second instance finds the token accepted, and the copy, in Redis: no read of its own.
     const b = await post(second.url, { query: '{ categories { id name } }' });
     const again = await post(second.url, { query: '{ category(id: "2") { name } }' });
     expect(a.body.data.categories.length).toBeGreaterThanOrEqual(10);
     expect(b.body.data).toEqual(a.body.data);
     expect(again.body.data.category.name).toBe(a.body.data.categories[1].name);
-    expect(await stack.calls()).toEqual({ 'categories/get': 2 });
-    const wrong = await post(second.url, { query: '{ categories { id name } }' }, 'not-a-partner-token');
-    expect(wrong.body).toEqual({ errors: [expect.objectContaining({ extensions: { code: 'UNAUTHENTICATED' } })], data: { categories: null } });
+    expect(await stack.calls()).toEqual({ 'categories/get': 1 });
+    await stack.resetCalls();
+    const refusal = { errors: [expect.objectContaining({ extensions: { code: 'UNAUTHENTICATED' } })], data: { categories: null } };
+    expect((await post(stack.bffUrl, { query: '{ categories { id name } }' }, 'not-a-partner-token')).body).toEqual(refusal);
+    expect((await post(second.url, { query: '{ categories { id name } }' }, 'not-a-partner-token')).body).toEqual(refusal);
+    expect(await stack.calls()).toEqual({ 'categories/get': 1 });
   });
 
   it('shares the APQ store: a hash registered on one instance works on the other', async () => {
@@ -93,3 +99,42 @@ describe.skipIf(!redisAvailable)('shared caches on Redis', () => {
     expect(after.body.errors).toBeUndefined();
   });
 });
+
+/** Without CURSOR_SECRET no instance can compute another's key for a token: each checks it itself. */
+describe.skipIf(!redisAvailable)('shared caches on Redis without CURSOR_SECRET', () => {
+  let redis: RunningRedis;
+  let stack: Stack;
+  let second: RunningBff;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    stack = await startStack({ env: { CACHE_URL: redis.url } });
+    const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', CACHE_URL: redis.url, SHUTDOWN_GRACE_MS: '1000' });
+    second = await startBff(config, { campaignApiUrl: stack.emulatorUrl });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await stack?.close();
+    await redis?.close();
+  });
+
+  const post = (url: string, token: string) =>
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: '{ categories { id name } }' }),
+    }).then(async (r) => (await r.json()) as any);
+
+  it('share the copy of the directory, and each instance checks a token once itself', async () => {
+    await stack.resetCalls();
+    const a = await post(stack.bffUrl, DEMO_TOKENS.store);
+    const b = await post(second.url, DEMO_TOKENS.store);
+    expect(b.data).toEqual(a.data);
+    expect((await post(second.url, DEMO_TOKENS.store)).data).toEqual(a.data);
+    expect(await stack.calls()).toEqual({ 'categories/get': 2 });
+    await stack.resetCalls();
+    for (const url of [stack.bffUrl, second.url]) expect((await post(url, 'not-a-partner-token')).errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect(await stack.calls()).toEqual({ 'categories/get': 2 });
+  });
+});
+

@@ -154,3 +154,38 @@ export async function nextPoll(metricsUrl: string | undefined): Promise<void> {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Opens a raw graphql-ws socket and sends `connection_init` with the token: 'ack' once the server
+ * took it (the socket is then closed), or the code it closed the socket with.
+ */
+export async function connectionInit(bffUrl: string, token: string): Promise<'ack' | { code: number }> {
+  const socket = new WebSocket(wsUrl(bffUrl), 'graphql-transport-ws');
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  return new Promise((resolve) => {
+    socket.on('message', (data) => {
+      if (JSON.parse(String(data)).type !== 'connection_ack') return;
+      resolve('ack');
+      socket.close(1000);
+    });
+    socket.once('close', (code) => resolve({ code }));
+    socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } }));
+  });
+}
+
+/**
+ * An SSE request whose token is checked, with a body that is then refused for itself (no query):
+ * 400 when the token was taken, 401 when it was refused, and no subscription either way.
+ */
+export async function streamTokenCheck(bffUrl: string, token: string): Promise<number> {
+  const response = await fetch(streamUrl(bffUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${token}` },
+    body: '{}',
+  });
+  await response.arrayBuffer();
+  return response.status;
+}

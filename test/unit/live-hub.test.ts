@@ -1,5 +1,9 @@
+import { Keyv } from 'keyv';
 import { describe, expect, it } from 'vitest';
+import { createCategoryDirectory } from '../../src/cache/category-directory.js';
+import { TokenVerdicts } from '../../src/cache/token-verdicts.js';
 import type { CampaignApi } from '../../src/campaign-api/api.js';
+import { UnauthenticatedError } from '../../src/campaign-api/index.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { createMemoryBus } from '../../src/subscriptions/bus.js';
 import { LiveStatus } from '../../src/subscriptions/hub.js';
@@ -49,4 +53,52 @@ describe('live status hub', () => {
     expect(live.stats()).toMatchObject({ partners: 0, watches: 0 });
     void reads;
   });
+
+  it('shares its token checks with the category directory: a token either saw is known to the other, one call between them', async () => {
+    const accepted = new Set(['token-a', 'token-b', 'token-c']);
+    const calls: string[] = [];
+    const answer = <T>(operation: string, token: string, value: T): Promise<T> => {
+      calls.push(`${operation} ${token}`);
+      return new Promise((resolve, reject) => setImmediate(() => (accepted.has(token) ? resolve(value) : reject(new UnauthenticatedError(operation as never, 401)))));
+    };
+    const api = {
+      getAllCampaigns: (token: string) => answer('getAllCampaigns', token, { total: 0, campaigns: [] }),
+      getCategories: (token: string) => answer('getCategories', token, { categories: [{ categoryId: 1, categoryName: 'Продукты' }] }),
+    } as unknown as CampaignApi;
+    const verdicts = new TokenVerdicts({ acceptedForMs: 60_000, refusedForMs: 5000, maxEntries: 100 });
+    const live = new LiveStatus({ api, bus: createMemoryBus(), pollIntervalMs: 60_000, backoffMaxMs: 60_000, maxScan: 10_000, logger: createLogger('silent'), verdicts });
+    const directory = createCategoryDirectory({ api, store: new Keyv(), ttlMs: 60_000, verdicts });
+
+    // Checked at once by both: one call, the directory's read.
+    const [listed, verified] = await Promise.all([directory.list('token-a'), live.verify('token-a')]);
+    expect([listed.length, verified]).toEqual([1, 'valid']);
+    expect(calls).toEqual(['getCategories token-a']);
+
+    // A connection's check first: the directory serves its warm copy with no call.
+    expect(await live.verify('token-b')).toBe('valid');
+    expect(directory.accepts('token-b')).toBe(true);
+    expect(await directory.list('token-b')).toHaveLength(1);
+    expect(calls).toEqual(['getCategories token-a', 'getAllCampaigns token-b']);
+
+    // Refused by one, refused by the other with no call.
+    expect(await live.verify('wrong-token')).toBe('invalid');
+    await expect(directory.list('wrong-token')).rejects.toBeInstanceOf(UnauthenticatedError);
+    await expect(directory.list('unknown-token')).rejects.toBeInstanceOf(UnauthenticatedError);
+    expect(await live.verify('unknown-token')).toBe('invalid');
+    expect(calls).toEqual(['getCategories token-a', 'getAllCampaigns token-b', 'getAllCampaigns wrong-token', 'getCategories unknown-token']);
+
+    // A reader's poll is a check too; its refusal (a revoked token) reaches the directory at once.
+    const watch = live.watch('token-c', null);
+    await settle();
+    expect(directory.accepts('token-c')).toBe(true);
+    accepted.delete('token-a');
+    const revoked = live.watch('token-a', null);
+    expect(await revoked.next()).toMatchObject({ value: { failure: { extensions: { code: 'UNAUTHENTICATED' } } } });
+    await expect(directory.list('token-a')).rejects.toBeInstanceOf(UnauthenticatedError);
+    expect(await live.verify('token-a')).toBe('invalid');
+    expect(calls.filter((call) => call.startsWith('getCategories'))).toEqual(['getCategories token-a', 'getCategories unknown-token']);
+    await watch.return();
+    await live.close();
+  });
 });
+
