@@ -1,6 +1,7 @@
 import type { Keyv } from 'keyv';
 import type { CampaignApi } from '../campaign-api/api.js';
 import { UnauthenticatedError } from '../campaign-api/index.js';
+import { withinMs } from './bounded.js';
 import { TOKEN_ACCEPTED_FOR_MS, TOKEN_REFUSED_FOR_MS, TOKEN_VERDICTS_MAX, TokenVerdicts, type TokenVerdict } from './token-verdicts.js';
 
 export interface Category {
@@ -48,6 +49,8 @@ export interface CategoryDirectoryOptions {
   token?: string;
   /** How long a stale copy may still be served when refreshes keep failing; default 24 h. */
   maxStaleMs?: number;
+  /** Longest wait for the shared store (a read, a write) before going on without it; default 200 ms. */
+  storeTimeoutMs?: number;
   /** After a failed refresh, how long to serve the stale copy before trying again; default min(ttlMs, 5 s). */
   retryAfterFailureMs?: number;
   now?: () => number;
@@ -94,6 +97,7 @@ export function createCategoryDirectory(options: CategoryDirectoryOptions): Cate
   const now = options.now ?? Date.now;
   const maxStaleMs = options.maxStaleMs ?? 86_400_000;
   const retryAfterFailureMs = options.retryAfterFailureMs ?? Math.min(ttlMs, 5000);
+  const storeTimeoutMs = options.storeTimeoutMs ?? 200;
   if (!(ttlMs > 0)) throw new RangeError(`createCategoryDirectory: ttlMs must be a positive number of milliseconds, got ${ttlMs}`);
   const verdicts =
     options.verdicts ??
@@ -121,9 +125,10 @@ export function createCategoryDirectory(options: CategoryDirectoryOptions): Cate
         const entry: Entry = { categories: [...categories].sort((a, b) => a.categoryId - b.categoryId), fetchedAt: now() };
         local = entry;
         try {
-          await store.set(CATEGORY_CACHE_KEY, entry, ttlMs + maxStaleMs);
+          await withinMs(store.set(CATEGORY_CACHE_KEY, entry, ttlMs + maxStaleMs), storeTimeoutMs, 'the category cache');
         } catch {
-          // A cache outage must not fail the read: the local copy serves this process meanwhile.
+          // A cache outage (or a store that hangs) must not fail nor hold the read: the local copy
+          // serves this process meanwhile.
         }
         return entry;
       } catch (error) {
@@ -144,7 +149,7 @@ export function createCategoryDirectory(options: CategoryDirectoryOptions): Cate
     // (or deserialisation) on the hot path.
     if (local && now() - local.fetchedAt <= ttlMs) return local;
     try {
-      const cached = (await store.get(CATEGORY_CACHE_KEY)) as Entry | undefined;
+      const cached = (await withinMs(store.get(CATEGORY_CACHE_KEY), storeTimeoutMs, 'the category cache')) as Entry | undefined;
       if (cached && (!local || cached.fetchedAt >= local.fetchedAt)) local = cached;
     } catch {
       // Falls back to the local copy below.

@@ -54,7 +54,7 @@ const TTL = 60_000;
 const LONG = 100 * TTL;
 const REFUSED = new UnauthenticatedError('getCategories', 401);
 
-function setup(options: { store?: Keyv; retryAfterFailureMs?: number; maxStaleMs?: number; acceptedForMs?: number; refusedForMs?: number } = {}) {
+function setup(options: { store?: Keyv; retryAfterFailureMs?: number; maxStaleMs?: number; acceptedForMs?: number; refusedForMs?: number; storeTimeoutMs?: number } = {}) {
   const backend = scriptedBackend();
   let time = 1_000_000;
   const lookups: string[] = [];
@@ -72,6 +72,7 @@ function setup(options: { store?: Keyv; retryAfterFailureMs?: number; maxStaleMs
     refusedForMs: options.refusedForMs ?? LONG,
     ...(options.retryAfterFailureMs === undefined ? {} : { retryAfterFailureMs: options.retryAfterFailureMs }),
     ...(options.maxStaleMs === undefined ? {} : { maxStaleMs: options.maxStaleMs }),
+    ...(options.storeTimeoutMs === undefined ? {} : { storeTimeoutMs: options.storeTimeoutMs }),
   });
   return { backend, directory, store, lookups, refreshErrors, advance: (ms: number) => (time += ms) };
 }
@@ -334,4 +335,28 @@ describe('category directory', () => {
     expect(await directory.list('t')).toHaveLength(2);
     expect(backend.tokens).toHaveLength(1);
   });
+
+  it('goes on without a shared store that hangs: neither a read nor a write waits on it beyond its bound', async () => {
+    const hanging = {
+      get: () => new Promise(() => {}),
+      set: () => new Promise(() => {}),
+      delete: async () => false,
+      clear: async () => undefined,
+      has: async () => false,
+      on: () => hanging,
+      opts: {},
+      namespace: undefined,
+    };
+    const store = new Keyv({ store: hanging as never });
+    const { backend, directory, advance } = setup({ store, storeTimeoutMs: 20 });
+    const cold = directory.list('t');
+    await new Promise((r) => setImmediate(r));
+    // A token not seen is checked with a read of the backend, whose answer the write does not hold.
+    await backend.answer(V1);
+    expect(await cold).toHaveLength(2);
+    // Stale: the store is asked again, gives up again, and the local copy serves.
+    advance(TTL + 1);
+    expect(await directory.list('t')).toHaveLength(2);
+  });
 });
+

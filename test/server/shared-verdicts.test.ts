@@ -139,6 +139,22 @@ describe.skipIf(!redisAvailable)('token verdicts shared by a fleet on Redis', ()
     expect(await a.calls()).toEqual({});
   });
 
+  it('with Redis hung each instance checks a token itself, without waiting on Redis beyond its bound', async () => {
+    const token = await newPartner(a, 'store');
+    await a.resetCalls();
+    redis.pause();
+    try {
+      expect((await read(b.url, 'POST', CATEGORIES, { authorization: `Bearer ${token}` })).body.data.categories).toHaveLength(12);
+      expect((await read(b.url, 'POST', CATEGORIES, { authorization: `Bearer ${WRONG}-hung` })).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+      const live = await newPartner(a, 'aggregator');
+      expect(await connectionInit(b.url, live)).toBe('ack');
+      expect(await connectionInit(b.url, `${WRONG}-hung-live`)).toEqual({ code: 4401 });
+    } finally {
+      redis.resume();
+    }
+    expect(await a.calls()).toEqual({ 'categories/get': 2, 'campaigns/get-all-campaigns': 2 });
+  });
+
   it('with Redis down each instance checks a token itself: nothing is refused for it, and a refused token stays refused', async () => {
     await redis.stop(true);
     const token = await newPartner(a, 'store');
