@@ -2,15 +2,13 @@ import type { CursorScope, Cursors } from '../graphql/pagination.js';
 import type { AppKey } from './app-keys.js';
 import type { FeedCache, FeedItem } from './feed-cache.js';
 
-/** What one request knows about apps: where it came from, and what the feed served it. */
+/** What one request knows about apps: where it came from, and the feed it reads. */
 export interface AppsContext {
   /** The app whose key the request carried; null for a partner token. */
   app: AppKey | null;
   feed: FeedCache;
   /** Keys the HMAC of feed cursors: `CURSOR_SECRET`, else a random key of this process. */
   cursorSecret: string;
-  /** Set by `offerFeed`: for `extensions.feed` and the answer's cache headers. */
-  served?: { stale: boolean; incomplete: boolean; builtAt: number; version: string };
 }
 
 /** `OfferConnection`'s model: a page cut from the cached feed. */

@@ -52,6 +52,8 @@ export interface FeedView {
   incomplete: boolean;
   /** Changes whenever the content may have changed (for response caches and ETags). */
   version: string;
+  /** Until when every part counts as fresh (past it, a read may rebuild). */
+  freshUntil: number;
   /** A hash of the partner set, for cursors bound to it. */
   setKey: string;
 }
@@ -416,6 +418,7 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
       return {
         items: mergedItems(setKey, entries),
         builtAt: Math.min(...entries.map((e) => e.builtAt)),
+        freshUntil: Math.min(...entries.map((e) => e.builtAt)) + options.ttlMs,
         stale: ok.some((r) => r.value.stale),
         incomplete: ok.length < parts.length,
         version: `${entries.map((e) => e.builtAt).join('.')}${ok.length < parts.length ? '-' : ''}`,

@@ -67,10 +67,18 @@ export const offerFeedQuery: Pick<QueryResolvers, 'offerFeed'> = {
       }
       throw error;
     }
-    const served = apps.served;
-    apps.served = served
-      ? { stale: served.stale || view.stale, incomplete: served.incomplete || view.incomplete, builtAt: Math.min(served.builtAt, view.builtAt), version: `${served.version}+${view.version}` }
-      : { stale: view.stale, incomplete: view.incomplete, builtAt: view.builtAt, version: view.version };
+    // The answer holds while the feed it was cut from is the one served; a stale or incomplete
+    // feed says so in the answer's `extensions.feed`, and such an answer is not remembered.
+    const version = view.version;
+    ctx.response?.depends({ fresh: () => apps.feed.peekVersion(tokens) === version, until: view.freshUntil });
+    if (view.stale || view.incomplete) {
+      ctx.response?.extend('feed', (previous) => {
+        const was = previous as { stale: boolean; builtAt: string; incomplete?: true } | undefined;
+        const builtAt = Math.min(view.builtAt, was ? Date.parse(was.builtAt) : Infinity);
+        const incomplete = view.incomplete || was?.incomplete === true;
+        return { stale: view.stale || was?.stale === true, builtAt: new Date(builtAt).toISOString(), ...(incomplete ? { incomplete: true } : {}) };
+      });
+    }
 
     const tabs = platform ? view.items.filter((item) => shownOn(item, platform)) : view.items;
     const matching = category === null ? tabs : tabs.filter((item) => item.categoryId === category);

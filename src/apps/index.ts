@@ -1,24 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import type { DocumentNode, GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import type { CampaignApi } from '../campaign-api/api.js';
 import { BusinessError, UnauthenticatedError } from '../campaign-api/index.js';
 import type { CategoryDirectory } from '../cache/category-directory.js';
 import type { PartnerCategories } from '../graphql/context.js';
 import type { CacheStore } from '../cache/store.js';
 import { ConfigError, type AppsConfig } from '../config.js';
-import type { FastPathAnswer, FastPathRequest } from '../graphql/operation-cache.js';
 import { failureFields } from '../observability/failures.js';
 import type { Logger } from '../observability/logger.js';
-import type { Gate } from '../server/http.js';
-import type { ClientAddress } from '../server/client-address.js';
+import { loadTrustedDocuments, type TrustedDocuments } from '../pipeline/trusted-documents.js';
+import type { AppCaller, Policy } from '../pipeline/types.js';
 import { createAppKeyRegistry, hashKey, type AppKey, type AppKeyRegistry } from './app-keys.js';
-import type { AppsContext } from './context.js';
 import { localCoordination, redisCoordination } from './coordination.js';
 import { createFeedCache, type FeedCache } from './feed-cache.js';
-import { createAppGate } from './gate.js';
-import { createRateLimiter } from './rate-limit.js';
-import { appScopePlugin, forbiddenForApps } from './scope.js';
-import { loadTrustedDocuments, type TrustedDocuments } from './trusted-documents.js';
+import { createRateLimiter, rateLimitPolicy } from './rate-limit.js';
+import { appScopePolicy } from './scope.js';
 
 export type { AppsContext } from './context.js';
 
@@ -51,24 +47,16 @@ const FEED_CHANGING = new Set(['create', 'update', 'start', 'stop', 'addPins']);
 export interface Apps {
   keys: AppKeyRegistry;
   feed: FeedCache;
-  gate: Gate;
-  /** The manifest (`TRUSTED_DOCUMENTS`), for the subscription transports. */
+  /** The app a key (`X-App-Key`) belongs to, as the pipeline knows callers; undefined when unknown or revoked. */
+  appOf(key: string): AppCaller | undefined;
+  /** The rules of apps, for the pipeline's list: rate limits and what an app key reaches. */
+  policies: readonly Policy[];
+  /** The manifest (`TRUSTED_DOCUMENTS`). */
   trusted: TrustedDocuments;
-  plugin: ReturnType<typeof appScopePlugin>;
   /** The campaign API as resolvers use it: every write that may change a feed refreshes it. */
   api: CampaignApi;
-  /**
-   * Keeps app-key requests the compiled path must not run (beyond their scope) for Apollo to
-   * refuse. The scope is judged on the document the compiled path found, which Apollo parsed
-   * (within MAX_TOKENS) and validated before: a request's text is never parsed here.
-   */
-  guardFastPath<C>(
-    fastPath: (request: FastPathRequest, context: () => Promise<C>, admits?: (document: DocumentNode) => boolean) => Promise<FastPathAnswer | undefined>,
-  ): (request: FastPathRequest, context: () => Promise<C>, gate: unknown) => Promise<FastPathAnswer | undefined>;
   /** Keys the HMAC of offer feed cursors: `CURSOR_SECRET`, else a random key of this process. */
   cursorSecret: string;
-  /** What the answers the gate remembers hold now (entries, and bytes as counted against their bound). */
-  rememberedAnswers(): { entries: number; bytes: number };
   close(): Promise<void>;
 }
 
@@ -82,14 +70,12 @@ export interface AppsOptions {
   logger: Logger;
   /** Concurrent record reads of one feed build. */
   buildConcurrency: number;
-  /** The client of a request, also behind trusted proxies; its address is what the per-client rate limit counts. */
-  clientAddress: ClientAddress;
   /** Keys configured in code (the demo key on the embedded emulator). */
   fixedKeys?: Record<string, { name: string; partnerTokens: string[] }>;
   onCacheError?: (error: unknown) => void;
   onBuild?: (outcome: 'ok' | 'error', durationMs: number) => void;
   onLookup?: (result: 'hit' | 'stale' | 'miss' | 'error') => void;
-  onRefused?: (reason: 'app_key' | 'rate_limit' | 'trusted_document') => void;
+  onRefused?: (reason: 'rate_limit') => void;
   /** `CURSOR_SECRET`: the same on every instance, so that each reads the others' feed cursors. */
   cursorSecret?: string | undefined;
 }
@@ -131,22 +117,15 @@ export async function createApps(options: AppsOptions): Promise<Apps> {
   // holds a cursor can then test nothing about the partner tokens behind it, and only this
   // instance reads it back (a fleet sets CURSOR_SECRET).
   const cursorSecret = options.cursorSecret ?? randomBytes(32).toString('base64url');
-  const gate = createAppGate({
-    cursorSecret,
-    keys,
-    trusted,
-    feed,
-    limiter: createRateLimiter(coordination, config.rateLimitWindowMs),
-    appsTrustedOnly: options.production,
-    partnersTrustedOnly: config.trustedDocumentsOnly,
-    appKeyRateLimit: config.appKeyRateLimit,
-    clientRateLimit: config.clientRateLimit,
-    clientAddress: options.clientAddress,
-    httpMaxAgeS: config.httpMaxAgeS,
-    httpStaleWhileRevalidateS: config.httpStaleWhileRevalidateS,
-    memoMs: config.feedTtlMs,
-    onRefused: options.onRefused,
-  });
+  const policies: Policy[] = [
+    rateLimitPolicy({
+      limiter: createRateLimiter(coordination, config.rateLimitWindowMs),
+      appKeyRateLimit: config.appKeyRateLimit,
+      clientRateLimit: config.clientRateLimit,
+      onRefused: () => options.onRefused?.('rate_limit'),
+    }),
+    appScopePolicy(options.schema),
+  ];
 
   const api = new Proxy(options.api, {
     get(target, name, receiver) {
@@ -167,28 +146,14 @@ export async function createApps(options: AppsOptions): Promise<Apps> {
     },
   }) as CampaignApi;
 
-  // Per accepted document, which the compiled path holds: nothing here outlives it.
-  const verdicts = new WeakMap<DocumentNode, boolean>();
-  const withinScope = (document: DocumentNode): boolean => {
-    let allowed = verdicts.get(document);
-    if (allowed === undefined) {
-      allowed = forbiddenForApps(options.schema, document).length === 0;
-      verdicts.set(document, allowed);
-    }
-    return allowed;
-  };
   return {
     keys,
     feed,
-    gate,
+    appOf: (key) => keys.lookup(key),
+    policies,
     trusted,
-    plugin: appScopePlugin(),
     api,
-    guardFastPath(fastPath) {
-      return (request, context, state) => fastPath(request, context, (state as AppsContext | undefined)?.app ? withinScope : undefined);
-    },
     cursorSecret,
-    rememberedAnswers: () => gate.remembered(),
     async close() {
       keys.close();
       await feed.settled();

@@ -1,3 +1,5 @@
+import { GraphQLError } from 'graphql';
+import type { Policy, Refusal } from '../pipeline/types.js';
 import type { Coordination } from './coordination.js';
 
 /**
@@ -35,6 +37,46 @@ export function createRateLimiter(coordination: Coordination, windowMs: number, 
       const shared = coordination.kind === 'redis' ? await coordination.countHit(`campaign-bff:rate:${bucket}`, windowMs) : undefined;
       const { count, resetInMs } = shared ?? countLocally(bucket);
       return count > limit ? Math.max(1, Math.ceil(resetInMs / 1000)) : undefined;
+    },
+  };
+}
+
+export interface RateLimitOptions {
+  limiter: RateLimiter;
+  /** Requests per window per app key, and per client address; 0 turns a limit off. */
+  appKeyRateLimit: number;
+  clientRateLimit: number;
+  onRefused?: () => void;
+}
+
+const tooMany = (retryAfter: number): Refusal => ({
+  status: 429,
+  headers: { 'retry-after': String(retryAfter) },
+  errors: [
+    new GraphQLError(`Too many requests for this app or from this address; retry after ${retryAfter} s.`, {
+      extensions: { code: 'RATE_LIMITED', retryAfterSeconds: retryAfter },
+    }),
+  ],
+});
+
+/**
+ * The rate limits of app requests, per key and per client address (behind trusted proxies, the
+ * client they name), before the request's document is even looked up. Partner tokens are the
+ * partner API's to limit.
+ */
+export function rateLimitPolicy(options: RateLimitOptions): Policy {
+  return {
+    name: 'rate limits',
+    admit({ caller, client }) {
+      if (caller.kind !== 'app') return undefined;
+      return (async () => {
+        const retryAfter =
+          (options.appKeyRateLimit > 0 ? await options.limiter.hit(`key:${caller.app.keyHash}`, options.appKeyRateLimit) : undefined) ??
+          (options.clientRateLimit > 0 ? await options.limiter.hit(`client:${client}`, options.clientRateLimit) : undefined);
+        if (retryAfter === undefined) return undefined;
+        options.onRefused?.();
+        return tooMany(retryAfter);
+      })();
     },
   };
 }

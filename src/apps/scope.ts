@@ -1,6 +1,5 @@
-import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import { GraphQLError, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type GraphQLSchema } from 'graphql';
-import type { AppKey } from './app-keys.js';
+import type { Policy } from '../pipeline/types.js';
 
 /**
  * What an app key reaches: the public offer feed and the category directory, nothing else.
@@ -51,22 +50,17 @@ export function forbiddenError(coordinates: string[]): GraphQLError {
   );
 }
 
-/** Per request: which app the request came from, if any (put in the context by the server). */
-export interface AppRequest {
-  app: AppKey | null;
-}
-
-/** Refuses app-key operations that reach beyond the feed, after validation and before execution. */
-export function appScopePlugin<C extends BaseContext & { apps?: AppRequest }>(): ApolloServerPlugin<C> {
+/**
+ * The scope of an app key as a policy of the pipeline: an operation an app may not run is refused
+ * before anything runs, on every path, judged once per document.
+ */
+export function appScopePolicy(schema: GraphQLSchema): Policy {
   return {
-    async requestDidStart({ contextValue }) {
-      if (!contextValue.apps?.app) return;
-      return {
-        async didResolveOperation({ schema, document }) {
-          const forbidden = forbiddenForApps(schema, document);
-          if (forbidden.length) throw forbiddenError(forbidden);
-        },
-      };
+    name: 'app key scope',
+    document(document, _operation, { callerKind }) {
+      if (callerKind !== 'app') return undefined;
+      const forbidden = document.memo('app-scope', () => forbiddenForApps(schema, document.document));
+      return forbidden.length ? { status: 403, errors: [forbiddenError(forbidden)] } : undefined;
     },
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { quote } from './received-value.js';
+import { quote } from '../text/received-value.js';
 import {
   APPEARANCE_TYPES,
   CAMPAIGN_TYPES,
@@ -25,7 +25,7 @@ import {
   pinProblem,
   relativeLuminance,
 } from './field-rules.js';
-import { textProblem, type TextOptions } from './text-rule.js';
+import { textProblem, type TextOptions } from '../text/text-rule.js';
 
 /** Field bounds of reference section 2.1 (varchar sizes). */
 export const FIELD_LIMITS = {

@@ -1,5 +1,5 @@
-import { quote } from './received-value.js';
-import { textProblem } from './text-rule.js';
+import { quote } from '../text/received-value.js';
+import { textProblem } from '../text/text-rule.js';
 
 /**
  * Value rules of reference section 2.1 and design 4.12 as plain predicates, so the zod contract,

@@ -1,4 +1,4 @@
-import { quote } from './received-value.js';
+import { quote } from '../text/received-value.js';
 
 /**
  * The contract's own words for zod's built-in checks (types, bounds, formats, enum values), given

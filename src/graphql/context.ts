@@ -7,6 +7,7 @@ import { createLoaders, type Loaders } from './loaders.js';
 import { createCursors, type Cursors } from './pagination.js';
 import { bindPartnerApi, type PartnerApi } from './partner-api.js';
 import type { LiveSource } from '../subscriptions/resolvers.js';
+import type { ResponseFacts } from '../pipeline/response-cache.js';
 
 /** What the GraphQL layer needs from the process: built once, shared by every request. */
 export interface BffDependencies {
@@ -38,6 +39,30 @@ export interface PartnerCategories {
   get(categoryId: number): Promise<Category | undefined>;
 }
 
+/**
+ * A request's reads of the directory, each telling the response stage which copy the answer was
+ * made from: an answer that holds directory data holds while that copy is the one served.
+ */
+export function recordingFreshness(reader: PartnerCategories, directory: Pick<CategoryDirectory, 'freshCopy'>, response: ResponseFacts | undefined): PartnerCategories {
+  if (!response) return reader;
+  const depend = () => {
+    const copy = directory.freshCopy();
+    response.depends(copy ? { fresh: () => directory.freshCopy() === copy } : undefined);
+  };
+  return {
+    list: async () => {
+      const list = await reader.list();
+      depend();
+      return list;
+    },
+    get: async (categoryId) => {
+      const category = await reader.get(categoryId);
+      depend();
+      return category;
+    },
+  };
+}
+
 /** Per request: the partner's token, its bound API, fresh loaders. Nothing here outlives the request. */
 export interface GraphQLContext {
   token: string | null;
@@ -54,6 +79,11 @@ export interface GraphQLContext {
   live?: LiveSource;
   /** App keys and the shared offer feed; set by the server for every request. */
   apps?: AppsContext;
+  /**
+   * What the request's execution tells the response stage: how long what it read holds, and
+   * what its answer adds to `extensions`. Set for requests over HTTP.
+   */
+  response?: ResponseFacts;
 }
 
 export interface RequestScope {
@@ -66,6 +96,8 @@ export interface RequestScope {
   onBackendCall?: () => void;
   /** Asked before each backend call: undefined to call now, else a promise of the request's place. */
   admit?: () => Promise<void> | undefined;
+  /** What the execution tells the response stage (HTTP requests). */
+  response?: ResponseFacts;
 }
 
 export function createContext(deps: BffDependencies, request: RequestScope): GraphQLContext {
@@ -81,9 +113,10 @@ export function createContext(deps: BffDependencies, request: RequestScope): Gra
     categories:
       token === null
         ? { list: () => Promise.reject(noTokenError(tokenProblem)), get: () => Promise.reject(noTokenError(tokenProblem)) }
-        : directory.forToken(token),
+        : recordingFreshness(directory.forToken(token), directory, request.response),
     pinUploads: deps.pinUploads,
     limits: deps.limits,
     cursors: createCursors(token, deps.cursorSecret),
+    ...(request.response ? { response: request.response } : {}),
   };
 }

@@ -1,4 +1,3 @@
-import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import {
   GraphQLError,
   coerceInputValue,
@@ -94,22 +93,4 @@ function bounded(reason: string, invalidValue: unknown): string {
     for (const key of Object.keys(invalidValue)) if (key.length > QUOTE_LIMIT) out = swap(out, `"${key}"`, quote(key));
   }
   return out;
-}
-
-/**
- * Apollo's side: refuses a request whose variables do not coerce before graphql-js executes it,
- * with the message above and HTTP 400 (what Apollo answers for variable errors).
- */
-export function variablesPlugin<C extends BaseContext>(options: VariableOptions): ApolloServerPlugin<C> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ schema, operation, request }) {
-          if (!operation) return;
-          const error = firstVariableError(schema, operation.variableDefinitions ?? [], request.variables ?? {}, options);
-          if (error) throw error;
-        },
-      };
-    },
-  };
 }

@@ -1,5 +1,8 @@
 import { isUtf8 } from 'node:buffer';
-import { quote } from '../campaign-api/received-value.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { quote } from '../text/received-value.js';
+import { negotiate } from './negotiation.js';
+import { HttpError, graphQLErrorBody } from './respond.js';
 
 /**
  * What a request body must be before anyone reads it as text: JSON is UTF-8 (RFC 8259), and a body
@@ -29,4 +32,121 @@ export function charsetProblem(contentType: string | undefined): string | undefi
 /** Why a body's bytes are refused (answered 400), or undefined when they are UTF-8. */
 export function encodingProblem(raw: Buffer): string | undefined {
   return isUtf8(raw) ? undefined : 'Request body is not valid UTF-8; JSON must be sent encoded as UTF-8 (characters outside it may be escaped as \\uXXXX).';
+}
+
+/** The client closed the connection before it had sent its body: there is nobody left to answer. */
+export class ClientGoneError extends Error {}
+
+/**
+ * A refused body is still read and thrown away, up to these bounds, before the connection
+ * closes: closing a socket with request bytes unread makes the kernel send a reset, which can
+ * reach a client still sending before it has read the answer. Discarding costs little; the
+ * bounds stop a client from holding the connection with an endless body.
+ */
+const DISCARD_MAX_BYTES = 64 * 1024 * 1024;
+const DISCARD_MAX_MS = 5000;
+
+/**
+ * Answers a request whose body is refused before it was read (too large, of a type or encoding
+ * this server does not take). The answer goes out at once and says `Connection: close`, but it
+ * is ended only once the client has sent its body, or past the discard bounds: Node closes a
+ * `Connection: close` socket as soon as the answer ends.
+ */
+export function refuseBody(req: IncomingMessage, res: ServerResponse, error: HttpError, headers: Record<string, string>): void {
+  const text = graphQLErrorBody(error.message, error.code);
+  res.writeHead(error.status, {
+    ...headers,
+    ...error.headers,
+    'content-type': negotiate(req.headers.accept).type,
+    'content-length': Buffer.byteLength(text),
+    connection: 'close',
+  });
+  if (req.complete || req.destroyed) {
+    res.end(text);
+    return;
+  }
+  res.write(text);
+  let discarded = 0;
+  const done = () => {
+    clearTimeout(timer);
+    req.off('data', onData);
+    req.off('end', done);
+    req.off('error', done);
+    res.end();
+  };
+  const onData = (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > DISCARD_MAX_BYTES) done();
+  };
+  const timer = setTimeout(done, DISCARD_MAX_MS);
+  req.on('data', onData);
+  req.once('end', done);
+  req.once('error', done);
+  req.resume();
+}
+
+/** Refuses, before any of the body is read, what this server will not read: too large, another type or encoding. */
+export function checkBodyHeaders(req: IncomingMessage, limit: number): void {
+  const header = req.headers['content-type'];
+  // What clients send, checked without taking the header apart.
+  const usual = header === 'application/json' || header === 'application/json; charset=utf-8';
+  const type = usual ? 'application/json' : (header ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json' && type !== 'application/graphql-response+json') {
+    throw new HttpError(415, `Content-Type must be application/json for POST, got ${type ? quote(type) : 'none'}.`, 'UNSUPPORTED_MEDIA_TYPE');
+  }
+  if (!usual) {
+    const charset = charsetProblem(header);
+    if (charset) throw new HttpError(415, charset, 'UNSUPPORTED_MEDIA_TYPE');
+  }
+  const encoding = (req.headers['content-encoding'] ?? '').trim().toLowerCase();
+  if (encoding !== '' && encoding !== 'identity') {
+    throw new HttpError(
+      415,
+      `Content-Encoding ${quote(encoding)} is not supported; send the body uncompressed (without Content-Encoding).`,
+      'UNSUPPORTED_MEDIA_TYPE',
+      // RFC 7694: the encodings this server does take.
+      { 'accept-encoding': 'identity' },
+    );
+  }
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    throw new HttpError(413, `Request body of ${declared} bytes is over the limit of ${limit} bytes.`, 'PAYLOAD_TOO_LARGE');
+  }
+}
+
+/** Reads the body up to `limit` bytes; beyond it, stops keeping it and answers 413. */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  // Plain events rather than an async iterator: this runs for every request.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        // Paused, so the rest waits for refuseBody to discard it rather than flowing to nobody.
+        req.pause();
+        req.off('data', onData);
+        reject(new HttpError(413, `Request body is over the limit of ${limit} bytes.`, 'PAYLOAD_TOO_LARGE'));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    // `on`, not `once`: each of these comes at most once for the promise that matters, and `once`
+    // wraps each listener in two more objects, for every request.
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.on('error', (error) => reject(new ClientGoneError(error.message)));
+  });
+}
+
+/** The body as JSON: UTF-8, not empty, well-formed. */
+export function parseJsonBody(raw: Buffer): unknown {
+  if (raw.length === 0) throw new HttpError(400, 'Request body is empty; expected a JSON object with a "query".', 'BAD_REQUEST');
+  const encoding = encodingProblem(raw);
+  if (encoding) throw new HttpError(400, encoding, 'BAD_REQUEST');
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (error) {
+    throw new HttpError(400, `Request body is not valid JSON: ${(error as Error).message}`, 'BAD_REQUEST');
+  }
 }

@@ -4,41 +4,44 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
-import type { DocumentNode } from 'graphql';
+import { GraphQLError, type DocumentNode } from 'graphql';
 import { Counter } from 'prom-client';
 import { appCategories, createApps, type Apps } from '../apps/index.js';
 import { createCampaignApiClient, type CampaignApiClient } from '../campaign-api/http-client.js';
-import { createApqStore } from '../cache/apq-cache.js';
 import { createCacheStore } from '../cache/store.js';
 import { createCategoryDirectory } from '../cache/category-directory.js';
 import { createTokenVerdicts } from '../cache/token-verdicts.js';
 import type { Config } from '../config.js';
-import { createContext, type GraphQLContext } from '../graphql/context.js';
-import { documentBytes } from '../graphql/document-size.js';
-import { formatError } from '../graphql/errors.js';
+import { createContext, recordingFreshness, type GraphQLContext } from '../graphql/context.js';
+import { formatError, formatGraphQLError } from '../graphql/errors.js';
 import { KeyedQueue } from '../graphql/keyed-queue.js';
-import { createCostLimit, limitValidationRules } from '../graphql/limits/index.js';
-import { createOperationCache } from '../graphql/operation-cache.js';
-import { createSharedAnswers } from '../graphql/shared-answers.js';
-import { httpOperationTypesRule } from '../graphql/operation-types.js';
-import { createRequestRecorder, observabilityPlugin, type RequestMeta } from '../graphql/plugins/observability.js';
+import { createRequestRecorder, type RequestMeta } from '../graphql/plugins/observability.js';
 import { createSchema } from '../graphql/schema.js';
-import { variablesPlugin } from '../graphql/variables.js';
 import { backendLog, redisLog } from '../observability/dependency-log.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
+import { apolloExecution, landingPageOf } from '../pipeline/apollo.js';
+import { documentBytes } from '../pipeline/documents.js';
+import { compiledExecutor } from '../pipeline/executors.js';
+import { createPersistedQueries } from '../pipeline/persisted-queries.js';
+import { createPipeline, type Pipeline } from '../pipeline/pipeline.js';
+import { createResponseCache, type ResponseCache } from '../pipeline/response-cache.js';
+import { cost, documentLimits, operationTypes, schemaPrivacy, tokenLimit, variables } from '../pipeline/rules.js';
+import { trustedDocumentsPolicy } from '../pipeline/trusted-documents.js';
+import type { AppCaller, Caller, Policy, Refusal } from '../pipeline/types.js';
 import { traceResolvers } from '../tracing/graphql.js';
 import { traceGraphqlRequests } from '../tracing/http-server.js';
 import { activeTracer } from '../tracing/state.js';
 import { createLive } from '../subscriptions/index.js';
 import { Admission } from './admission.js';
+import { createCallers } from './callers.js';
 import { clientAddressReader } from './client-address.js';
 import { Dependencies } from './dependencies.js';
+import { createGraphQLHandler } from './graphql-handler.js';
 import { createHttpHandler, type Readiness } from './http.js';
 import { listen } from './listen.js';
 import { startMetricsServer, type MetricsServer } from './metrics-server.js';
 import { RequestShapes } from './request-shapes.js';
-import type { AppsContext } from '../apps/context.js';
 
 export type ServerContext = GraphQLContext & RequestMeta;
 
@@ -64,6 +67,10 @@ export interface RunningBff {
   api: CampaignApiClient;
   /** App keys and the shared offer feed. */
   apps: Apps;
+  /** The request pipeline (its document cache, for what it holds). */
+  pipeline: Pipeline;
+  /** Answers remembered after an execution, for what they hold. */
+  responses: ResponseCache;
   /**
    * Answers /readyz 503 at once and goes on serving for `delayMs` (the load balancer's time to
    * notice), then stops accepting and ends subscriptions, lets in-flight requests finish within
@@ -72,6 +79,12 @@ export interface RunningBff {
    */
   close(options?: { delayMs?: number }): Promise<void>;
 }
+
+/**
+ * Bytes of answers (with their keys) remembered at most, the least recently used going first:
+ * enough for the pages of a few apps and the shared directory; past it an answer is executed.
+ */
+export const RESPONSE_CACHE_MAX_BYTES = 16 * 1024 * 1024;
 
 /** How long the 503s of requests interrupted at the end of the grace period get to be written before every socket is closed. */
 const LAST_ANSWERS_MS = 1000;
@@ -159,7 +172,6 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     onBuild: (outcome) => feedBuilds.inc({ outcome }),
     onLookup: (result) => metrics.cacheLookups.inc({ cache: 'feed', result }),
     onRefused: (reason) => metrics.limitRejections.inc({ limit: reason }),
-    clientAddress: clientAddressReader(config.trustProxy, config.trustProxyHeader),
     cursorSecret: config.cursorSecret,
   });
 
@@ -188,20 +200,60 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     cursorSecret: config.cursorSecret,
   };
 
-  const onLimit = (limit: string) => metrics.limitRejections.inc({ limit });
   const recorder = createRequestRecorder(metrics, logger);
-  const costLimit = createCostLimit<ServerContext>(config.limits, onLimit);
-  const sharedAnswers = createSharedAnswers({ schema, source: categories, maxEntries: 200 });
-  const operations = createOperationCache<ServerContext>(
-    { maxEntries: 1000, maxQueryLength: 64 * 1024, maxBytes: 32 * 1024 * 1024, jit: config.limits.graphqlJit, hideSuggestions: production },
-    {
-      schema,
-      recorder,
-      withinCost: (document, operationName, variables) => costLimit.within(schema, document, operationName, variables),
-      shared: sharedAnswers,
-    },
-  );
-  const apq = createApqStore(cache.keyv('apq'), (result) => metrics.cacheLookups.inc({ cache: 'apq', result }));
+  // Refusals count under the limit they name (depth, cost, tokens...), each time one is answered.
+  const countLimits = (refusal: Refusal) => {
+    for (const limit of new Set(refusal.errors.map((error) => error.extensions?.limit))) if (typeof limit === 'string') metrics.limitRejections.inc({ limit });
+  };
+
+  // Every rule that decides whether and how a request is answered, once, for every path.
+  const policies: Policy[] = [
+    tokenLimit(config.limits.maxTokens),
+    documentLimits(config.limits),
+    schemaPrivacy(production),
+    // App keys run only the manifest's documents in production; partner tokens with TRUSTED_DOCUMENTS_ONLY.
+    trustedDocumentsPolicy(apps.trusted, (kind) => (kind === 'app' ? production : config.apps.trustedDocumentsOnly), () =>
+      metrics.limitRejections.inc({ limit: 'trusted_document' }),
+    ),
+    operationTypes(schema),
+    ...apps.policies,
+    variables(schema, { hideSuggestions: production }),
+    cost(schema, config.limits),
+  ];
+  const pipeline = createPipeline({
+    schema,
+    policies,
+    trusted: apps.trusted,
+    persisted: createPersistedQueries(cache.keyv('apq'), (result) => metrics.cacheLookups.inc({ cache: 'apq', result })),
+    documents: { maxBytes: 32 * 1024 * 1024, maxTextLength: 64 * 1024 },
+  });
+  // A partner's key for what is remembered for it alone, and whether its token was accepted lately:
+  // one keyed hash per request.
+  const tokenKeys = new WeakMap<Caller, string>();
+  const tokenKey = (caller: Caller & { kind: 'partner' }) => {
+    let key = tokenKeys.get(caller);
+    if (key === undefined) tokenKeys.set(caller, (key = verdicts.key(caller.token)));
+    return key;
+  };
+  const appKeys = new WeakMap<AppCaller, string[]>();
+  const appTokenKeys = (app: AppCaller) => {
+    let keys = appKeys.get(app);
+    if (!keys) appKeys.set(app, (keys = app.partnerTokens.map((token) => verdicts.key(token))));
+    return keys;
+  };
+  const responses = createResponseCache({
+    schema,
+    maxBytes: RESPONSE_CACHE_MAX_BYTES,
+    callerKey: (caller) => (caller.kind === 'app' ? `app:${caller.app.keyHash}` : caller.kind === 'partner' ? `partner:${tokenKey(caller)}` : undefined),
+    // An app is trusted as its partners are: with a token the campaign API accepted lately (it
+    // reads with the first such token), so an app whose tokens are all refused is refused.
+    trusts: (caller) =>
+      caller.kind === 'partner'
+        ? verdicts.get(tokenKey(caller)) === 'accepted'
+        : caller.kind === 'app' && appTokenKeys(caller.app).some((key) => verdicts.get(key) === 'accepted'),
+  });
+
+  const execution = apolloExecution<ServerContext>((contextValue, errors) => recorder.reportErrors(contextValue, errors));
   const apollo = new ApolloServer<ServerContext>({
     schema,
     introspection: !production,
@@ -216,45 +268,34 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     stopOnTerminationSignals: false,
     parseOptions: { maxTokens: config.limits.maxTokens },
     // Apollo's default store sizes a document by its JSON, which leaves out the text its location
-    // holds: documents padded with a long comment were kept whole, thirty of them past a hundred
-    // megabytes. Sized by what they hold, and none larger than a document ever needs to be reused.
-    documentStore: new InMemoryLRUCache<DocumentNode>({ maxSize: 32 * 1024 * 1024, maxEntrySize: 1024 * 1024, sizeCalculation: (document) => documentBytes(document) }),
-    validationRules: [httpOperationTypesRule, ...limitValidationRules(config.limits, onLimit)],
-    persistedQueries: { cache: apq.cache },
-    formatError,
+    // holds. Sized by what they hold, and none larger than a document ever needs to be reused.
+    documentStore: new InMemoryLRUCache<DocumentNode>({
+      maxSize: 32 * 1024 * 1024,
+      maxEntrySize: 1024 * 1024,
+      sizeCalculation: (document) => documentBytes(document, document.loc?.source.body.length ?? 0),
+    }),
+    // The pipeline prepared every operation Apollo runs: persisted queries and every rule are its own.
+    persistedQueries: false,
+    // Every path formats its errors with the same function.
+    formatError: (formatted, error) => (error instanceof GraphQLError ? formatGraphQLError(error) : formatError(formatted, error)),
     logger: {
       debug: (m) => logger.debug(m),
       info: (m) => logger.info(m),
       warn: (m) => logger.warn(m),
       error: (m) => logger.error(m),
     },
-    plugins: [
-      // First: an app key's operation beyond its scope is refused before anything else looks at it.
-      apps.plugin,
-      ApolloServerPluginCacheControlDisabled(),
-      production
-        ? ApolloServerPluginLandingPageDisabled()
-        : ApolloServerPluginLandingPageLocalDefault({
-            embed: options.fallbackToken
-              ? { initialState: { sharedHeaders: { Authorization: `Bearer ${options.fallbackToken}` } } }
-              : true,
-            document: FIRST_QUERY,
-          }),
-      // Before the cost limit: variables that do not coerce are refused as such, not costed.
-      variablesPlugin<ServerContext>({ hideSuggestions: production }),
-      costLimit.plugin,
-      observabilityPlugin<ServerContext>(metrics, logger, recorder),
-      operations.plugin,
-    ],
+    // Apollo serves no HTTP here: the endpoint's page is served by the handler below.
+    plugins: [execution.plugin, ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled()],
   });
   await apollo.start();
+  const clientAddress = clientAddressReader(config.trustProxy, config.trustProxyHeader);
   const subscriptions = live.transports({
     schema,
     deps,
+    pipeline,
+    clientAddress,
     fallbackToken: options.fallbackToken ?? null,
-    onLimit,
-    // Subscriptions are partner-token only: TRUSTED_DOCUMENTS_ONLY holds them to the manifest.
-    trust: { documents: apps.trusted, only: config.apps.trustedDocumentsOnly, onRefused: () => metrics.limitRejections.inc({ limit: 'trusted_document' }) },
+    onRefusal: countLimits,
   });
 
   /** Shutdown has begun: the load balancer is told at once, before the port closes. */
@@ -276,33 +317,56 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
 
   const admission = config.limits.admissionControl ? (options.admission ?? new Admission()) : undefined;
   admission?.register(metrics.registry);
-  const untracedHandler = createHttpHandler<ServerContext>({
-    apollo,
-    admission,
-    fastPath: config.limits.compiledOperations ? apps.guardFastPath(operations.tryExecute) : undefined,
-    gate: apps.gate,
-    async context({ requestId, token, tokenProblem, signal, admit, gate }) {
+  const cors = { origins: config.corsOrigins, allowLocalhost: !production };
+  const callers = createCallers({ appOf: apps.appOf, fallbackToken: options.fallbackToken ?? null, onRefused: () => metrics.limitRejections.inc({ limit: 'app_key' }) });
+  const graphql = createGraphQLHandler<ServerContext>({
+    pipeline,
+    responses,
+    callerOf: (req) => callers(req.headers),
+    clientAddress,
+    apollo: execution.executor(apollo),
+    compiled: config.limits.compiledOperations
+      ? compiledExecutor<ServerContext>({
+          schema,
+          jit: config.limits.graphqlJit,
+          format: formatGraphQLError,
+          onErrors: (contextValue, errors) => recorder.reportErrors(contextValue as ServerContext, errors),
+        })
+      : undefined,
+    async context({ requestId, caller, signal, admit, response }) {
       const backend = { calls: 0 };
-      const context = createContext(deps, { token, tokenProblem, signal, admit, onBackendCall: () => backend.calls++ });
-      const state = gate as AppsContext | undefined;
-      const app = state?.app;
+      const token = caller.kind === 'partner' ? caller.token : null;
+      const tokenProblem = caller.kind === 'anonymous' ? caller.problem : 'missing';
+      const context = createContext(deps, { token, tokenProblem, signal, admit, response, onBackendCall: () => backend.calls++ });
+      const app = caller.kind === 'app' ? caller.app : null;
       // An app reads the shared directory with its partners' tokens (the backend sees them only
       // when the directory has to ask it); the tokens go nowhere else, and the request carries none.
-      if (app) context.categories = appCategories(categories, app.partnerTokens);
-      return Object.assign(context, { requestId, backend, apps: state ?? { app: null, feed: apps.feed, cursorSecret: apps.cursorSecret } });
+      if (app) context.categories = recordingFreshness(appCategories(categories, app.partnerTokens), categories, response);
+      return Object.assign(context, { requestId, backend, apps: { app, feed: apps.feed, cursorSecret: apps.cursorSecret } });
     },
+    // Apollo Sandbox for a browser in development, with the first query and the demo token filled in.
+    landingPage: production
+      ? undefined
+      : await landingPageOf(
+          ApolloServerPluginLandingPageLocalDefault({
+            embed: options.fallbackToken ? { initialState: { sharedHeaders: { Authorization: `Bearer ${options.fallbackToken}` } } } : true,
+            document: FIRST_QUERY,
+          }),
+        ),
     bodyLimitBytes: config.limits.bodyLimitBytes,
     requestTimeoutMs: config.limits.requestTimeoutMs,
-    cors: { origins: config.corsOrigins, allowLocalhost: !production },
-    readiness,
+    cors,
+    admission,
+    publicCacheControl: `public, max-age=${config.apps.httpMaxAgeS}, stale-while-revalidate=${config.apps.httpStaleWhileRevalidateS}`,
     logger,
-    fallbackToken: options.fallbackToken ?? null,
+    format: formatGraphQLError,
+    record: ({ requestId, contextValue, ...record }) =>
+      recorder.record({ meta: (contextValue as ServerContext | undefined) ?? { requestId, backend: { calls: 0 } }, ...record }),
+    recordUnexecuted: (record) => recorder.recordUnexecuted(record),
     onRefused: (reason) => metrics.limitRejections.inc({ limit: reason }),
-    sharedAnswer: config.limits.compiledOperations ? sharedAnswers.lookup : undefined,
-    persistedQuery: config.limits.compiledOperations ? apq.registered : undefined,
-    recordUnexecuted: (requestId, facts, durationMs) => recorder.recordUnexecuted({ requestId, durationMs, ...facts }),
-    stream: subscriptions.sse,
+    onRefusal: countLimits,
   });
+  const untracedHandler = createHttpHandler({ graphql, stream: subscriptions.sse, readiness, cors, logger });
   const handler = tracer ? traceGraphqlRequests(untracedHandler, tracer) : untracedHandler;
 
   // Answers not yet sent when shutdown begins say `Connection: close`: a keep-alive socket then
@@ -388,5 +452,5 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     return closing;
   }
 
-  return { url: `http://${host}:${port}/graphql`, port, server, metrics, metricsUrl: metricsServer?.url, api, apps, close };
+  return { url: `http://${host}:${port}/graphql`, port, server, metrics, metricsUrl: metricsServer?.url, api, apps, pipeline, responses, close };
 }

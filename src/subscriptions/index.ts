@@ -7,7 +7,6 @@ import type { TokenVerdicts } from '../cache/token-verdicts.js';
 import type { Config } from '../config.js';
 import { createContext, type BffDependencies, type GraphQLContext } from '../graphql/context.js';
 import { formatGraphQLError } from '../graphql/errors.js';
-import type { LimitName } from '../graphql/limits/index.js';
 import { createLoaders, type Loaders } from '../graphql/loaders.js';
 import { bindPartnerApi } from '../graphql/partner-api.js';
 import { failureFields } from '../observability/failures.js';
@@ -15,7 +14,9 @@ import type { Logger } from '../observability/logger.js';
 import { createMemoryBus, type StatusBus } from './bus.js';
 import { statusString, type StatusEvent } from './events.js';
 import { LiveStatus } from './hub.js';
-import { createOperationPreparer, type SubscriptionTrust } from './operation.js';
+import type { Pipeline } from '../pipeline/pipeline.js';
+import type { Refusal } from '../pipeline/types.js';
+import { createOperationPreparer } from './operation.js';
 import { createRedisBus } from './redis-bus.js';
 import type { LiveSource } from './resolvers.js';
 import { createSseHandler } from './sse.js';
@@ -143,9 +144,11 @@ export async function createLive({ config, api, logger, registry, verdicts }: Li
     schema: GraphQLSchema;
     deps: BffDependencies;
     fallbackToken: string | null;
-    onLimit?: (limit: LimitName) => void;
-    /** The server's trusted documents: subscription documents are held to them as HTTP requests are. */
-    trust?: SubscriptionTrust;
+    /** The request pipeline: a subscription gets every rule a request over HTTP gets. */
+    pipeline: Pipeline;
+    /** The client of a connection, also behind trusted proxies. */
+    clientAddress: (req: IncomingMessage) => string;
+    onRefusal?: (refusal: Refusal) => void;
   }) {
     const { schema, deps } = options;
     // One event object goes to every watcher of its partner on this instance, and a partner is
@@ -165,7 +168,7 @@ export async function createLive({ config, api, logger, registry, verdicts }: Li
     const contextFor = (token: string, signal: AbortSignal): GraphQLContext => ({ ...createContext(deps, { token, signal: () => signal }), live: source });
     // As the compiled path formats its errors: Apollo's defaults, then the same formatError.
     const format = (error: GraphQLError) => formatGraphQLError(error);
-    const prepare = createOperationPreparer(schema, { ...config.limits, hideSuggestions: config.mode === 'production' }, options.onLimit, options.trust);
+    const prepare = createOperationPreparer(options.pipeline, options.clientAddress, options.onRefusal);
     const sse = createSseHandler({
       schema,
       live,

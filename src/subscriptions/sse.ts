@@ -72,10 +72,11 @@ export function createSseHandler(options: SseOptions) {
     // Single connection mode needs server-side reservations per client; one stream per
     // subscription is what proxies and the graphql-sse client handle best.
     authenticate: () => null,
-    onSubscribe(req, params) {
+    async onSubscribe(req, params) {
       // graphql-sse keeps only query, variables, operationName and extensions of the request;
       // GraphQL over HTTP's `documentId` (a trusted document) is read here (query is then "").
-      const prepared = options.prepare({ ...params, documentId: documentIdOf(req.url, req.body) });
+      const { token, signal } = req.context;
+      const prepared = await options.prepare({ ...params, documentId: documentIdOf(req.url, req.body) }, token, 'sse', req.raw);
       if (!('document' in prepared)) {
         // Streamed as one result with the errors, then `complete`, like any refused operation
         // (graphql-sse takes a plain result only when it has `data`, which a refusal has not).
@@ -84,7 +85,6 @@ export function createSseHandler(options: SseOptions) {
           yield { errors } as ExecutionResult;
         })();
       }
-      const { token, signal } = req.context;
       return { schema: options.schema, ...prepared, contextValue: options.contextFor(token, signal) as unknown as Record<PropertyKey, unknown> };
     },
     // Validated already, with the limit rules, by `prepare`.

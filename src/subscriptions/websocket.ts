@@ -122,13 +122,9 @@ export function attachWebSocket(options: WebSocketOptions) {
             }),
           ];
         }
-        const prepared = options.prepare(payload);
-        if (!('document' in prepared)) return [...prepared];
-        return {
-          schema: options.schema,
-          ...prepared,
-          contextValue: options.contextFor(ctx.extra.token!, ctx.extra.abort!.signal),
-        };
+        return options.prepare(payload, ctx.extra.token!, 'websocket', ctx.extra.request).then((prepared) =>
+          'document' in prepared ? { schema: options.schema, ...prepared, contextValue: options.contextFor(ctx.extra.token!, ctx.extra.abort!.signal) } : [...prepared],
+        );
       },
       onNext: (_ctx, _id, _payload, _args, result) => format(result as ExecutionResult),
       onError: (_ctx, _id, _payload, errors) => errors.map((e) => options.formatError(e)),

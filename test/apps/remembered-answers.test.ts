@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MEMO_MAX_BYTES } from '../../src/apps/gate.js';
+import { RESPONSE_CACHE_MAX_BYTES as MEMO_MAX_BYTES } from '../../src/server/bff.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { newPartner } from '../graphql/support.js';
 import { app, FEED, get, sleep } from './support.js';
@@ -93,7 +93,7 @@ describe('answers remembered for app opens', () => {
   afterAll(() => stack?.close());
 
   it('500 opens that differ only in a variable the document does not declare share one entry', async () => {
-    const before = stack.bff.apps.rememberedAnswers();
+    const before = stack.bff.responses.stats();
     expect(before.entries).toBe(1);
     const etags = new Set<string>();
     for (let n = 0; n < 500; n++) {
@@ -102,20 +102,20 @@ describe('answers remembered for app opens', () => {
       etags.add(answer.headers.etag!);
     }
     expect(etags.size).toBe(1);
-    const after = stack.bff.apps.rememberedAnswers();
+    const after = stack.bff.responses.stats();
     expect(after).toEqual(before);
     expect(after.bytes).toBeLessThan(pageBytes + 4096);
   });
 
   it('key order, spacing and number spelling of the declared variables make no entry of their own', async () => {
-    const before = stack.bff.apps.rememberedAnswers();
+    const before = stack.bff.responses.stats();
     for (const variables of ['{"first":100}', '{ "first" : 100 }', '{"first":100.0,"unused":{"b":1,"a":2}}', '{"locale":null,"first":1e2}', '{"first":100,"locale":null}']) {
       expect((await open(stack, variables)).status).toBe(200);
     }
     // One more entry: an explicit null differs from an absent variable (a default may apply).
-    expect(stack.bff.apps.rememberedAnswers().entries).toBe(before.entries + 1);
+    expect(stack.bff.responses.stats().entries).toBe(before.entries + 1);
     await open(stack, JSON.stringify({ first: 99 }));
-    expect(stack.bff.apps.rememberedAnswers().entries).toBe(before.entries + 2);
+    expect(stack.bff.responses.stats().entries).toBe(before.entries + 2);
   });
 
   it('answers that do differ are held within a bound in bytes, whatever their number', async () => {
@@ -125,7 +125,7 @@ describe('answers remembered for app opens', () => {
       const answer = await open(stack, JSON.stringify({ first: 100, locale: `ru-x-k${i}` }));
       expect(answer.status).toBe(200);
     }
-    const { entries, bytes } = stack.bff.apps.rememberedAnswers();
+    const { entries, bytes } = stack.bff.responses.stats();
     expect(bytes).toBeLessThanOrEqual(MEMO_MAX_BYTES);
     expect(entries).toBeLessThan(count);
     // The most recent are the ones kept: the last open is answered as it was.
@@ -141,9 +141,9 @@ describe('expired remembered answers', () => {
     const stack = await startWithBigFeed({ FEED_TTL_MS: String(ttlMs) });
     try {
       for (let first = 1; first <= 5; first++) expect((await open(stack, JSON.stringify({ first }))).status).toBe(200);
-      expect(stack.bff.apps.rememberedAnswers().entries).toBeGreaterThan(0);
+      expect(stack.bff.responses.stats().entries).toBeGreaterThan(0);
       await sleep(ttlMs + 500);
-      expect(stack.bff.apps.rememberedAnswers()).toEqual({ entries: 0, bytes: 0 });
+      expect(stack.bff.responses.stats()).toEqual({ entries: 0, bytes: 0 });
     } finally {
       await stack.close();
     }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { documentHash, loadTrustedDocuments } from '../../src/apps/trusted-documents.js';
+import { documentHash, loadTrustedDocuments } from '../../src/pipeline/trusted-documents.js';
 import { ConfigError } from '../../src/config.js';
 import { startStack } from '../helpers/stack.js';
 

@@ -1,8 +1,8 @@
-import { ApolloServer } from '@apollo/server';
+import { GraphQLError } from 'graphql';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAULT_MODES, type FaultMode } from '../../src/emulator/faults.js';
-import { formatError } from '../../src/graphql/errors.js';
-import { observabilityPlugin } from '../../src/graphql/plugins/observability.js';
+import { formatGraphQLError } from '../../src/graphql/errors.js';
+import { createRequestRecorder } from '../../src/graphql/plugins/observability.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { startStack, type GqlResponse, type Stack } from '../helpers/stack.js';
@@ -372,20 +372,12 @@ describe('a write the backend carried out but never answered', () => {
 describe('the error log', () => {
   it('still gets a line, with the cause, for an error that is truly unexpected', async () => {
     const { lines, logger } = errorLog();
-    const apollo = new ApolloServer<{ requestId: string; backend: { calls: number } }>({
-      typeDefs: 'type Query { broken: Int }',
-      resolvers: { Query: { broken: () => { throw new TypeError('a bug in a resolver'); } } },
-      formatError,
-      plugins: [observabilityPlugin(createMetrics(), logger)],
-    });
-    await apollo.start();
-    try {
-      const result = await apollo.executeOperation({ query: '{ broken }' }, { contextValue: { requestId: 'r-1', backend: { calls: 0 } } });
-      expect(JSON.stringify(result.body)).toContain('INTERNAL_SERVER_ERROR');
-      expect(lines).toHaveLength(1);
-      expect(JSON.parse(lines[0]!)).toMatchObject({ level: 50, msg: 'unexpected error', requestId: 'r-1', err: { message: 'a bug in a resolver' } });
-    } finally {
-      await apollo.stop();
-    }
+    const recorder = createRequestRecorder(createMetrics(), logger);
+    // As graphql-js hands on a resolver's bug: located, with the bug as its original error.
+    const located = new GraphQLError('a bug in a resolver', { originalError: new TypeError('a bug in a resolver'), path: ['broken'] });
+    recorder.reportErrors({ requestId: 'r-1', backend: { calls: 0 } }, [located]);
+    expect(formatGraphQLError(located).extensions?.code).toBe('INTERNAL_SERVER_ERROR');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 50, msg: 'unexpected error', requestId: 'r-1', err: { message: 'a bug in a resolver' } });
   });
 });

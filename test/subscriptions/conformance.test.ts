@@ -165,7 +165,7 @@ describe.each(variants.map((v) => ({ ...v, name: `${v.transport}, ${v.cache} bus
       c.subscribe(`query { categories { id } }`),
     ];
     const codes = await Promise.all(refused.map(errorCode));
-    expect(codes).toEqual(['QUERY_LIMIT_EXCEEDED', 'SUBSCRIPTION_LIMIT_EXCEEDED', 'BAD_USER_INPUT', 'BAD_REQUEST']);
+    expect(codes).toEqual(['GRAPHQL_VALIDATION_FAILED', 'SUBSCRIPTION_LIMIT_EXCEEDED', 'BAD_USER_INPUT', 'BAD_REQUEST']);
   });
 });
 

@@ -118,7 +118,7 @@ describe('subscription limits and lifecycle', () => {
 
     const deep = c.subscribe(`subscription { campaignChanged { campaign { stats { pins { total } } } } }`);
     const refused = (await deep.ended).error as any[];
-    expect(refused[0].extensions).toMatchObject({ code: 'QUERY_LIMIT_EXCEEDED', limit: 'depth' });
+    expect(refused[0].extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'depth' });
   });
 
   it('bounds connections per partner on both transports, and frees the place when one closes', async () => {

@@ -127,6 +127,13 @@ export type BonusDescriptionInput = {
   category?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** Who a remembered answer may be sent to (see `@cacheControl`). */
+export type CacheControlScope =
+  /** Only the caller it was made for. */
+  | 'PRIVATE'
+  /** Every caller: the answer is the same for all of them. */
+  | 'PUBLIC';
+
 /**
  * A discount or bonus offer of a partner (an aggregator or a store), shown to users in the offer
  * feed. Created with `createCampaign`, checked by a moderator, then started and stopped.
@@ -1409,6 +1416,7 @@ export type ResolversTypes = {
   AppearanceType: AppearanceType;
   BonusDescriptionInput: BonusDescriptionInput;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  CacheControlScope: CacheControlScope;
   Campaign: ResolverTypeWrapper<CampaignRef>;
   CampaignAppearance: ResolverTypeWrapper<CampaignDetails>;
   CampaignCard: ResolverTypeWrapper<CardModel>;
@@ -1527,6 +1535,14 @@ export type BackendCallDirectiveArgs = {
 };
 
 export type BackendCallDirectiveResolver<Result, Parent, ContextType = GraphQLContext, Args = BackendCallDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type CacheControlDirectiveArgs = {
+  inheritMaxAge?: Maybe<Scalars['Boolean']['input']>;
+  maxAge?: Maybe<Scalars['Int']['input']>;
+  scope?: Maybe<CacheControlScope>;
+};
+
+export type CacheControlDirectiveResolver<Result, Parent, ContextType = GraphQLContext, Args = CacheControlDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type ListSizeDirectiveArgs = {
   assumedSize?: Maybe<Scalars['Int']['input']>;
@@ -1890,5 +1906,6 @@ export type Resolvers<ContextType = GraphQLContext> = {
 
 export type DirectiveResolvers<ContextType = GraphQLContext> = {
   backendCall?: BackendCallDirectiveResolver<any, any, ContextType>;
+  cacheControl?: CacheControlDirectiveResolver<any, any, ContextType>;
   listSize?: ListSizeDirectiveResolver<any, any, ContextType>;
 };

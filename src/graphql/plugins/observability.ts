@@ -1,4 +1,3 @@
-import type { ApolloServerPlugin } from '@apollo/server';
 import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { requestLineWriter, type Logger } from '../../observability/logger.js';
 import type { Metrics } from '../../observability/metrics.js';
@@ -123,32 +122,3 @@ export function createRequestRecorder(metrics: Metrics, logger: Logger) {
 }
 
 export type RequestRecorder = ReturnType<typeof createRequestRecorder>;
-
-export function observabilityPlugin<C extends RequestMeta>(
-  metrics: Metrics,
-  logger: Logger,
-  recorder: RequestRecorder = createRequestRecorder(metrics, logger),
-): ApolloServerPlugin<C> {
-  return {
-    async requestDidStart({ contextValue }) {
-      const started = performance.now();
-      return {
-        async didEncounterErrors({ errors }) {
-          recorder.reportErrors(contextValue, errors);
-        },
-        async willSendResponse({ response, operationName, operation }) {
-          const single = response.body.kind === 'single' ? response.body.singleResult : undefined;
-          recorder.record({
-            meta: contextValue,
-            operationName: operationName ?? operation?.name?.value,
-            operationType: operation?.operation,
-            errors: single?.errors ?? [],
-            hasData: single?.data != null,
-            durationMs: performance.now() - started,
-            path: 'apollo',
-          });
-        },
-      };
-    },
-  };
-}

@@ -1,6 +1,8 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Kind, parse, type DocumentNode, type OperationTypeNode } from 'graphql';
+import { GraphQLError, Kind, parse, type DocumentNode, type OperationTypeNode } from 'graphql';
+import { quote } from '../text/received-value.js';
+import { sha256Hex } from './documents.js';
+import type { CallerKind, Policy, Refusal } from './types.js';
 
 /**
  * Trusted documents: the operations an app was built with, known to the server by hash. The
@@ -25,11 +27,11 @@ export interface TrustedDocuments {
   byId(id: string): TrustedDocument | undefined;
   /** Whether this exact text is one of the documents (a client that sends the text itself). */
   byText(query: string): TrustedDocument | undefined;
+  /** The answer to an id the manifest does not hold. */
+  notFound(id: string): Refusal;
 }
 
 const HEX = /^[0-9a-f]{64}$/;
-
-export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** Normalises a document id: `sha256:<hex>` or `<hex>`, any case; undefined when it is neither. */
 export function documentHash(id: string): string | undefined {
@@ -69,12 +71,53 @@ export function loadTrustedDocuments(file: string | undefined, onMismatch?: (has
     }
   }
   const byQuery = new Map([...byHash.values()].map((d) => [d.query, d]));
+  const longest = Math.max(0, ...[...byHash.values()].map((d) => d.query.length));
   return {
     size: byHash.size,
     byId(id) {
       const hash = documentHash(id);
       return hash ? byHash.get(hash) : undefined;
     },
-    byText: (query) => byQuery.get(query) ?? byHash.get(sha256Hex(query)),
+    // Only a text as short as a document of the manifest can be one: no digest of anything longer.
+    byText: (query) => byQuery.get(query) ?? (query.length <= longest ? byHash.get(sha256Hex(query)) : undefined),
+    notFound: (id) => ({
+      status: 400,
+      errors: [
+        new GraphQLError(
+          `No trusted document has the id ${quote(id)}: this server runs only the documents of its manifest (TRUSTED_DOCUMENTS, ${byHash.size} documents). Build the app with this manifest, or send a document it lists.`,
+          { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } },
+        ),
+      ],
+    }),
+  };
+}
+
+/**
+ * The rule of trusted documents: a caller held to the manifest (an app key in production; partner
+ * tokens too with `TRUSTED_DOCUMENTS_ONLY`) runs only the manifest's documents, named by id or
+ * sent as their exact text; anything else is refused before it is parsed, and never reaches the
+ * persisted-query store.
+ */
+export function trustedDocumentsPolicy(documents: TrustedDocuments, heldToManifest: (kind: CallerKind) => boolean, onRefused?: () => void): Policy {
+  const refuse = (refusal: Refusal): Refusal => {
+    onRefused?.();
+    return refusal;
+  };
+  return {
+    name: 'trusted documents',
+    source(named, { caller }) {
+      if (named.byDocumentId && named.text === undefined) return refuse(documents.notFound(named.id!));
+      if (!heldToManifest(caller.kind) || named.origin === 'manifest') return undefined;
+      if (named.text === undefined && named.id !== undefined) return refuse(documents.notFound(named.id));
+      const who = caller.kind === 'app' ? 'app keys' : 'partner tokens';
+      return refuse({
+        status: 403,
+        errors: [
+          new GraphQLError(`This server runs only trusted documents for ${who}: send a documentId from its manifest (TRUSTED_DOCUMENTS) instead of a query text.`, {
+            extensions: { code: 'TRUSTED_DOCUMENT_REQUIRED' },
+          }),
+        ],
+      });
+    },
   };
 }

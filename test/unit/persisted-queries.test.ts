@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { createCacheStore } from '../../src/cache/store.js';
+import { createPersistedQueries } from '../../src/pipeline/persisted-queries.js';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+async function persisted() {
+  const cache = await createCacheStore(undefined);
+  const keyv = cache.keyv('apq');
+  const lookups: string[] = [];
+  return { queries: createPersistedQueries(keyv, (result) => lookups.push(result)), lookups, keyv };
+}
+
+describe('automatic persisted queries', () => {
+  it('are registered under their hash and found by it, each lookup counted', async () => {
+    const { queries, lookups } = await persisted();
+    const query = '{ categories { id } }';
+    expect(await queries.get(sha256(query))).toBeUndefined();
+    queries.register(sha256(query), query);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await queries.get(sha256(query))).toBe(query);
+    expect(lookups).toEqual(['miss', 'hit']);
+  });
+
+  it('are keyed as Apollo Server keyed them, so texts it registered are still found', async () => {
+    const { queries, keyv } = await persisted();
+    const query = '{ categories { name } }';
+    await keyv.set(`apq:${sha256(query)}`, query);
+    expect(await queries.get(sha256(query))).toBe(query);
+  });
+
+  it('never look up what is not a SHA-256 in lowercase hex, and take a registration only under the text\'s own hash', async () => {
+    const { queries, lookups, keyv } = await persisted();
+    await keyv.set('apq:not-a-hash', '{ categories { id } }');
+    expect(await queries.get('not-a-hash')).toBeUndefined();
+    expect(await queries.get(sha256('x').toUpperCase())).toBeUndefined();
+    expect(lookups).toEqual([]);
+    expect(queries.matches(sha256('{ a }'), '{ a }')).toBe(true);
+    expect(queries.matches(sha256('{ a }'), '{ b }')).toBe(false);
+    expect(queries.matches(sha256('{ a }').toUpperCase(), '{ a }')).toBe(false);
+  });
+
+  it('are a miss, never an error, when the store fails', async () => {
+    const failing = { get: () => Promise.reject(new Error('down')), set: () => Promise.reject(new Error('down')) };
+    const queries = createPersistedQueries(failing);
+    expect(await queries.get(sha256('{ a }'))).toBeUndefined();
+    expect(() => queries.register(sha256('{ a }'), '{ a }')).not.toThrow();
+  });
+});
