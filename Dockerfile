@@ -1,0 +1,69 @@
+# syntax=docker/dockerfile:1
+#
+# The production image of the Campaign GraphQL BFF: node running the prebuilt dist/ with the
+# production dependencies only, as a non-root user, under tini.
+#
+#   docker build -t campaign-bff:$(node -p "require('./package.json').version") \
+#     --build-arg VERSION=$(node -p "require('./package.json').version") --build-arg REVISION=$(git rev-parse HEAD) .
+#   docker run --rm -p 4000:4000 -p 9464:9464 --read-only \
+#     -e CAMPAIGN_API_URL=https://partner-api.example.com/api campaign-bff:0.1.0
+#
+# Every stage starts from the same official image, pinned to a Node 24 (active LTS) release. For
+# reproducible builds pin its digest too, as the registry you pull from reports it
+# (`docker buildx imagetools inspect node:24.21.0-trixie-slim`):
+#   FROM node:24.21.0-trixie-slim@sha256:<digest> AS build
+# and let a dependency bot move version and digest together.
+
+# Build: every dependency (TypeScript tooling, esbuild), then `npm run build` compiles src/ to dist/.
+FROM node:24.21.0-trixie-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json ./
+COPY scripts/build.mjs ./scripts/build.mjs
+COPY schema ./schema
+COPY src ./src
+RUN npm run build
+
+# Runtime: the production dependencies and the built dist/, nothing else (no sources, no dev
+# dependencies, no build at start-up).
+FROM node:24.21.0-trixie-slim AS runtime
+ARG VERSION=0.0.0-dev
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="campaign-graphql-bff" \
+      org.opencontainers.image.description="GraphQL facade and backend-for-frontend over the Offer Campaign partner REST API v1" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.base.name="docker.io/library/node:24.21.0-trixie-slim"
+
+# tini is PID 1: it passes SIGTERM on to node and reaps any process that ends orphaned.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini \
+ && rm -rf /var/lib/apt/lists/*
+
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+# No install scripts run: the two dependencies that have one (esbuild, @apollo/protobufjs) need
+# theirs neither at run time nor to load.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+ && npm cache clean --force
+COPY --from=build /app/dist ./dist
+
+# The files stay root's and read-only to the process; it writes nothing at run time, so the
+# root filesystem can be mounted read-only (`docker run --read-only`, Kubernetes'
+# readOnlyRootFilesystem). A numeric user, so that Kubernetes' runAsNonRoot can check it
+# (`node`, uid 1000 in the official image).
+USER 1000:1000
+
+# The API (PORT) and Prometheus' /metrics (METRICS_PORT), a listener of its own.
+EXPOSE 4000 9464
+
+# No HEALTHCHECK: Kubernetes ignores it (its probes call /healthz and /readyz), the OCI image
+# format has no field for it, and the image has no curl, so each check would start a second node.
+# Under Docker Compose give the service a healthcheck there if you need one.
+
+# node itself receives SIGTERM (through tini), drains and exits 0: not `npm start` (which builds
+# first) nor a shell.
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "dist/src/main.js"]

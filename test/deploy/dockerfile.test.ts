@@ -1,0 +1,184 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { DockerfileParser, type Copy, type Instruction } from 'dockerfile-ast';
+import { describe, expect, it } from 'vitest';
+import { envSchema } from '../../src/config.js';
+import { dockerIgnored } from '../helpers/dockerignore.js';
+
+/**
+ * The image recipe, read with a Dockerfile parser, against the rules a production image of this
+ * service keeps. No container runtime builds images on these machines: what the runtime stage
+ * installs and runs is tested for real by test/deploy/production-install.test.ts.
+ */
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const dockerfile = DockerfileParser.parse(readFileSync(`${root}Dockerfile`, 'utf8'));
+const dockerignore = readFileSync(`${root}.dockerignore`, 'utf8');
+
+interface Stage {
+  name: string | null;
+  image: string;
+  tag: string | null;
+  instructions: Instruction[];
+}
+
+/** The stages in order, each with the instructions after its FROM. */
+function stages(): Stage[] {
+  const result: Stage[] = [];
+  for (const instruction of dockerfile.getInstructions()) {
+    if (instruction.getKeyword() === 'FROM') {
+      const from = dockerfile.getFROMs().find((f) => f.getRange().start.line === instruction.getRange().start.line)!;
+      result.push({ name: from.getBuildStage(), image: from.getImageName() ?? '', tag: from.getImageTag(), instructions: [] });
+    } else if (result.length > 0) result.at(-1)!.instructions.push(instruction);
+  }
+  return result;
+}
+
+const runs = (stage: Stage) => stage.instructions.filter((i) => i.getKeyword() === 'RUN').map((i) => i.getArgumentsContent() ?? '');
+/** An exec-form (JSON array) instruction's strings; undefined for the shell form. */
+function execForm(instruction: Instruction): string[] | undefined {
+  const text = (instruction.getArgumentsContent() ?? '').trim();
+  if (!text.startsWith('[')) return undefined;
+  return JSON.parse(text) as string[];
+}
+const last = <T>(items: T[]): T | undefined => items[items.length - 1];
+/** A COPY's `--from` stage, or undefined for a copy from the build context. */
+const copyFrom = (instruction: Instruction) =>
+  (instruction as Copy).getFlags().find((flag) => flag.getName() === 'from')?.getValue() ?? undefined;
+/** A COPY's sources and destination, flags left out. */
+const copyPaths = (instruction: Instruction) => instruction.getArguments().map((a) => a.getValue());
+
+const all = stages();
+const runtime = last(all)!;
+
+describe('Dockerfile', () => {
+  it('builds in one stage and runs from another', () => {
+    expect(all.length).toBeGreaterThanOrEqual(2);
+    const build = all.find((stage) => runs(stage).some((command) => /\bnpm run build\b/.test(command)));
+    expect(build, 'a stage runs `npm run build`').toBeDefined();
+    expect(build).not.toBe(runtime);
+    // The build stage installs every dependency (the build tools are dev dependencies).
+    expect(runs(build!).some((command) => /\bnpm ci\b/.test(command) && !command.includes('--omit=dev'))).toBe(true);
+    // The runtime stage takes the built dist/ from the build stage and builds nothing itself.
+    const copies = runtime.instructions.filter((i) => i.getKeyword() === 'COPY').map((i) => ({ from: copyFrom(i), paths: copyPaths(i) }));
+    expect(copies).toContainEqual({ from: build!.name, paths: ['/app/dist', './dist'] });
+    expect(runs(runtime).filter((command) => /\bnpm run\b|\bnpx\b|\bbuild\.mjs\b|\besbuild\b|\btsc\b/.test(command))).toEqual([]);
+  });
+
+  it('starts every stage from an official Node 24 image pinned to a release', () => {
+    for (const stage of all) {
+      expect(stage.image, `stage ${stage.name}`).toBe('node');
+      // node:24.<minor>.<patch>-<debian>-slim: a moving `24` or `lts` tag would change the image under the same recipe.
+      expect(stage.tag, `stage ${stage.name}`).toMatch(/^24\.\d+\.\d+-[a-z]+-slim$/);
+    }
+    // The digest to pin is named in a comment, for whoever builds the release.
+    expect(dockerfile.getComments().map((c) => c.getContent()).join('\n')).toMatch(/FROM node:24\.\d+\.\d+-[a-z]+-slim@sha256:/);
+  });
+
+  it('installs only the production dependencies in the runtime stage, with no install scripts', () => {
+    const installs = runs(runtime).filter((command) => /\bnpm (ci|install|i)\b/.test(command));
+    expect(installs).toHaveLength(1);
+    expect(installs[0]).toMatch(/\bnpm ci\b/);
+    expect(installs[0]).toContain('--omit=dev');
+    expect(installs[0]).toContain('--ignore-scripts');
+    // Only the manifest and the lock are copied in before the install: a source change keeps the layer.
+    const env = runtime.instructions.filter((i) => i.getKeyword() === 'ENV').map((i) => i.getArgumentsContent());
+    expect(env).toContain('NODE_ENV=production');
+  });
+
+  it('runs as a numeric, non-root user', () => {
+    const users = runtime.instructions.filter((i) => i.getKeyword() === 'USER').map((i) => i.getArgumentsContent() ?? '');
+    const user = last(users);
+    expect(user, 'the runtime stage sets USER').toBeDefined();
+    // Numeric: Kubernetes' runAsNonRoot cannot check a user name.
+    const [uid, gid] = user!.split(':');
+    expect(uid).toMatch(/^\d+$/);
+    expect(Number(uid)).toBeGreaterThan(0);
+    if (gid !== undefined) expect(Number(gid)).toBeGreaterThan(0);
+    // Nothing runs as root after the switch.
+    const after = runtime.instructions.slice(runtime.instructions.findIndex((i) => i.getKeyword() === 'USER' && i.getArgumentsContent() === user));
+    expect(after.filter((i) => i.getKeyword() === 'RUN')).toEqual([]);
+  });
+
+  it('runs node dist/src/main.js itself, in exec form, under an init', () => {
+    const cmds = dockerfile.getCMDs();
+    const entrypoints = dockerfile.getENTRYPOINTs();
+    expect(cmds).toHaveLength(1);
+    expect(entrypoints).toHaveLength(1);
+    // Exec form: a shell form runs /bin/sh -c, which would receive SIGTERM instead of node.
+    const entrypoint = execForm(entrypoints[0]!);
+    const cmd = execForm(cmds[0]!);
+    expect(entrypoint, 'ENTRYPOINT in exec form').toBeDefined();
+    expect(cmd, 'CMD in exec form').toBeDefined();
+    // tini as PID 1 forwards signals to its child and reaps zombies.
+    expect(entrypoint).toEqual(['/usr/bin/tini', '--']);
+    expect(cmd).toEqual(['node', 'dist/src/main.js']);
+    expect(runs(runtime).some((command) => /apt-get install\b.*\btini\b/.test(command))).toBe(true);
+    // Not through npm (which builds first under `npm start`) nor a shell.
+    expect([...entrypoint!, ...cmd!].join(' ')).not.toMatch(/\bnpm\b|\bnpx\b|\bsh\b|\bbash\b/);
+    // The entry is where the runtime stage copied dist/.
+    const workdir = last(runtime.instructions.filter((i) => i.getKeyword() === 'WORKDIR'))?.getArgumentsContent();
+    expect(workdir).toBe('/app');
+  });
+
+  it('exposes the API and metrics ports the configuration defaults to', () => {
+    const exposed = runtime.instructions
+      .filter((i) => i.getKeyword() === 'EXPOSE')
+      .flatMap((i) => i.getArguments().map((a) => a.getValue()));
+    const port = envSchema.shape.PORT.parse(undefined);
+    const metricsPort = envSchema.shape.METRICS_PORT.parse(undefined);
+    expect(new Set(exposed)).toEqual(new Set([String(port), String(metricsPort)]));
+  });
+
+  it('carries the OCI labels', () => {
+    const labels = new Map(
+      runtime.instructions
+        .filter((i) => i.getKeyword() === 'LABEL')
+        .flatMap((i) => (i as unknown as { getProperties(): Array<{ getName(): string; getValue(): string | null }> }).getProperties())
+        .map((p) => [p.getName(), p.getValue()]),
+    );
+    for (const name of ['title', 'description', 'version', 'revision']) expect(labels.has(`org.opencontainers.image.${name}`), name).toBe(true);
+  });
+
+  it('adds nothing from outside the build context, and copies only what .dockerignore lets in', () => {
+    expect(dockerfile.getInstructions().filter((i) => i.getKeyword() === 'ADD')).toEqual([]);
+    const sources = all
+      .flatMap((stage) => stage.instructions)
+      .filter((i) => i.getKeyword() === 'COPY' && copyFrom(i) === undefined)
+      .flatMap((i) => copyPaths(i).slice(0, -1));
+    expect(sources.length).toBeGreaterThan(0);
+    for (const source of sources) expect(dockerIgnored(dockerignore, source), `${source} is in the build context`).toBe(false);
+  });
+});
+
+describe('.dockerignore', () => {
+  it('keeps local state, secrets and build output out of the build context', () => {
+    for (const path of [
+      'node_modules',
+      'node_modules/graphql/index.js',
+      '.git',
+      '.git/config',
+      'dist',
+      'dist/src/main.js',
+      'coverage',
+      'test-output',
+      'bench/results/latest.json',
+      '.env',
+      '.env.production',
+      'app-keys.json',
+      'test/fixtures',
+      'client/example/main.ts',
+      'deploy/kubernetes/base/kustomization.yaml',
+      'src/server/npm-debug.log',
+      'Dockerfile',
+    ]) {
+      expect(dockerIgnored(dockerignore, path), path).toBe(true);
+    }
+  });
+
+  it('lets in what the build needs', () => {
+    for (const path of ['package.json', 'package-lock.json', 'tsconfig.json', 'scripts/build.mjs', 'schema/campaign.graphql', 'src/main.ts', 'src/server/bff.ts']) {
+      expect(dockerIgnored(dockerignore, path), path).toBe(false);
+    }
+  });
+});
