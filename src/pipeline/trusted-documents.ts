@@ -23,6 +23,8 @@ export interface TrustedDocument {
 
 export interface TrustedDocuments {
   size: number;
+  /** The names of the documents' operations (each document's single named operation). */
+  operationNames: ReadonlySet<string>;
   /** The document of a hash (`sha256:` prefix optional, case-insensitive), or undefined. */
   byId(id: string): TrustedDocument | undefined;
   /** Whether this exact text is one of the documents (a client that sends the text itself). */
@@ -72,8 +74,11 @@ export function loadTrustedDocuments(file: string | undefined, onMismatch?: (has
   }
   const byQuery = new Map([...byHash.values()].map((d) => [d.query, d]));
   const longest = Math.max(0, ...[...byHash.values()].map((d) => d.query.length));
+  const operationNames = new Set<string>();
+  for (const document of byHash.values()) if (document.operationName) operationNames.add(document.operationName);
   return {
     size: byHash.size,
+    operationNames,
     byId(id) {
       const hash = documentHash(id);
       return hash ? byHash.get(hash) : undefined;

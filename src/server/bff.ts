@@ -29,6 +29,7 @@ import { createResponseCache, type ResponseCache } from '../pipeline/response-ca
 import { cost, documentLimits, operationTypes, schemaPrivacy, tokenLimit, variables } from '../pipeline/rules.js';
 import { trustedDocumentsPolicy } from '../pipeline/trusted-documents.js';
 import type { AppCaller, Caller, Policy, Refusal } from '../pipeline/types.js';
+import { DOCUMENTED_OPERATIONS } from '../observability/operation-names.js';
 import { traceResolvers } from '../tracing/graphql.js';
 import { traceGraphqlRequests } from '../tracing/http-server.js';
 import { activeTracer } from '../tracing/state.js';
@@ -200,7 +201,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     cursorSecret: config.cursorSecret,
   };
 
-  const recorder = createRequestRecorder(metrics, logger);
+  const recorder = createRequestRecorder(metrics, logger, { knownOperations: [...DOCUMENTED_OPERATIONS, ...apps.trusted.operationNames] });
   // Refusals count under the limit they name (depth, cost, tokens...), each time one is answered.
   const countLimits = (refusal: Refusal) => {
     for (const limit of new Set(refusal.errors.map((error) => error.extensions?.limit))) if (typeof limit === 'string') metrics.limitRejections.inc({ limit });

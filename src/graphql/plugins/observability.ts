@@ -1,11 +1,12 @@
 import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { requestLineWriter, type Logger } from '../../observability/logger.js';
 import type { Metrics } from '../../observability/metrics.js';
+import { DOCUMENTED_OPERATIONS } from '../../observability/operation-names.js';
+import { outcomeLabel } from '../../observability/outcomes.js';
 import { annotateRequestSpan } from '../../tracing/graphql.js';
 import { activeTracer } from '../../tracing/state.js';
 import { ErrorCode, formatGraphQLError } from '../errors.js';
 
-const MAX_OPERATION_LABELS = 200;
 const NO_CODES: readonly string[] = [];
 const NO_ERRORS: readonly GraphQLFormattedError[] = [];
 /** The backend calls of a request answered without an execution: read only, shared by all of them. */
@@ -47,28 +48,34 @@ export interface RequestRecord {
   path: AnswerPath;
 }
 
+export interface RecorderOptions {
+  /**
+   * The operation names the metrics count under their own label (the trusted documents' and the
+   * documented ones by default); any other name is `other`, and a request without one `anonymous`.
+   */
+  knownOperations?: Iterable<string>;
+}
+
 /**
  * One log line and one set of metrics per GraphQL request: operation name, outcome, duration,
  * backend calls and error codes. Nothing per field, so the hot path stays cheap. Shared by the
  * Apollo plugin, the compiled-operation path and the HTTP layer (for what the app gate answers
  * itself), so all report alike.
  */
-export function createRequestRecorder(metrics: Metrics, logger: Logger) {
+export function createRequestRecorder(metrics: Metrics, logger: Logger, options: RecorderOptions = {}) {
   const writeLine = requestLineWriter(logger);
-  // Operation names come from clients: bound the label values so metrics cannot be flooded.
-  const knownNames = new Set<string>();
-  const label = (name: string) => {
-    if (knownNames.has(name)) return name;
-    if (knownNames.size >= MAX_OPERATION_LABELS || name.length > 64) return 'other';
-    knownNames.add(name);
-    return name;
-  };
+  // Operation names come from clients: only names the service knows of are label values. Not the
+  // first names to arrive, which any client could take up with made-up ones (and which would
+  // differ from one instance to the next); the request line still has every name.
+  const knownNames = new Set<string>(options.knownOperations ?? DOCUMENTED_OPERATIONS);
+  knownNames.add('anonymous');
+  const label = (name: string) => (knownNames.has(name) ? name : 'other');
   function record({ meta, operationName, operationType, errors, hasData, durationMs, path }: RequestRecord): void {
     // Most requests have no errors: no Set or arrays made for them.
     const codes = errors.length === 0 ? NO_CODES : [...new Set(errors.map((e) => e.extensions?.code).filter((c): c is string => typeof c === 'string'))];
     const outcome = codes.length === 0 ? 'ok' : hasData ? 'partial' : codes[0]!;
     const name = operationName ?? 'anonymous';
-    const labels = { operation: label(name), outcome };
+    const labels = { operation: label(name), outcome: codes.length === 0 || hasData ? outcome : outcomeLabel(outcome) };
     metrics.graphqlRequests.inc(labels);
     metrics.graphqlDuration.observe(labels, durationMs / 1000);
     if (activeTracer()) {
