@@ -70,6 +70,7 @@ export const envSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   METRICS_PORT: portOrOff(9464),
   METRICS_HOST: z.string().min(1).optional(),
+  BUILD_COMMIT: z.string().regex(/^[0-9a-f]{7,40}$/i, { error: 'must be a git commit hash (7 to 40 hex digits)' }).optional(),
   EMULATOR_PORT: int(0, 65535, 4010),
   CAMPAIGN_API_URL: httpUrl.optional(),
   CACHE_URL: redisUrl.optional(),
@@ -150,6 +151,8 @@ export interface Config {
   host: string;
   /** Where Prometheus reads `/metrics`: a listener of its own, never the public one; undefined: off. */
   metrics: { port: number; host: string } | undefined;
+  /** The commit the build was made from, for `bff_build_info` (the image sets it). */
+  buildCommit: string | undefined;
   emulatorPort: number;
   /** The REST `{base_url}`; unset means "start the embedded emulator". */
   campaignApiUrl: string | undefined;
@@ -299,6 +302,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     metrics: e.METRICS_PORT === -1 ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST ?? e.HOST },
+    buildCommit: e.BUILD_COMMIT?.toLowerCase(),
     emulatorPort: e.EMULATOR_PORT,
     campaignApiUrl: e.CAMPAIGN_API_URL,
     cacheUrl: e.CACHE_URL,

@@ -21,6 +21,8 @@ export interface Coordination {
   publish(message: string): Promise<void>;
   /** Every message published by any instance, this one included. */
   subscribe(listener: (message: string) => void): void;
+  /** Whether both connections are ready now (a subscriber that is not misses messages). */
+  connected(): boolean;
   close(): Promise<void>;
 }
 
@@ -35,6 +37,7 @@ export function localCoordination(): Coordination {
       for (const listener of listeners) listener(message);
     },
     subscribe: (listener) => void listeners.push(listener),
+    connected: () => true,
     close: async () => {},
   };
 }
@@ -115,6 +118,7 @@ export async function redisCoordination(url: string, onError: (error: unknown) =
       }
     },
     subscribe: (listener) => void listeners.push(listener),
+    connected: () => commands.isReady && subscriber.isReady,
     async close() {
       for (const client of [subscriber, commands]) {
         try {

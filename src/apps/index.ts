@@ -57,6 +57,8 @@ export interface Apps {
   api: CampaignApi;
   /** Keys the HMAC of offer feed cursors: `CURSOR_SECRET`, else a random key of this process. */
   cursorSecret: string;
+  /** Whether the feed's Redis connections (build lock, invalidations, rate limits) are ready; undefined without Redis. */
+  redisConnected: (() => boolean) | undefined;
   close(): Promise<void>;
 }
 
@@ -154,6 +156,7 @@ export async function createApps(options: AppsOptions): Promise<Apps> {
     trusted,
     api,
     cursorSecret,
+    redisConnected: coordination.kind === 'redis' ? () => coordination.connected() : undefined,
     async close() {
       keys.close();
       await feed.settled();

@@ -13,6 +13,8 @@ export interface CacheStore {
   keyv(namespace: string): Keyv;
   /** Whether the cache answers now (for /readyz). */
   ping(timeoutMs?: number): Promise<boolean>;
+  /** Whether the client is connected and ready for commands now, without asking Redis (for metrics). */
+  connected(): boolean;
   close(): Promise<void>;
 }
 
@@ -43,6 +45,7 @@ function memoryStore(): CacheStore {
     async ping() {
       return true;
     },
+    connected: () => true,
     async close() {
       await Promise.all([...namespaces.values()].map((k) => k.disconnect()));
     },
@@ -80,6 +83,7 @@ async function redisStore(url: string, { onError, onReady }: CacheStoreOptions):
       namespaces.set(namespace, keyv);
       return keyv;
     },
+    connected: () => client.isReady,
     async ping(timeoutMs = 500) {
       if (!client.isReady) return false;
       let timer: NodeJS.Timeout | undefined;

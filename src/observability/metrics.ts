@@ -1,15 +1,69 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { CallReport } from '../campaign-api/api.js';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
+ * The version in the nearest package.json above this module: the repository's from src/ under
+ * tsx and from dist/src/ once built, and the image's, which keeps package.json beside dist/.
+ */
+function packageVersion(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) {
+      try {
+        const { version } = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown };
+        return typeof version === 'string' && version.length > 0 ? version.slice(0, 64) : 'unknown';
+      } catch {
+        return 'unknown';
+      }
+    }
+    const up = dirname(dir);
+    if (up === dir) return 'unknown';
+    dir = up;
+  }
+}
+
+export const BUILD_VERSION = packageVersion();
+
+export interface BuildFacts {
+  /** The commit the running build was made from (`BUILD_COMMIT`), when the build says. */
+  commit?: string | undefined;
+}
+
+/**
  * One registry per BFF instance (not prom-client's global one), so several instances in one
  * process (tests) keep their own counts.
  */
-export function createMetrics() {
+export function createMetrics(build: BuildFacts = {}) {
   const registry = new Registry();
+  // The process's CPU, resident memory, heap, event loop delay and GC: what memory and saturation alerts read.
   collectDefaultMetrics({ register: registry });
+
+  // Which build each instance runs, for a dashboard's version panel and for joining it onto
+  // other series (`* on(instance) group_left(version) bff_build_info`) during a rollout.
+  new Gauge({
+    name: 'bff_build_info',
+    help: 'The running build: always 1, with the package version, the Node.js version and the commit (when known) as labels.',
+    labelNames: ['version', 'node_version', 'commit'] as const,
+    registers: [registry],
+  }).set({ version: BUILD_VERSION, node_version: process.versions.node, ...(build.commit ? { commit: build.commit } : {}) }, 1);
+
+  // Each Redis connection this instance holds, read at scrape time from the client itself.
+  const redisClients = new Map<string, () => boolean>();
+  new Gauge({
+    name: 'bff_redis_connected',
+    help: 'Whether each Redis client of this instance (cache, feed coordination, live status bus) is connected and ready (1) or not (0).',
+    labelNames: ['client'] as const,
+    registers: [registry],
+    collect() {
+      for (const [client, connected] of redisClients) this.set({ client }, connected() ? 1 : 0);
+    },
+  });
 
   const graphqlRequests = new Counter({
     name: 'bff_graphql_requests_total',
@@ -77,6 +131,10 @@ export function createMetrics() {
     },
     setBreakerState(state: 'closed' | 'half-open' | 'open'): void {
       breakerState.set(state === 'closed' ? 0 : state === 'half-open' ? 1 : 2);
+    },
+    /** Reports a Redis client's readiness in `bff_redis_connected{client}` (only clients in use have a series). */
+    watchRedis(client: 'cache' | 'feed_coordination' | 'live_bus', connected: () => boolean): void {
+      redisClients.set(client, connected);
     },
   };
 }

@@ -101,7 +101,7 @@ const FIRST_QUERY = `query FirstLook {
 
 export async function startBff(config: Config, options: BffOptions): Promise<RunningBff> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const metrics = createMetrics();
+  const metrics = createMetrics({ commit: config.buildCommit });
   const production = config.mode === 'production';
 
   // A down Redis errors on every command: one log line per 10 s is enough to act on, and one when it is back.
@@ -113,6 +113,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     },
     onReady: cacheLog.ready,
   });
+  if (cache.kind === 'redis') metrics.watchRedis('cache', () => cache.connected());
 
   const logBackend = backendLog(logger);
   const api: CampaignApiClient = createCampaignApiClient({
@@ -175,6 +176,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     onRefused: (reason) => metrics.limitRejections.inc({ limit: reason }),
     cursorSecret: config.cursorSecret,
   });
+  if (apps.redisConnected) metrics.watchRedis('feed_coordination', apps.redisConnected);
 
   // One memory of what the campaign API said of tokens, for the directory and live status alike.
   const verdicts = createTokenVerdicts(cache, config.cursorSecret, () => metrics.cacheLookups.inc({ cache: 'store', result: 'error' }));
@@ -186,6 +188,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     onLookup: (result: 'hit' | 'stale' | 'miss' | 'error') => metrics.cacheLookups.inc({ cache: 'categories', result }),
   });
   const live = await createLive({ config, api, logger, registry: metrics.registry, verdicts });
+  if (live.redisConnected) metrics.watchRedis('live_bus', live.redisConnected);
   const deps = {
     // Mutations refresh the partner's feeds and publish the status they leave a campaign in to
     // its subscribers, at once.

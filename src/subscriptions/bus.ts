@@ -61,6 +61,8 @@ export interface StatusBus {
   forget(partner: string): Promise<void>;
   /** Every published change, once per instance (while connected). */
   onEvent(listener: (event: BusEvent) => void): void;
+  /** Whether the bus's connections are ready now (always, in memory). */
+  connected(): boolean;
   close(): Promise<void>;
 }
 
@@ -100,6 +102,7 @@ export function createMemoryBus(): StatusBus {
     onEvent(listener) {
       listeners.push(listener);
     },
+    connected: () => true,
     close: async () => {
       records.clear();
     },

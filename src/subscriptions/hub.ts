@@ -190,6 +190,11 @@ class PartnerWatch {
   /** The token's key in the verdicts: each read tells what the API says of the token. */
   readonly #verdictKey: string;
 
+  /** Whether this instance reads the partner for the fleet now: it held the lease at its last look. */
+  get leading(): boolean {
+    return this.#leading && !this.#stopped;
+  }
+
   constructor(
     readonly partner: string,
     /** Every watcher of this partner holds this same token (the partner key is its hash). */
@@ -498,12 +503,17 @@ export class LiveStatus {
     void publishing.finally(() => this.#publishing.delete(publishing));
   }
 
-  stats(): { partners: number; watches: number; connections: number } {
+  /** `leases`: the partners this instance reads for the fleet (it holds their lease; on one instance, every partner it reads). */
+  stats(): { partners: number; watches: number; connections: number; leases: number } {
     let watches = 0;
-    for (const partner of this.#partners.values()) watches += partner.watches.size;
+    let leases = 0;
+    for (const partner of this.#partners.values()) {
+      watches += partner.watches.size;
+      if (partner.leading) leases++;
+    }
     let connections = 0;
     for (const count of this.#connections.values()) connections += count;
-    return { partners: this.#partners.size, watches, connections };
+    return { partners: this.#partners.size, watches, connections, leases };
   }
 
   /** One warning per 10 s: a down backend or Redis fails every interval. */

@@ -66,6 +66,12 @@ export async function createLive({ config, api, logger, registry, verdicts }: Li
     labelNames: ['transport'] as const,
     registers: [registry],
   });
+  const delivered = new Counter({
+    name: 'bff_live_events_delivered_total',
+    help: 'Subscription events sent to clients, by transport (one per subscriber an event reaches).',
+    labelNames: ['transport'] as const,
+    registers: [registry],
+  });
 
   let lastBusError = 0;
   const leaseMs = Math.max(3 * config.live.pollIntervalMs, 1000);
@@ -108,6 +114,16 @@ export async function createLive({ config, api, logger, registry, verdicts }: Li
     registers: [registry],
     collect() {
       this.set(live.stats().partners);
+    },
+  });
+  // On a fleet, the instance holding a partner's lease is the one reading it: with this, which one
+  // that is, and that the fleet's leases add up to the partners watched.
+  new Gauge({
+    name: 'bff_live_reader_leases',
+    help: 'Partners whose campaign statuses this instance reads for the whole fleet (it holds their reader lease).',
+    registers: [registry],
+    collect() {
+      this.set(live.stats().leases);
     },
   });
 
@@ -178,6 +194,7 @@ export async function createLive({ config, api, logger, registry, verdicts }: Li
       limits: { connectionsPerPartner: config.live.connectionsPerPartner, maxMessageBytes: MAX_MESSAGE_BYTES },
       fallbackToken: options.fallbackToken,
       onConnection: (change) => connections.inc({ transport: 'sse' }, change),
+      onEvent: () => delivered.inc({ transport: 'sse' }),
     });
     let ws: ReturnType<typeof attachWebSocket> | undefined;
     return {
@@ -201,6 +218,7 @@ export async function createLive({ config, api, logger, registry, verdicts }: Li
           },
           fallbackToken: options.fallbackToken,
           onConnection: (change) => connections.inc({ transport: 'websocket' }, change),
+          onEvent: () => delivered.inc({ transport: 'websocket' }),
           logger,
         });
       },
@@ -220,6 +238,8 @@ export async function createLive({ config, api, logger, registry, verdicts }: Li
     live,
     publishing,
     transports,
+    /** Whether the bus's Redis connections are ready; undefined on the memory bus. */
+    redisConnected: bus.kind === 'redis' ? () => bus.connected() : undefined,
     /** Closes the bus, once the requests in flight were answered (their mutations published). */
     close: () => live.close(),
   };

@@ -156,6 +156,7 @@ export async function createRedisBus({ url, leaseMs, onError }: RedisBusOptions)
     onEvent(listener) {
       listeners.push(listener);
     },
+    connected: () => client.isReady && subscriber.isReady,
     async close() {
       await Promise.allSettled([subscriber.close(), client.close()]);
     },

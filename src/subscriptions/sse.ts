@@ -17,6 +17,8 @@ export interface SseOptions {
   limits: { connectionsPerPartner: number; maxMessageBytes: number };
   fallbackToken: string | null;
   onConnection?: (change: 1 | -1) => void;
+  /** An event (a result with data) is being sent to a subscriber. */
+  onEvent?: () => void;
 }
 
 interface StreamContext {
@@ -89,7 +91,10 @@ export function createSseHandler(options: SseOptions) {
     },
     // Validated already, with the limit rules, by `prepare`.
     validate: () => [],
-    onNext: (_ctx, _req, result) => format(result as ExecutionResult) as ExecutionResult,
+    onNext: (_ctx, _req, result) => {
+      if (result.data != null) options.onEvent?.();
+      return format(result as ExecutionResult) as ExecutionResult;
+    },
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

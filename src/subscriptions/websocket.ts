@@ -28,6 +28,8 @@ export interface WebSocketOptions {
   /** What a connection without any token acts as (development on the emulator only). */
   fallbackToken: string | null;
   onConnection?: (change: 1 | -1) => void;
+  /** An event (a result with data) is being sent to a subscriber. */
+  onEvent?: () => void;
   logger: Logger;
 }
 
@@ -126,7 +128,10 @@ export function attachWebSocket(options: WebSocketOptions) {
           'document' in prepared ? { schema: options.schema, ...prepared, contextValue: options.contextFor(ctx.extra.token!, ctx.extra.abort!.signal) } : [...prepared],
         );
       },
-      onNext: (_ctx, _id, _payload, _args, result) => format(result as ExecutionResult),
+      onNext: (_ctx, _id, _payload, _args, result) => {
+        if (result.data != null) options.onEvent?.();
+        return format(result as ExecutionResult);
+      },
       onError: (_ctx, _id, _payload, errors) => errors.map((e) => options.formatError(e)),
       onClose(ctx) {
         // A closed socket frees everything: graphql-ws returns every subscription's iterator,
