@@ -5,7 +5,7 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
 import { GraphQLError, type DocumentNode } from 'graphql';
-import { Counter } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import { appCategories, createApps, type Apps } from '../apps/index.js';
 import { createCampaignApiClient, type CampaignApiClient } from '../campaign-api/http-client.js';
 import { createCacheStore } from '../cache/store.js';
@@ -304,6 +304,14 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
 
   /** Shutdown has begun: the load balancer is told at once, before the port closes. */
   let draining = false;
+  new Gauge({
+    name: 'bff_ready',
+    help: 'Whether /readyz says this instance is ready for traffic (1), or draining for shutdown (0).',
+    registers: [metrics.registry],
+    collect() {
+      this.set(draining ? 0 : 1);
+    },
+  });
   /**
    * Whether this instance should get traffic: while it serves and is not shutting down. Not
    * whether Redis or the backend answers, which every instance shares; nor whether the event
