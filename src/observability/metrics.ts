@@ -30,6 +30,9 @@ function packageVersion(): string {
 
 export const BUILD_VERSION = packageVersion();
 
+type BreakerState = 'closed' | 'half-open' | 'open';
+const BREAKER_VALUES: Record<BreakerState, number> = { closed: 0, 'half-open': 1, open: 2 };
+
 export interface BuildFacts {
   /** The commit the running build was made from (`BUILD_COMMIT`), when the build says. */
   commit?: string | undefined;
@@ -97,10 +100,16 @@ export function createMetrics(build: BuildFacts = {}) {
     labelNames: ['operation'] as const,
     registers: [registry],
   });
+  // Read at scrape time: set after each call, an instance that stops calling would show the
+  // breaker open long after its wait is over, and an alert on it would not end.
+  let readBreaker: (() => BreakerState) | undefined;
   const breakerState = new Gauge({
     name: 'bff_backend_breaker_state',
     help: 'Circuit breaker state of the backend: 0 closed, 1 half-open, 2 open.',
     registers: [registry],
+    collect() {
+      if (readBreaker) this.set(BREAKER_VALUES[readBreaker()]);
+    },
   });
   const cacheLookups = new Counter({
     name: 'bff_cache_lookups_total',
@@ -129,8 +138,9 @@ export function createMetrics(build: BuildFacts = {}) {
       backendDuration.observe({ operation: report.operation, outcome: report.outcome }, report.durationMs / 1000);
       if (report.attempts > 1) backendRetries.inc({ operation: report.operation }, report.attempts - 1);
     },
-    setBreakerState(state: 'closed' | 'half-open' | 'open'): void {
-      breakerState.set(state === 'closed' ? 0 : state === 'half-open' ? 1 : 2);
+    /** Where `bff_backend_breaker_state` is read from at each scrape. */
+    watchBreaker(read: () => BreakerState): void {
+      readBreaker = read;
     },
     /** Reports a Redis client's readiness in `bff_redis_connected{client}` (only clients in use have a series). */
     watchRedis(client: 'cache' | 'feed_coordination' | 'live_bus', connected: () => boolean): void {

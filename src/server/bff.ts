@@ -122,11 +122,11 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     onCall(report) {
       metrics.recordBackendCall(report);
       const breaker = api.breakerState();
-      metrics.setBreakerState(breaker);
       logBackend(report, breaker);
       dependencies.observe('backend');
     },
   });
+  metrics.watchBreaker(() => api.breakerState());
   // Told from real traffic (the breaker opens after consecutive failures), never by probing the
   // partner API with a made-up token.
   const dependencies = new Dependencies(

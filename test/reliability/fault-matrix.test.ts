@@ -334,6 +334,8 @@ describe('the circuit breaker', () => {
 
     // Half-open with the backend still failing: one probe goes through, fails, and it opens again.
     await new Promise((r) => setTimeout(r, HALF_OPEN_MS + 50));
+    // The gauge says so before any call: an instance that stops calling does not stay "open".
+    expect(await breakerState()).toBe(1);
     const probes = await Promise.all([guarded.gql(QUERY), guarded.gql(QUERY), guarded.gql(QUERY)]);
     for (const { body } of probes) expect(body.errors![0].extensions.code).toBe('BACKEND_UNAVAILABLE');
     expect((await guarded.calls())['campaigns/get'], 'exactly one probe').toBe(4);
