@@ -1,0 +1,88 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { SERVER_ERROR_CODES } from '../../src/observability/outcomes.js';
+import { metricNames } from '../helpers/promql.js';
+import { PROMETHEUS, RULE_FILES, RULE_TESTS, dashboardQueries, promtool, rules } from './support.js';
+
+/**
+ * The Prometheus rules of deploy/prometheus/: valid for promtool, each alert unit-tested firing and
+ * not firing, each explained, and the error ratio counting exactly the server's codes.
+ */
+describe.skipIf(!promtool)('promtool', () => {
+  it('checks the rule files', () => {
+    const run = spawnSync(promtool!, ['check', 'rules', ...RULE_FILES], { encoding: 'utf8' });
+    expect(run.stdout + run.stderr).not.toMatch(/FAILED/);
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+  });
+
+  it('passes the rules\' unit tests', () => {
+    const run = spawnSync(promtool!, ['test', 'rules', ...RULE_TESTS], { encoding: 'utf8', cwd: PROMETHEUS });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout.match(/SUCCESS/g)).toHaveLength(RULE_TESTS.length);
+  });
+
+  it('fails a unit test whose alert does not fire as it expects (the expectations are read)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bff-rules-'));
+    try {
+      const broken = readFileSync(join(PROMETHEUS, 'tests/instances.yml'), 'utf8')
+        .replace('rule_files: [../recording.yml, ../alerts.yml]', `rule_files: [${RULE_FILES.join(', ')}]`)
+        .replace("summary: 'a:9464: resident memory 500MiB'", "summary: 'a:9464: resident memory 1MiB'");
+      writeFileSync(join(dir, 'broken.yml'), broken);
+      const run = spawnSync(promtool!, ['test', 'rules', join(dir, 'broken.yml')], { encoding: 'utf8' });
+      expect(run.status, run.stdout + run.stderr).not.toBe(0);
+      expect(run.stdout + run.stderr).toMatch(/resident memory 500MiB/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the rules', () => {
+  const all = rules();
+  const alerts = all.filter((r) => r.alert);
+  const tests = RULE_TESTS.flatMap((file) => (parse(readFileSync(file, 'utf8')) as { tests: { alert_rule_test?: { alertname: string; exp_alerts?: unknown[] }[] }[] }).tests)
+    .flatMap((t) => t.alert_rule_test ?? []);
+
+  it('has a unit test where each alert fires and one where it does not', () => {
+    expect(alerts.length).toBeGreaterThanOrEqual(10);
+    for (const { alert } of alerts) {
+      const cases = tests.filter((t) => t.alertname === alert);
+      expect(cases.some((t) => (t.exp_alerts ?? []).length > 0), `${alert} fires in a test`).toBe(true);
+      expect(cases.some((t) => (t.exp_alerts ?? []).length === 0), `${alert} stays quiet in a test`).toBe(true);
+    }
+    expect(tests.filter((t) => !alerts.some((a) => a.alert === t.alertname))).toEqual([]);
+  });
+
+  it('gives each alert a severity, a summary, a description and its runbook section, and lists it in the README', () => {
+    const readme = readFileSync(join(PROMETHEUS, 'README.md'), 'utf8');
+    for (const { alert, labels, annotations } of alerts) {
+      expect(['critical', 'warning'], alert).toContain(labels?.severity);
+      expect(annotations?.summary, alert).toBeTruthy();
+      expect(annotations?.description, alert).toBeTruthy();
+      expect(annotations?.runbook_url, alert).toBe(`docs/operations.md#${alert!.toLowerCase()}`);
+      expect(readme, alert).toContain(`### ${alert}`);
+    }
+  });
+
+  it('counts exactly the server\'s error codes, and "other", in the error ratio', () => {
+    for (const name of ['job:bff_graphql_server_errors:rate5m', 'job:bff_graphql_server_errors:rate1h']) {
+      const rule = all.find((r) => r.record === name)!;
+      const regex = /outcome=~"([^"]*)"/.exec(rule.expr)![1]!;
+      expect(regex.split('|').sort(), name).toEqual([...SERVER_ERROR_CODES, 'other'].sort());
+    }
+  });
+
+  it('reads only recording rules that are defined, from alerts and dashboards alike', () => {
+    const recorded = new Set(all.flatMap((r) => (r.record ? [r.record] : [])));
+    const used = [...all.map((r) => ({ where: r.alert ?? r.record!, expr: r.expr })), ...dashboardQueries()];
+    const missing = used.flatMap(({ where, expr }) => [...metricNames(expr)].filter((n) => n.includes(':') && !recorded.has(n)).map((n) => `${where}: ${n}`));
+    expect(missing).toEqual([]);
+    // Every recording rule is read by something.
+    const read = new Set(used.flatMap(({ expr }) => [...metricNames(expr)]));
+    expect([...recorded].filter((r) => !read.has(r))).toEqual([]);
+  });
+});

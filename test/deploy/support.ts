@@ -1,0 +1,76 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+
+export const root = fileURLToPath(new URL('../..', import.meta.url));
+export const PROMETHEUS = join(root, 'deploy/prometheus');
+export const RULE_FILES = ['recording.yml', 'alerts.yml'].map((file) => join(PROMETHEUS, file));
+export const RULE_TESTS = readdirSync(join(PROMETHEUS, 'tests'))
+  .filter((file) => file.endsWith('.yml'))
+  .map((file) => join(PROMETHEUS, 'tests', file));
+export const DASHBOARDS = existsSync(join(root, 'deploy/grafana'))
+  ? readdirSync(join(root, 'deploy/grafana'))
+      .filter((file) => file.endsWith('.json'))
+      .map((file) => join(root, 'deploy/grafana', file))
+  : [];
+
+/** promtool, from Debian's `prometheus` package (`.ci/run` installs it when missing). */
+export const promtool = ['/usr/bin/promtool', ...(process.env.PATH ?? '').split(':').map((dir) => join(dir, 'promtool'))].find(
+  (path) => existsSync(path) && spawnSync(path, ['--version'], { stdio: 'ignore' }).status === 0,
+);
+if (!promtool) {
+  process.stdout.write('NOTICE: promtool is not installed; the Prometheus rule checks are SKIPPED (apt-get install prometheus, as .ci/run does).\n');
+}
+
+export interface Rule {
+  record?: string;
+  alert?: string;
+  expr: string;
+  for?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+}
+
+export function rules(): Rule[] {
+  return RULE_FILES.flatMap((file) => (parse(readFileSync(file, 'utf8')) as { groups: { rules: Rule[] }[] }).groups.flatMap((g) => g.rules));
+}
+
+/** Every PromQL expression of the dashboards' panels and variables, with where it is. */
+export function dashboardQueries(): { where: string; expr: string }[] {
+  const queries: { where: string; expr: string }[] = [];
+  for (const file of DASHBOARDS) {
+    const dashboard = JSON.parse(readFileSync(file, 'utf8')) as Dashboard;
+    const panels = dashboard.panels.flatMap((p) => [p, ...(p.panels ?? [])]);
+    const name = file.slice(root.length);
+    for (const panel of panels) for (const target of panel.targets ?? []) queries.push({ where: `${name}: panel "${panel.title}" ${target.refId}`, expr: target.expr });
+    for (const variable of dashboard.templating.list) {
+      if (variable.type !== 'query') continue;
+      const query = typeof variable.query === 'string' ? variable.query : variable.query.query;
+      // label_values(metric, label) and query_result(expr) name a metric as PromQL does.
+      const inner = /^(?:label_values|query_result)\((.*)\)$/s.exec(query)?.[1] ?? query;
+      const expr = query.startsWith('label_values(') ? inner.replace(/,\s*[a-zA-Z_]\w*\s*$/, '') : inner;
+      queries.push({ where: `${name}: variable ${variable.name}`, expr });
+    }
+  }
+  return queries;
+}
+
+export interface Panel {
+  id: number;
+  type: string;
+  title: string;
+  datasource?: { type: string; uid: string };
+  targets?: { refId: string; expr: string; datasource?: { type: string; uid: string } }[];
+  panels?: Panel[];
+  gridPos: { x: number; y: number; w: number; h: number };
+}
+
+export interface Dashboard {
+  uid: string;
+  title: string;
+  schemaVersion: number;
+  panels: Panel[];
+  templating: { list: { name: string; type: string; query: string | { query: string }; datasource?: { type: string; uid: string } }[] };
+}
