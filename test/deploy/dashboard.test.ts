@@ -118,4 +118,11 @@ describe.skipIf(!redisAvailable)('the metrics dashboards and rules read', () => 
     expect(missing).toEqual([]);
   });
 
+  it('docs/observability.md describes every bff_ metric exported, and no other', () => {
+    const { samples, histograms } = exported();
+    const families = new Set([...samples].map((name) => familyOf(name, histograms)).filter((name) => name.startsWith('bff_')));
+    const docs = readFileSync(join(root, 'docs/observability.md'), 'utf8');
+    const documented = new Set([...docs.matchAll(/^\| `(bff_[a-z_]+)`/gm)].map((m) => m[1]!));
+    expect([...families].sort()).toEqual([...documented].sort());
+  });
 });
