@@ -261,9 +261,9 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
         if (!res.destroyed) {
           if (outcome === 'timeout') {
             options.onRefused?.('timeout');
-            sendGraphQLError(req, res, 503, `The request did not finish within its deadline of ${options.requestTimeoutMs} ms.`, code, cors);
+            sendGraphQLError(req, res, 503, `The request did not finish within its deadline of ${options.requestTimeoutMs} ms.`, 'REQUEST_TIMEOUT', cors);
           } else {
-            sendGraphQLError(req, res, 503, SHUTDOWN_MESSAGE, code, { ...cors, 'retry-after': '0' });
+            sendGraphQLError(req, res, 503, SHUTDOWN_MESSAGE, 'SHUTTING_DOWN', { ...cors, 'retry-after': '0' });
           }
         }
         // Its line says what the client got, as it is sent.

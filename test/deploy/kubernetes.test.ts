@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { parseAppKeys } from '../../src/apps/app-keys.js';
-import { loadTrustedDocuments } from '../../src/apps/trusted-documents.js';
+import { loadTrustedDocuments } from '../../src/pipeline/trusted-documents.js';
 import { KNOWN_VARIABLES } from '../../src/config-names.js';
 import { loadConfig } from '../../src/config.js';
 import { containersOf, id, readYamlDocuments, renderKustomization, strategicMerge, type K8sObject } from '../helpers/kustomize.js';
