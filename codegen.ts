@@ -1,16 +1,16 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
-import { ENUM_VALUES } from './src/graphql/enum-values.js';
+import { ENUM_VALUES } from './src/campaigns/enum-values.js';
 
-const models = '../models.js';
+const models = '../../campaigns/models.js';
 const contract = '../../campaign-api/index.js';
 const enumNames = Object.keys(ENUM_VALUES);
 
 const config: CodegenConfig = {
   schema: 'schema/*.graphql',
   generates: {
-    'src/graphql/generated/resolvers-types.ts': {
+    'src/schema/generated/resolvers-types.ts': {
       plugins: [
-        // Each GraphQL enum becomes the union of the backend's values (src/graphql/enum-values.ts),
+        // Each GraphQL enum becomes the union of the backend's values (src/campaigns/enum-values.ts),
         // so arguments and resolver results are typed with what the backend sends and accepts.
         { typescript: { enumValues: ENUM_VALUES, enumsAsTypes: true } },
         // Resolvers refer to those unions by name. (Inline value maps here would type every
@@ -49,9 +49,9 @@ const config: CodegenConfig = {
           CampaignPinSettings: `${contract}#CampaignDetails`,
           CampaignCashback: `${contract}#CampaignDetails`,
           CampaignCard: `${models}#CardModel`,
-          OfferConnection: '../../apps/context.js#OfferPage',
-          Offer: '../../apps/context.js#OfferModel',
-          OfferFeedCategory: '../../apps/context.js#OfferFeedCategoryModel',
+          OfferConnection: '../../feed/context.js#OfferPage',
+          Offer: '../../feed/context.js#OfferModel',
+          OfferFeedCategory: '../../feed/context.js#OfferFeedCategoryModel',
         },
       },
     },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { createLogger } from '../src/observability/logger.js';
 import { createMetrics } from '../src/observability/metrics.js';
-import { createRequestRecorder } from '../src/graphql/plugins/observability.js';
+import { createRequestRecorder } from '../src/graphql/request-log.js';
 
 /**
  * The floor: a bare node:http server that answers every request with fixed JSON bytes (the warm

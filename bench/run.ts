@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { backendWorkUnderWayIn, feedBuildsIn, metricsOf } from './lib/bff-metrics.js';
 import { parseArgs } from 'node:util';
 import { ConfigError, envSchema, loadConfig } from '../src/config.js';
-import { TOKEN_ACCEPTED_FOR_MS } from '../src/cache/category-directory.js';
+import { TOKEN_ACCEPTED_FOR_MS } from '../src/categories/directory.js';
 import { freePort, killAllNow, pinSelf, REPO_ROOT, startService, type Service } from './lib/children.js';
 import { EmulatorAdmin, type CallCounts } from './lib/emulator-admin.js';
 import { fire, keepingFirstWrong } from './lib/load.js';

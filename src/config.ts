@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ResilienceSettings } from './campaign-api/resilience.js';
-import { parseTrustProxy, type ForwardedHeader, type TrustProxy } from './server/client-address.js';
+import { parseTrustProxy, type ForwardedHeader, type TrustProxy } from './http/client-address.js';
 import { redactCredentials, redactUrlValue } from './observability/failures.js';
 
 /**

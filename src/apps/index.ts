@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { GraphQLSchema } from 'graphql';
 import type { CampaignApi } from '../campaign-api/api.js';
 import { BusinessError, UnauthenticatedError } from '../campaign-api/index.js';
-import type { CategoryDirectory } from '../cache/category-directory.js';
-import type { PartnerCategories } from '../graphql/context.js';
+import type { CategoryDirectory } from '../categories/directory.js';
+import type { PartnerCategories } from '../schema/context.js';
 import type { CacheStore } from '../cache/store.js';
 import { ConfigError, type AppsConfig } from '../config.js';
 import { failureFields } from '../observability/failures.js';
@@ -11,12 +11,11 @@ import type { Logger } from '../observability/logger.js';
 import { loadTrustedDocuments, type TrustedDocuments } from '../pipeline/trusted-documents.js';
 import type { AppCaller, Policy } from '../pipeline/types.js';
 import { createAppKeyRegistry, hashKey, type AppKey, type AppKeyRegistry } from './app-keys.js';
-import { localCoordination, redisCoordination } from './coordination.js';
-import { createFeedCache, type FeedCache } from './feed-cache.js';
+import { localCoordination, redisCoordination } from '../cache/coordination.js';
+import { createFeedCache, type FeedCache } from '../feed/cache.js';
 import { createRateLimiter, rateLimitPolicy } from './rate-limit.js';
 import { appScopePolicy } from './scope.js';
 
-export type { AppsContext } from './context.js';
 
 /**
  * The shared category directory as an app reads it: with its first partner token the campaign API

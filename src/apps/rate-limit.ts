@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import type { Policy, Refusal } from '../pipeline/types.js';
-import type { Coordination } from './coordination.js';
+import type { Coordination } from '../cache/coordination.js';
 
 /**
  * Fixed-window request limits per app key and per client address. Shared by the fleet on Redis

@@ -1,3 +1,4 @@
+import { isMoney } from '../text/money.js';
 import { quote } from '../text/received-value.js';
 import { textProblem } from '../text/text-rule.js';
 
@@ -8,7 +9,6 @@ import { textProblem } from '../text/text-rule.js';
 
 const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 const CYRILLIC = /[\u0400-\u04FF]/;
-const MONEY = /^(?:0|[1-9]\d*)(?:\.\d{1,2})?$/;
 const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/i;
 
 /** Luminance above this is "light" and not allowed as a background (design 4.12). */
@@ -46,9 +46,7 @@ export function hasCyrillic(value: string): boolean {
 }
 
 /** A non-negative decimal with at most two decimals, such as "15", "0.5" or "10.00". */
-export function isMoney(value: string): boolean {
-  return MONEY.test(value);
-}
+export { isMoney };
 
 /** A percentage in (0, 100], written as a decimal string. */
 export function isPercent(value: string): boolean {

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { DEFAULT_MODERATION_DELAY_MS } from './lifecycle.js';
 import { createEmulatorServer } from './server.js';
 
-export { DEMO_TOKENS, CATEGORIES } from './fixtures.js';
+export { DEMO_TOKENS, CATEGORIES } from './demo.js';
 export { MAX_PINS_PER_CALL } from './handlers.js';
 export { MAX_BODY_BYTES } from './http-io.js';
 export { FAULT_MODES, type FaultMode } from './faults.js';

@@ -10,6 +10,7 @@ import { handlers } from './handlers.js';
 import { bearerToken, describeJsonValue, foreignCharset, MAX_BODY_BYTES, readBody, sendJson, sendText, TOO_LARGE } from './http-io.js';
 import type { ModerationPolicy } from './lifecycle.js';
 import { RequestLog } from './request-log.js';
+import { loadFixtures } from './fixtures.js';
 import { EmulatorState } from './state.js';
 
 export interface EmulatorServerOptions {
@@ -35,7 +36,7 @@ function sendFailure(res: ServerResponse, error: ApiFailure, headers?: Record<st
 }
 
 export function createEmulatorServer(options: EmulatorServerOptions): EmulatorServer {
-  const state = new EmulatorState(options.moderation);
+  const state = new EmulatorState(options.moderation, loadFixtures);
   const faults = new FaultRegistry();
   const calls = new Map<string, number>();
   const requests = new RequestLog();

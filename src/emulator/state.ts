@@ -1,7 +1,7 @@
 import type { CampaignData } from '../campaign-api/index.js';
 import { Campaign, type Partner, type PartnerKind } from './campaign.js';
 import { EmulatorClock } from './clock.js';
-import { CATEGORIES, DEMO_TOKENS, loadFixtures, type Category } from './fixtures.js';
+import { CATEGORIES, DEMO_TOKENS, type Category } from './demo.js';
 import { applyDue, nextEventAt, rescheduleModeration, type ModerationPolicy } from './lifecycle.js';
 import { Scheduler } from './scheduler.js';
 
@@ -19,7 +19,11 @@ export class EmulatorState {
   private nextId = 1;
   private readonly scheduler = new Scheduler();
 
-  constructor(private readonly defaultPolicy: ModerationPolicy) {
+  /** `seed` fills a fresh state (the fixtures), at start and at each reset. */
+  constructor(
+    private readonly defaultPolicy: ModerationPolicy,
+    private readonly seed: (state: EmulatorState) => void,
+  ) {
     this.policy = { ...defaultPolicy };
     this.reset();
   }
@@ -37,7 +41,7 @@ export class EmulatorState {
     for (const [token, partner] of this.partners) this.partners.set(token, emptyPartner(partner.kind));
     this.partners.set(DEMO_TOKENS.store, emptyPartner('store'));
     this.partners.set(DEMO_TOKENS.aggregator, emptyPartner('aggregator'));
-    loadFixtures(this);
+    this.seed(this);
   }
 
   now(): number {

@@ -1,18 +1,5 @@
 import { GraphQLError, Kind, print, type ASTNode, type GraphQLFormattedError } from 'graphql';
-import {
-  BUSINESS_ERROR_CODES,
-  BusinessError,
-  CampaignApiError,
-  QUOTE_LIMIT,
-  HttpStatusError,
-  UnauthenticatedError,
-  isBadResponse,
-  isUnavailable,
-  quote,
-  shorten,
-  type OperationName,
-} from '../campaign-api/index.js';
-import { UserErrorCodeValues } from './enum-values.js';
+import { QUOTE_LIMIT, quote, shorten } from '../text/received-value.js';
 
 /** `extensions.code` of the top-level errors this API raises itself. */
 export const ErrorCode = {
@@ -57,98 +44,6 @@ export function badArgument(argument: string, message: string): GraphQLError {
   return new GraphQLError(`Argument "${argument}" ${message}`, {
     extensions: { code: ErrorCode.BAD_USER_INPUT, argument },
   });
-}
-
-/** What a GraphQL caller was doing when the backend call failed: its mutation, or the read. */
-const DOING: Record<OperationName, string> = {
-  create: 'createCampaign',
-  update: 'updateCampaign',
-  start: 'startCampaign',
-  stop: 'stopCampaign',
-  addPins: 'addPins',
-  redeem: 'reportLead',
-  get: 'a campaign read',
-  info: 'a statistics read',
-  getAllCampaigns: 'a campaign list read',
-  getPinsByStatus: 'a pin list read',
-  getCategories: 'a category read',
-};
-
-/** Why the campaign API counts as unavailable, in words (the `reason` extension keeps the kind). */
-export function unavailableReason(error: CampaignApiError): string {
-  switch (error.kind) {
-    case 'timeout':
-      return 'no answer in time';
-    case 'network':
-      return 'no connection';
-    case 'http':
-      return error instanceof HttpStatusError ? `HTTP ${error.httpStatus}` : 'an HTTP error';
-    case 'circuit-open':
-      return 'paused after repeated failures';
-    case 'overloaded':
-      return 'too many calls in flight';
-    default:
-      return error.kind;
-  }
-}
-
-/** A backend error code as the UserErrorCode enum names it; a code it does not know, quoted. */
-function codeName(code: string): string {
-  if (!(BUSINESS_ERROR_CODES as readonly string[]).includes(code)) return quote(code);
-  return Object.entries(UserErrorCodeValues).find(([, v]) => v === code)![0];
-}
-
-/**
- * What a client failure means to a GraphQL caller. Messages are our own, in the GraphQL API's
- * words (the mutation or what was being read, never the REST operation): backend texts and
- * internals (URLs, stack traces, tokens) never reach the response.
- */
-function describe(error: unknown): { message: string; extensions: Record<string, unknown> } | undefined {
-  if (error instanceof UnauthenticatedError) {
-    return {
-      message: 'The campaign API did not accept the partner token. Send a valid token as the Authorization header, "Bearer <token>".',
-      extensions: { code: ErrorCode.UNAUTHENTICATED },
-    };
-  }
-  if (error instanceof CampaignApiError && isUnavailable(error)) {
-    return {
-      message: `The campaign API is unavailable (${unavailableReason(error)}) for ${DOING[error.operation]}; try again shortly.`,
-      extensions: { code: ErrorCode.BACKEND_UNAVAILABLE, reason: error.kind, operation: error.operation },
-    };
-  }
-  if (error instanceof CampaignApiError && isBadResponse(error)) {
-    return {
-      message: `The campaign API answered ${DOING[error.operation]} with data this API cannot use.`,
-      extensions: { code: ErrorCode.BACKEND_BAD_RESPONSE, reason: error.kind, operation: error.operation },
-    };
-  }
-  if (error instanceof BadBackendValueError) {
-    return {
-      message: `The campaign API returned a value the ${error.scalar} type cannot represent.`,
-      extensions: { code: ErrorCode.BACKEND_BAD_RESPONSE, reason: 'value' },
-    };
-  }
-  if (error instanceof BusinessError) {
-    return {
-      message: `The campaign API refused ${DOING[error.operation]} with code ${codeName(error.code)}.`,
-      extensions: { code: ErrorCode.BACKEND_REJECTED, backendCode: error.code, operation: error.operation },
-    };
-  }
-  if (error instanceof CampaignApiError && error.kind === 'aborted') {
-    return {
-      message: 'The request was cancelled before the campaign API answered.',
-      extensions: { code: ErrorCode.REQUEST_CANCELLED, operation: error.operation },
-    };
-  }
-  return undefined;
-}
-
-/** The same mapping as `formatError`, for code that wants a GraphQLError at once. */
-export function toGraphQLError(error: unknown): GraphQLError {
-  if (error instanceof GraphQLError) return error;
-  const known = describe(error);
-  if (known) return new GraphQLError(known.message, { extensions: known.extensions, originalError: error as Error });
-  return new GraphQLError('Internal server error.', { extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } });
 }
 
 /**
@@ -314,41 +209,86 @@ function bounded(formatted: GraphQLFormattedError, error: unknown): GraphQLForma
   return message === formatted.message ? formatted : { ...formatted, message };
 }
 
-/**
- * ApolloServer's `formatError`: campaign API failures get their stable code
- * (`UNAUTHENTICATED`, `BACKEND_UNAVAILABLE`, `BACKEND_BAD_RESPONSE`, ...), errors that already
- * carry a code (validation, limits, bad arguments) pass through, and anything else becomes an
- * opaque internal error. Stack traces never leave, and every message leaves with what it echoes
- * of the request cut short (`boundEchoes`): every path formats its errors here.
- */
-export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  return bounded(classified(formatted, error), error);
+/** What a failure of something the API depends on means to a client: its message and extensions. */
+export interface ErrorDescription {
+  message: string;
+  extensions: Record<string, unknown>;
 }
 
-function classified(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const original = unwrapResolverError(error);
-  const known = describe(original);
-  const position = {
-    ...(formatted.locations ? { locations: formatted.locations } : {}),
-    ...(formatted.path ? { path: formatted.path } : {}),
-  };
-  if (known) return { message: known.message, ...position, extensions: known.extensions };
-  const code = formatted.extensions?.code;
-  if (code === ErrorCode.INTERNAL_SERVER_ERROR && isClientMistake(error)) {
-    return withoutStacktrace({ ...formatted, extensions: { ...formatted.extensions, code: 'BAD_REQUEST' } });
+/**
+ * Says what an error a resolver threw means to a client, or undefined when the engine does not
+ * know it (it then leaves as an opaque internal error). The domain modules that call a backend
+ * describe its failures; the engine describes only its own.
+ */
+export type ErrorDescriber = (error: unknown) => ErrorDescription | undefined;
+
+/** The engine's own: a value an output scalar cannot represent is a bad answer from the backend. */
+function describeEngineError(error: unknown): ErrorDescription | undefined {
+  if (error instanceof BadBackendValueError) {
+    return { message: `The backend returned a value the ${error.scalar} type cannot represent.`, extensions: { code: ErrorCode.BACKEND_BAD_RESPONSE, reason: 'value' } };
   }
-  if (typeof code === 'string' && code !== ErrorCode.INTERNAL_SERVER_ERROR) return withoutStacktrace(formatted);
-  return { message: 'Internal server error.', ...position, extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } };
+  return undefined;
 }
 
-/**
- * What the client sees of a raw GraphQLError, made as Apollo makes it (normalizeAndFormatErrors:
- * a missing code reads INTERNAL_SERVER_ERROR, `extensions.http` is Apollo's and goes), then
- * `formatError`. For code that holds errors before Apollo formats them: the compiled path, and
- * the log's judgement of which errors are unexpected.
- */
-export function formatGraphQLError(error: GraphQLError): GraphQLFormattedError {
-  const formatted = error.toJSON();
-  const { http: _http, ...extensions } = formatted.extensions ?? {};
-  return formatError({ ...formatted, extensions: { ...extensions, code: extensions.code ?? ErrorCode.INTERNAL_SERVER_ERROR } }, error);
+export interface ErrorFormatter {
+  /**
+   * ApolloServer's `formatError`: described failures get their stable code, errors that already
+   * carry a code (validation, limits, bad arguments) pass through, and anything else becomes an
+   * opaque internal error. Stack traces never leave, and every message leaves with what it echoes
+   * of the request cut short (`boundEchoes`).
+   */
+  formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError;
+  /**
+   * What the client sees of a GraphQLError: a missing code reads INTERNAL_SERVER_ERROR, an
+   * `extensions.http` is the server's own and goes, then `formatError`. Every path formats its
+   * errors here, whichever executor or rule raised them.
+   */
+  formatGraphQLError(error: GraphQLError): GraphQLFormattedError;
+  /** The same mapping, for code that wants a GraphQLError at once. */
+  toGraphQLError(error: unknown): GraphQLError;
+}
+
+/** One formatter for the whole process, with the descriptions of the failures the domains know. */
+export function createErrorFormatter(...describers: ErrorDescriber[]): ErrorFormatter {
+  const all = [describeEngineError, ...describers];
+  const describe = (error: unknown) => {
+    for (const describer of all) {
+      const described = describer(error);
+      if (described) return described;
+    }
+    return undefined;
+  };
+
+  function classified(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+    const original = unwrapResolverError(error);
+    const known = describe(original);
+    const position = {
+      ...(formatted.locations ? { locations: formatted.locations } : {}),
+      ...(formatted.path ? { path: formatted.path } : {}),
+    };
+    if (known) return { message: known.message, ...position, extensions: known.extensions };
+    const code = formatted.extensions?.code;
+    if (code === ErrorCode.INTERNAL_SERVER_ERROR && isClientMistake(error)) {
+      return withoutStacktrace({ ...formatted, extensions: { ...formatted.extensions, code: 'BAD_REQUEST' } });
+    }
+    if (typeof code === 'string' && code !== ErrorCode.INTERNAL_SERVER_ERROR) return withoutStacktrace(formatted);
+    return { message: 'Internal server error.', ...position, extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } };
+  }
+
+  const formatError = (formatted: GraphQLFormattedError, error: unknown) => bounded(classified(formatted, error), error);
+
+  return {
+    formatError,
+    formatGraphQLError(error) {
+      const formatted = error.toJSON();
+      const { http: _http, ...extensions } = formatted.extensions ?? {};
+      return formatError({ ...formatted, extensions: { ...extensions, code: extensions.code ?? ErrorCode.INTERNAL_SERVER_ERROR } }, error);
+    },
+    toGraphQLError(error) {
+      if (error instanceof GraphQLError) return error;
+      const known = describe(error);
+      if (known) return new GraphQLError(known.message, { extensions: known.extensions, originalError: error as Error });
+      return new GraphQLError('Internal server error.', { extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } });
+    },
+  };
 }

@@ -1,15 +1,14 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { Page } from './models.js';
+import { quote } from '../text/received-value.js';
 import { badArgument } from './errors.js';
-import { quote } from '../campaign-api/index.js';
 
 /**
  * Relay-style cursors, opaque and bound to the list they came from.
  *
- * A cursor is `v1:<position>:<tag>` in base64url. The position says where the page ends (for
- * campaigns the last id seen, so a list that changes between pages never skips or repeats an
- * item). The tag is an HMAC over the position, the connection, the arguments that decide its
- * items (the `status` filter, the campaign and pin status) and a SHA-256 of the partner token:
+ * A cursor is `v1:<position>:<tag>` in base64url. The position says where the page ends (for a
+ * list of campaigns the last id seen, so a list that changes between pages never skips or repeats
+ * an item). The tag is an HMAC over the position, the connection, the arguments that decide its
+ * items (a filter) and a SHA-256 of the partner token:
  * a cursor used with another partner, another filter or another connection does not verify and
  * is refused as BAD_USER_INPUT. The token itself is never in a cursor.
  *
@@ -24,8 +23,10 @@ const TAG_BYTES = 16;
 
 /** The list a cursor belongs to: the connection and every argument but `first` and `after`. */
 export interface CursorScope {
-  connection: 'campaigns' | 'pins' | 'offerFeed';
+  connection: string;
   filter: string;
+  /** What else the cursor is bound to, for the message that refuses it elsewhere ("the `status` argument"). */
+  boundTo: string;
 }
 
 /** Signs and opens one partner's cursors (one per request). */
@@ -58,57 +59,13 @@ export function createCursors(token: string | null, secret: string | undefined):
       if (!timingSafeEqual(Buffer.from(given, 'base64url'), tag(scope, position))) {
         throw badArgument(
           'after',
-          `is a cursor of another list: a cursor works only with the partner, the connection and the filter (${describe(scope)}) it came from; start again without "after"`,
+          `is a cursor of another list: a cursor works only with the partner, the connection and the filter (${scope.boundTo}) it came from; start again without "after"`,
         );
       }
       return position;
     },
   };
 }
-
-function describe(scope: CursorScope): string {
-  if (scope.connection === 'offerFeed') return 'the `categoryId` and `platform` arguments';
-  return scope.connection === 'campaigns' ? 'the `status` argument' : 'the campaign and the `status` argument';
-}
-
-const INDEX = '(0|[1-9]\\d{0,14})';
-
-/** A position in the campaign list: the last id seen, and its index (a hint: where to look first). */
-export interface CampaignPosition {
-  lastId: number;
-  index: number;
-}
-
-export const campaignPosition = {
-  encode: (p: CampaignPosition) => `${p.lastId}@${p.index}`,
-  decode(position: string): CampaignPosition {
-    const match = new RegExp(`^([1-9]\\d{0,15})@${INDEX}$`).exec(position);
-    const lastId = Number(match?.[1]);
-    if (!match || !Number.isSafeInteger(lastId)) throw badArgument('after', 'is not a campaign cursor');
-    return { lastId, index: Number(match[2]) };
-  },
-};
-
-/**
- * A position in a campaign's pins of one status: the index of the last code seen and a short
- * hash of it (codes are listed in upload order, not sorted, so the code finds its place again
- * when codes before it left the status; the code itself stays out of the cursor).
- */
-export interface PinPosition {
-  index: number;
-  code: string;
-}
-
-export const pinCodeHash = (code: string) => createHash('sha256').update(code).digest('base64url').slice(0, 11);
-
-export const pinPosition = {
-  encode: (p: PinPosition) => `${p.index}@${pinCodeHash(p.code)}`,
-  decode(position: string): { index: number; hash: string } {
-    const match = new RegExp(`^${INDEX}@([A-Za-z0-9_-]{11})$`).exec(position);
-    if (!match) throw badArgument('after', 'is not a pin cursor');
-    return { index: Number(match[1]), hash: match[2]! };
-  },
-};
 
 /** `first` within [0, max]; the message names the argument and its bounds. */
 export function pageSize(first: number | null | undefined, fallback: number, max: number, argument = 'first'): number {
@@ -140,4 +97,14 @@ export function parsePositiveId(id: string): number | null {
   if (!/^[1-9]\d{0,15}$/.test(id)) return null;
   const n = Number(id);
   return Number.isSafeInteger(n) ? n : null;
+}
+
+/** One page of a longer list, with the cursor of each item (made only when asked for). */
+export interface Page<T> {
+  items: T[];
+  totalCount: number;
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  /** The cursor after the item at this index of `items`. */
+  cursor(index: number): string;
 }

@@ -1,6 +1,6 @@
 import { Kind, type GraphQLScalarType, type GraphQLScalarTypeConfig } from 'graphql';
 import { GraphQLDateTime, GraphQLHexColorCode, GraphQLSafeInt, GraphQLURL } from 'graphql-scalars';
-import { isMoney } from '../campaign-api/index.js';
+import { isMoney } from '../text/money.js';
 import { BadBackendValueError } from './errors.js';
 
 /** The behaviour of a scalar; its name and description come from schema/scalars.graphql. */

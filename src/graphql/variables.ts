@@ -9,7 +9,7 @@ import {
   type VariableDefinitionNode,
 } from 'graphql';
 import { inspect } from 'graphql/jsutils/inspect.js';
-import { QUOTE_LIMIT, preview, quote } from '../campaign-api/index.js';
+import { QUOTE_LIMIT, preview, quote } from '../text/received-value.js';
 import { ErrorCode } from './errors.js';
 
 /**

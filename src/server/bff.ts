@@ -9,15 +9,16 @@ import { Counter, Gauge } from 'prom-client';
 import { appCategories, createApps, type Apps } from '../apps/index.js';
 import { createCampaignApiClient, type CampaignApiClient } from '../campaign-api/http-client.js';
 import { createCacheStore } from '../cache/store.js';
-import { createCategoryDirectory } from '../cache/category-directory.js';
+import { createCategoryDirectory } from '../categories/directory.js';
 import { createTokenVerdicts } from '../cache/token-verdicts.js';
 import type { Config } from '../config.js';
-import { createContext, recordingFreshness, type GraphQLContext } from '../graphql/context.js';
-import { formatError, formatGraphQLError } from '../graphql/errors.js';
-import { KeyedQueue } from '../graphql/keyed-queue.js';
-import { createRequestRecorder, type RequestMeta } from '../graphql/plugins/observability.js';
-import { createSchema } from '../graphql/schema.js';
-import { backendLog, redisLog } from '../observability/dependency-log.js';
+import { createContext, recordingFreshness, type GraphQLContext } from '../schema/context.js';
+import { createErrorFormatter } from '../graphql/errors.js';
+import { describeCampaignApiError } from '../campaigns/errors.js';
+import { KeyedQueue } from '../campaigns/keyed-queue.js';
+import { createRequestRecorder, type RequestMeta } from '../graphql/request-log.js';
+import { createSchema } from './schema.js';
+import { backendLog, redisLog } from './dependency-log.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
 import { apolloExecution, landingPageOf } from '../pipeline/apollo.js';
@@ -36,7 +37,7 @@ import { activeTracer } from '../tracing/state.js';
 import { createLive } from '../subscriptions/index.js';
 import { Admission } from './admission.js';
 import { createCallers } from './callers.js';
-import { clientAddressReader } from './client-address.js';
+import { clientAddressReader } from '../http/client-address.js';
 import { Dependencies } from './dependencies.js';
 import { createGraphQLHandler } from './graphql-handler.js';
 import { createHttpHandler, type Readiness } from './http.js';
@@ -204,7 +205,9 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     cursorSecret: config.cursorSecret,
   };
 
-  const recorder = createRequestRecorder(metrics, logger, { knownOperations: [...DOCUMENTED_OPERATIONS, ...apps.trusted.operationNames] });
+  // One way out for every error, with what the campaign API's failures mean to a client.
+  const { formatError, formatGraphQLError } = createErrorFormatter(describeCampaignApiError);
+  const recorder = createRequestRecorder(metrics, logger, { knownOperations: [...DOCUMENTED_OPERATIONS, ...apps.trusted.operationNames], format: formatGraphQLError });
   // Refusals count under the limit they name (depth, cost, tokens...), each time one is answered.
   const countLimits = (refusal: Refusal) => {
     for (const limit of new Set(refusal.errors.map((error) => error.extensions?.limit))) if (typeof limit === 'string') metrics.limitRejections.inc({ limit });
@@ -300,6 +303,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     clientAddress,
     fallbackToken: options.fallbackToken ?? null,
     onRefusal: countLimits,
+    format: formatGraphQLError,
   });
 
   /** Shutdown has begun: the load balancer is told at once, before the port closes. */

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { GraphQLError } from 'graphql';
 import type { AppCaller, Caller, Refusal } from '../pipeline/types.js';
-import { readAuthorization } from './auth.js';
+import { readAuthorization } from '../http/auth.js';
 
 /**
  * Who sent a request over HTTP: a partner by its token (`Authorization: Bearer <token>`), an app by

@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { Admission } from './admission.js';
 import { ClientGoneError, checkBodyHeaders, parseJsonBody, readBody, refuseBody } from '../http/body.js';
-import { corsHeaders, type CorsPolicy } from './cors.js';
-import { RequestLifetime } from '../http/lifetime.js';
+import { corsHeaders, type CorsPolicy } from '../http/cors.js';
+import { RequestLifetime } from './lifetime.js';
 import { negotiate, prefersHtml, type Negotiated } from '../http/negotiation.js';
 import { HttpError, sendGraphQLError } from '../http/respond.js';
 import type { Logger } from '../observability/logger.js';
@@ -12,7 +12,7 @@ import { paramsOf, paramsOfSearch, type GraphQLParams } from '../pipeline/params
 import type { Pipeline, Prepared } from '../pipeline/pipeline.js';
 import { ResponseFacts, etagOf, type RememberedAnswer, type ResponseCache } from '../pipeline/response-cache.js';
 import type { Caller, Refusal, Transport } from '../pipeline/types.js';
-import type { AnswerPath, UnexecutedRecord } from '../graphql/plugins/observability.js';
+import type { AnswerPath, UnexecutedRecord } from '../graphql/request-log.js';
 
 /**
  * GraphQL over HTTP at /graphql: read the parameters → resolve the caller → the pipeline (every

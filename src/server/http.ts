@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendGraphQLError, sendJson } from '../http/respond.js';
 import type { Logger } from '../observability/logger.js';
 import { quote } from '../text/received-value.js';
-import { corsHeaders, type CorsPolicy } from './cors.js';
+import { corsHeaders, type CorsPolicy } from '../http/cors.js';
 import type { GraphQLHandler } from './graphql-handler.js';
 
 /**

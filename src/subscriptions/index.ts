@@ -1,14 +1,13 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { GraphQLError, GraphQLSchema } from 'graphql';
+import type { GraphQLError, GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { CampaignApi } from '../campaign-api/api.js';
 import { BusinessError, OPERATION_NAMES, type OperationName } from '../campaign-api/index.js';
 import type { TokenVerdicts } from '../cache/token-verdicts.js';
 import type { Config } from '../config.js';
-import { createContext, type BffDependencies, type GraphQLContext } from '../graphql/context.js';
-import { formatGraphQLError } from '../graphql/errors.js';
-import { createLoaders, type Loaders } from '../graphql/loaders.js';
-import { bindPartnerApi } from '../graphql/partner-api.js';
+import { createContext, type BffDependencies, type GraphQLContext, type LiveSource } from '../schema/context.js';
+import { createLoaders, type Loaders } from '../campaigns/loaders.js';
+import { bindPartnerApi } from '../campaigns/partner-api.js';
 import { failureFields } from '../observability/failures.js';
 import type { Logger } from '../observability/logger.js';
 import { createMemoryBus, type StatusBus } from './bus.js';
@@ -18,7 +17,7 @@ import type { Pipeline } from '../pipeline/pipeline.js';
 import type { Refusal } from '../pipeline/types.js';
 import { createOperationPreparer } from './operation.js';
 import { createRedisBus } from './redis-bus.js';
-import type { LiveSource } from './resolvers.js';
+
 import { createSseHandler } from './sse.js';
 import { attachWebSocket } from './websocket.js';
 
@@ -165,6 +164,8 @@ export async function createLive({ config, api, logger, registry, verdicts }: Li
     /** The client of a connection, also behind trusted proxies. */
     clientAddress: (req: IncomingMessage) => string;
     onRefusal?: (refusal: Refusal) => void;
+    /** How every error leaves the server, as over HTTP. */
+    format: (error: GraphQLError) => GraphQLFormattedError;
   }) {
     const { schema, deps } = options;
     // One event object goes to every watcher of its partner on this instance, and a partner is
@@ -182,8 +183,7 @@ export async function createLive({ config, api, logger, registry, verdicts }: Li
       maxIds: config.live.maxIds,
     };
     const contextFor = (token: string, signal: AbortSignal): GraphQLContext => ({ ...createContext(deps, { token, signal: () => signal }), live: source });
-    // As the compiled path formats its errors: Apollo's defaults, then the same formatError.
-    const format = (error: GraphQLError) => formatGraphQLError(error);
+    const format = options.format;
     const prepare = createOperationPreparer(options.pipeline, options.clientAddress, options.onRefusal);
     const sse = createSseHandler({
       schema,

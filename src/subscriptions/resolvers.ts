@@ -1,22 +1,14 @@
 import { GraphQLError } from 'graphql';
-import type { GraphQLContext } from '../graphql/context.js';
-import { known } from '../graphql/backend-values.js';
+import type { GraphQLContext, LiveSource } from '../schema/context.js';
+import { known } from '../campaigns/backend-values.js';
 import { badArgument, noTokenError } from '../graphql/errors.js';
-import type { CampaignStatusEventResolvers, SubscriptionResolvers } from '../graphql/generated/resolvers-types.js';
-import type { Loaders } from '../graphql/loaders.js';
+import type { CampaignStatusEventResolvers, SubscriptionResolvers } from '../schema/generated/resolvers-types.js';
+import type { Loaders } from '../campaigns/loaders.js';
 import { parsePositiveId } from '../graphql/pagination.js';
 import { statusValue, type StatusEvent } from './events.js';
 import { LiveErrorCode, type TokenCheck, type WatchItem } from './hub.js';
 import { quote } from '../campaign-api/index.js';
 
-/** What a subscription's context carries besides the request context. */
-export interface LiveSource {
-  verify(token: string): Promise<TokenCheck>;
-  watch(token: string, ids: ReadonlySet<number> | null): AsyncIterableIterator<WatchItem>;
-  /** The loaders every subscriber of the event's partner on this instance reads it with. */
-  loadersFor(event: StatusEvent, token: string): Loaders;
-  maxIds: number;
-}
 
 function parseIds(ids: readonly string[], maxIds: number): Set<number> {
   if (ids.length > maxIds) {

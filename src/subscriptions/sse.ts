@@ -2,9 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ExecutionResult, GraphQLError, GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { createHandler } from 'graphql-sse';
 import { charsetProblem, encodingProblem } from '../http/body.js';
-import { readAuthorization } from '../server/auth.js';
+import { readAuthorization } from '../http/auth.js';
 import { noTokenError } from '../graphql/errors.js';
-import type { GraphQLContext } from '../graphql/context.js';
+import type { GraphQLContext } from '../schema/context.js';
 import type { LiveStatus } from './hub.js';
 import type { OperationPreparer } from './operation.js';
 

@@ -4,10 +4,10 @@ import { GraphQLError, type ExecutionResult, type GraphQLFormattedError, type Gr
 import { CloseCode, handleProtocols, makeServer, type Context as WsContext, type ServerOptions } from 'graphql-ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Logger } from '../observability/logger.js';
-import { readAuthorization } from '../server/auth.js';
+import { readAuthorization } from '../http/auth.js';
 import type { OperationPreparer } from './operation.js';
 import type { LiveStatus } from './hub.js';
-import type { GraphQLContext } from '../graphql/context.js';
+import type { GraphQLContext } from '../schema/context.js';
 
 export interface WebSocketOptions {
   server: Server;

@@ -1,8 +1,14 @@
 import { context, createContextKey, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import { GraphQLError, isObjectType, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
-import type { AnswerPath } from '../graphql/plugins/observability.js';
 import { traceResponsePath, traceText } from './text.js';
+
+/**
+ * What answered a request: Apollo Server's execution, the compiled executor's, an answer remembered
+ * from an earlier execution (or its 304), a refusal by a rule of the pipeline, or the HTTP layer's
+ * refusal of a request it could not read as GraphQL.
+ */
+export type AnswerPath = 'apollo' | 'compiled' | 'remembered' | 'gate' | 'http';
 
 // GraphQL semantic conventions are still incubating: copied here rather than imported from the
 // unstable entry point, as the semantic-conventions package advises.

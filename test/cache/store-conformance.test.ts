@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CATEGORY_CACHE_KEY, createCategoryDirectory, type Category } from '../../src/cache/category-directory.js';
+import { CATEGORY_CACHE_KEY, createCategoryDirectory, type Category } from '../../src/categories/directory.js';
 import { createCacheStore, type CacheStore } from '../../src/cache/store.js';
 import type { CampaignApi } from '../../src/campaign-api/api.js';
 import { NetworkError } from '../../src/campaign-api/index.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createSchema } from '../../src/graphql/schema.js';
+import { createSchema } from '../../src/server/schema.js';
 
 /**
  * The client guide's input-to-output map (client/README.md) covers every field of

@@ -1,6 +1,6 @@
 import { Keyv } from 'keyv';
 import { describe, expect, it } from 'vitest';
-import { CATEGORY_CACHE_KEY, createCategoryDirectory, type Category } from '../../src/cache/category-directory.js';
+import { CATEGORY_CACHE_KEY, createCategoryDirectory, type Category } from '../../src/categories/directory.js';
 import type { CampaignApi } from '../../src/campaign-api/api.js';
 import { NetworkError, UnauthenticatedError } from '../../src/campaign-api/index.js';
 

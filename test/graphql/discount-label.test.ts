@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { discountLabel } from '../../src/graphql/discount-label.js';
+import { discountLabel } from '../../src/campaigns/discount-label.js';
 
 /** The exact strings Intl produces on Node 20 (full ICU): note the no-break spaces (U+00A0). */
 const NBSP = '\u00a0';

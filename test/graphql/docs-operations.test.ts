@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSchema } from '../../src/graphql/schema.js';
+import { createSchema } from '../../src/server/schema.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 /**

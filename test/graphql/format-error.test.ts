@@ -24,7 +24,10 @@ import {
   TimeoutError,
   UnauthenticatedError,
 } from '../../src/campaign-api/index.js';
-import { BadBackendValueError, MESSAGE_LIMIT, formatError, formatGraphQLError } from '../../src/graphql/errors.js';
+import { describeCampaignApiError } from '../../src/campaigns/errors.js';
+import { BadBackendValueError, MESSAGE_LIMIT, createErrorFormatter } from '../../src/graphql/errors.js';
+
+const { formatError, formatGraphQLError } = createErrorFormatter(describeCampaignApiError);
 import { scalarResolvers } from '../../src/graphql/scalars.js';
 import { firstVariableError } from '../../src/graphql/variables.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GraphQLInputObjectType, GraphQLObjectType, GraphQLScalarType } from 'graphql';
-import { createSchema } from '../../src/graphql/schema.js';
+import { createSchema } from '../../src/server/schema.js';
 
 /**
  * The schema is the public contract: every part is described for frontend developers, and the

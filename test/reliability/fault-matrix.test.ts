@@ -1,8 +1,9 @@
 import { GraphQLError } from 'graphql';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAULT_MODES, type FaultMode } from '../../src/emulator/faults.js';
-import { formatGraphQLError } from '../../src/graphql/errors.js';
-import { createRequestRecorder } from '../../src/graphql/plugins/observability.js';
+import { describeCampaignApiError } from '../../src/campaigns/errors.js';
+import { createErrorFormatter } from '../../src/graphql/errors.js';
+import { createRequestRecorder } from '../../src/graphql/request-log.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { startStack, type GqlResponse, type Stack } from '../helpers/stack.js';
@@ -374,7 +375,8 @@ describe('a write the backend carried out but never answered', () => {
 describe('the error log', () => {
   it('still gets a line, with the cause, for an error that is truly unexpected', async () => {
     const { lines, logger } = errorLog();
-    const recorder = createRequestRecorder(createMetrics(), logger);
+    const { formatGraphQLError } = createErrorFormatter(describeCampaignApiError);
+    const recorder = createRequestRecorder(createMetrics(), logger, { format: formatGraphQLError });
     // As graphql-js hands on a resolver's bug: located, with the bug as its original error.
     const located = new GraphQLError('a bug in a resolver', { originalError: new TypeError('a bug in a resolver'), path: ['broken'] });
     recorder.reportErrors({ requestId: 'r-1', backend: { calls: 0 } }, [located]);

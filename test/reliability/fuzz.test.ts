@@ -13,7 +13,7 @@ import {
   type GraphQLObjectType,
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSchema } from '../../src/graphql/schema.js';
+import { createSchema } from '../../src/server/schema.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { newPartner, promoInput } from '../graphql/support.js';
 import { expectNothingInternal, rest, restCampaignIds, restInfo, restPins, seeded, settle, trackUnhandledRejections } from './support.js';

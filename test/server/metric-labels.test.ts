@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
-import { createRequestRecorder } from '../../src/graphql/plugins/observability.js';
+import { createRequestRecorder } from '../../src/graphql/request-log.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import { DOCUMENTED_OPERATIONS } from '../../src/observability/operation-names.js';

@@ -20,7 +20,7 @@ import {
   type GraphQLScalarType,
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSchema } from '../../src/graphql/schema.js';
+import { createSchema } from '../../src/server/schema.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { liveClient, type Transport } from '../subscriptions/support.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readAuthorization } from '../../src/server/auth.js';
+import { readAuthorization } from '../../src/http/auth.js';
 
 describe('the Authorization header', () => {
   it('reads "Bearer <token>" and the reference samples\' "Bearer: <token>"', () => {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { clientAddressReader, MAX_HOPS, parseTrustProxy } from '../../src/server/client-address.js';
+import { clientAddressReader, MAX_HOPS, parseTrustProxy } from '../../src/http/client-address.js';
 
 /** What the reader looks at of a request: its TCP peer and its headers, as Node parsed them. */
 const request = (remoteAddress: string, headers: Record<string, string | string[]> = {}) => ({ socket: { remoteAddress }, headers }) as unknown as IncomingMessage;

@@ -1,8 +1,8 @@
 import { Keyv } from 'keyv';
 import { describe, expect, it } from 'vitest';
 import type { CampaignApi } from '../../src/campaign-api/api.js';
-import { localCoordination, type Coordination } from '../../src/apps/coordination.js';
-import { createFeedCache } from '../../src/apps/feed-cache.js';
+import { localCoordination, type Coordination } from '../../src/cache/coordination.js';
+import { createFeedCache } from '../../src/feed/cache.js';
 
 /**
  * The order of a feed's rebuilds after writes, with the one thing Redis adds made explicit: a

@@ -1,6 +1,6 @@
 import { Keyv } from 'keyv';
 import { describe, expect, it } from 'vitest';
-import { createCategoryDirectory } from '../../src/cache/category-directory.js';
+import { createCategoryDirectory } from '../../src/categories/directory.js';
 import { TokenVerdicts } from '../../src/cache/token-verdicts.js';
 import type { CampaignApi } from '../../src/campaign-api/api.js';
 import { UnauthenticatedError } from '../../src/campaign-api/index.js';

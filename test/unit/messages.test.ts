@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { PARSE_OPTIONS, quote } from '../../src/campaign-api/index.js';
-import { inGraphQLTerms } from '../../src/graphql/vocabulary.js';
+import { inGraphQLTerms } from '../../src/campaigns/vocabulary.js';
 
 describe('quote', () => {
   it('quotes at most 40 characters, ends a cut value with an ellipsis and never splits a character', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSchema } from '../../src/graphql/schema.js';
+import { createSchema } from '../../src/server/schema.js';
 import { createDocumentCache, isKnown } from '../../src/pipeline/documents.js';
 import type { Prepared } from '../../src/pipeline/pipeline.js';
 import { ResponseFacts, cachePolicyOf, createResponseCache, type Freshness } from '../../src/pipeline/response-cache.js';

@@ -1,0 +1,78 @@
+import type {
+  CampaignDetails,
+  CampaignInfo,
+  CampaignStatus,
+  PinStatus,
+  RedeemStatus,
+  UnknownEnumValue,
+} from '../campaign-api/index.js';
+import type { Page } from '../graphql/pagination.js';
+import type { UserErrorCodeValues } from './enum-values.js';
+
+export type { Page };
+
+/**
+ * What resolvers pass around for the schema's object types (codegen `mappers`). Objects carry
+ * only what the parent already knows, so a field costs a backend call only when it is asked for.
+ */
+
+/**
+ * A campaign as far as it is known: a list row knows only id and status, and its other fields
+ * load the record through the request's DataLoader; `campaign(id)` already holds the record.
+ */
+export interface CampaignRef {
+  id: number;
+  status?: CampaignStatus | UnknownEnumValue;
+  details?: CampaignDetails;
+}
+
+/**
+ * A campaign's card: the plain fields under their schema names (see `cardOf`), the record for
+ * `discountLabel`, and the feed's locale when the card came from `offerFeed(locale:)`.
+ */
+export interface CardModel {
+  title: string;
+  description: string;
+  conditions: string;
+  logoSvgUrl: string;
+  logoPngUrl: string;
+  backgroundColor: string;
+  fontColor: string;
+  backgroundImageUrl: string | null;
+  actionUrl: string | null;
+  record: CampaignDetails;
+  feedLocale: string | null;
+}
+
+
+export type CampaignPage = Page<CampaignRef | null>;
+
+export interface PinModel {
+  code: string;
+  status: PinStatus;
+}
+export type PinPage = Page<PinModel>;
+
+export interface CategoryModel {
+  categoryId: number;
+  categoryName: string;
+}
+
+export type CampaignStatsModel = CampaignInfo;
+export type PinCountsModel = CampaignInfo['campaignPinsStats'];
+export type LeadCountsModel = CampaignInfo['campaignRedeemStats'];
+
+export interface LeadModel {
+  campaign: CampaignRef;
+  transactionId: string;
+  state: string;
+  redeemStatus: RedeemStatus;
+}
+
+export type UserErrorCodeValue = (typeof UserErrorCodeValues)[keyof typeof UserErrorCodeValues];
+
+export interface UserErrorModel {
+  field: string[] | null;
+  message: string;
+  code: UserErrorCodeValue;
+}

@@ -1,0 +1,26 @@
+import { BusinessError, type RequestOf } from '../../campaign-api/index.js';
+import type { GraphQLContext } from '../../schema/context.js';
+import type { CreateCampaignInput } from '../../schema/generated/resolvers-types.js';
+import type { CampaignRef, UserErrorModel } from '../models.js';
+import { checkCreateInput } from './campaign-input.js';
+import { userErrorsFromBusiness } from './user-errors.js';
+
+export interface CampaignPayload {
+  campaign: CampaignRef | null;
+  userErrors: UserErrorModel[];
+}
+
+const toInput = (path: string[]) => ['input', ...path];
+
+export async function createCampaign(ctx: GraphQLContext, input: CreateCampaignInput): Promise<CampaignPayload> {
+  const { request, userErrors } = await checkCreateInput(ctx, input);
+  if (!request) return { campaign: null, userErrors };
+  try {
+    const result = await ctx.partner.create(request as RequestOf<'create'>);
+    return { campaign: { id: result.ymCampaignId, status: result.campaignStatus }, userErrors: [] };
+  } catch (error) {
+    if (!(error instanceof BusinessError)) throw error;
+    const fallback = error.code === 'repeatCampaignData' ? ['input', 'discountAmount'] : null;
+    return { campaign: null, userErrors: userErrorsFromBusiness(error, toInput, fallback) };
+  }
+}

@@ -1,0 +1,180 @@
+import { GraphQLError } from 'graphql';
+import {
+  BusinessError,
+  PARSE_OPTIONS,
+  CAMPAIGN_TYPES,
+  campaignData,
+  campaignFieldShape,
+  fieldsReplacedBy,
+  isMoney,
+  isUnknownEnumValue,
+  type CampaignDetails,
+  type CampaignFieldName,
+  quote,
+  type RequestOf,
+} from '../../campaign-api/index.js';
+import type { GraphQLContext } from '../../schema/context.js';
+import { ErrorCode } from '../../graphql/errors.js';
+import type { UpdateCampaignInput } from '../../schema/generated/resolvers-types.js';
+import type { UserErrorModel } from '../models.js';
+import { parsePositiveId } from '../../graphql/pagination.js';
+import { checkUpdateChanges } from './campaign-input.js';
+import type { CampaignPayload } from './create-campaign.js';
+import { incorrect, splitBackendPath, userError, userErrorsFromBusiness, userErrorsFromIssues, type FieldPath } from './user-errors.js';
+
+const ROOT = ['input'];
+const ID = ['input', 'id'];
+
+/** The writable fields of a campaign, less the key campaigns/update finds it by. */
+const FIELDS = (Object.keys(campaignFieldShape) as CampaignFieldName[]).filter((f) => f !== 'partnerCampaignId');
+
+type CampaignRecord = Partial<Record<CampaignFieldName, unknown>>;
+
+const refused = (userErrors: UserErrorModel[]): CampaignPayload => ({ campaign: null, userErrors });
+
+/**
+ * The campaign's writable data as campaigns/get answered it. A value the contract cannot write
+ * back (an enum value newer than this API, the samples' read-only `code` kind) is left out: the
+ * campaign API keeps a field it is not sent.
+ */
+function writableRecord(details: CampaignDetails): CampaignRecord {
+  const record: CampaignRecord = {};
+  for (const field of FIELDS) {
+    const value = (details as Record<string, unknown>)[field];
+    if (value === undefined || isUnknownEnumValue(value)) continue;
+    if (field === 'campaignType' && !(CAMPAIGN_TYPES as readonly unknown[]).includes(value)) continue;
+    record[field] = value;
+  }
+  return record;
+}
+
+/** The record after the changes: replaced forms dropped, null fields cleared, the rest set. */
+function applyChanges(current: CampaignRecord, changes: Record<string, unknown>): CampaignRecord {
+  const next: CampaignRecord = { ...current };
+  for (const field of fieldsReplacedBy(changes)) if (!(field in changes)) delete next[field];
+  for (const [field, value] of Object.entries(changes) as [CampaignFieldName, unknown][]) {
+    if (value === null) delete next[field];
+    else next[field] = value;
+  }
+  return next;
+}
+
+const MONEY_FIELDS: ReadonlySet<string> = new Set(['campaignFee', 'campaignFeeMin', 'campaignFeeMax', 'discountAmount']);
+const DATE_FIELDS: ReadonlySet<string> = new Set(['campaignStart', 'campaignEnd', 'offerEnd']);
+/** Optional currencies mean roubles, and campaigns/get answers 643 for one never set. */
+const CURRENCY_FIELDS: ReadonlySet<string> = new Set(['discountCurrency', 'feeCurrency']);
+
+/** Equal as values: the same amount, instant or set of platforms written another way is no change. */
+function sameValue(field: string, a: unknown, b: unknown): boolean {
+  if (CURRENCY_FIELDS.has(field)) return (a ?? 643) === (b ?? 643);
+  if (a === b) return true;
+  if (typeof a !== 'string' || typeof b !== 'string') return false;
+  if (MONEY_FIELDS.has(field)) return isMoney(a) && isMoney(b) && Number(a) === Number(b);
+  if (DATE_FIELDS.has(field)) return !Number.isNaN(Date.parse(a)) && Date.parse(a) === Date.parse(b);
+  if (field === 'supportedPlatforms') {
+    const set = (v: string) => [...new Set(v.split(',').map((p) => p.trim()))].sort().join();
+    return set(a) === set(b);
+  }
+  return false;
+}
+
+function sameRecord(a: CampaignRecord, b: CampaignRecord): boolean {
+  const fields = new Set([...Object.keys(a), ...Object.keys(b)]) as Set<CampaignFieldName>;
+  return [...fields].every((f) => sameValue(f, a[f], b[f]));
+}
+
+/**
+ * A problem with a field of the whole record, in the words of this update: a field the caller
+ * sent is theirs; one the campaign has and the caller did not send is said to be its current
+ * value; one it lacks is a requirement the change brought (acceptUrl for a PROMO).
+ */
+function describeField(field: string, message: string, sent: ReadonlySet<string>, held: ReadonlySet<string>): string {
+  if (sent.has(field) || !held.has(field)) return message;
+  return `the campaign's current ${field} (not part of this update) is refused: ${message}`;
+}
+
+/**
+ * updateCampaign: checks the fields sent, reads the campaign (campaigns/get), applies the changes
+ * and sends the whole record to campaigns/update, which is keyed by partnerCampaignId. Sending
+ * the whole record keeps the result the same whether the campaign API merges what it is sent
+ * (reference 4.2) or replaces the data with it (its state table), and lets null clear a field.
+ */
+export async function updateCampaign(ctx: GraphQLContext, input: UpdateCampaignInput): Promise<CampaignPayload> {
+  const { id, ...fields } = input;
+  const ymCampaignId = parsePositiveId(id);
+  if (ymCampaignId === null) {
+    return refused([userError(ID, 'campaignNotFound', `no campaign has id ${quote(id)}; ids are positive integers`)]);
+  }
+  const sent = new Set(Object.keys(fields).filter((f) => (fields as Record<string, unknown>)[f] !== undefined));
+  if (sent.size === 0) {
+    return refused([incorrect(ROOT, 'nothing would change: give at least one field to change besides id (null clears an optional field)')]);
+  }
+  const { request: changes, userErrors } = await checkUpdateChanges(ctx, fields);
+  if (!changes) return refused(userErrors);
+
+  // Read afresh: an earlier field of this request may have loaded the campaign before a change.
+  ctx.loaders.details.clear(ymCampaignId);
+  const details = await ctx.loaders.details.load(ymCampaignId);
+  if (!details) return refused([userError(ID, 'campaignNotFound', `no campaign with id ${ymCampaignId} belongs to this partner`)]);
+  const { partnerCampaignId } = details;
+  if (partnerCampaignId === undefined) {
+    throw new GraphQLError(`The campaign API did not say which partnerCampaignId campaign ${ymCampaignId} has, and needs it to change the campaign; nothing was changed.`, {
+      extensions: { code: ErrorCode.BACKEND_BAD_RESPONSE, reason: 'contract' },
+    });
+  }
+
+  const current = writableRecord(details);
+  // Fields the campaign has, also those with a value this API cannot write back.
+  const held: ReadonlySet<string> = new Set(FIELDS.filter((f) => (details as Record<string, unknown>)[f] !== undefined));
+  const next = applyChanges(current, changes as Record<string, unknown>);
+  if (sameRecord(current, next)) {
+    return refused([incorrect(ROOT, `nothing would change: campaign ${ymCampaignId} already has every value given (null for a field it does not have)`)]);
+  }
+
+  // The whole campaign after the change, checked before anything is written. A problem with a
+  // value it already had and the caller did not send is left to the campaign API to judge.
+  // Its messages go through the create path's translation into the GraphQL API's words.
+  const whole = { ...next, partnerCampaignId };
+  const parsed = campaignData.safeParse(whole, PARSE_OPTIONS);
+  if (!parsed.success) {
+    const problems = userErrorsFromIssues(parsed.error, ROOT).filter((e) => {
+      const field = e.field?.[ROOT.length];
+      return field !== undefined && (sent.has(field) || !held.has(field));
+    });
+    if (problems.length) return refused(problems);
+  }
+
+  // Fields the record had and no longer has go as null, so that a merging campaign API clears them too.
+  const request: Record<string, unknown> = { ...whole };
+  for (const field of Object.keys(current)) if (!(field in next)) request[field] = null;
+  try {
+    const result = await ctx.partner.update(request as RequestOf<'update'>);
+    ctx.loaders.details.clear(ymCampaignId);
+    return { campaign: { id: result.ymCampaignId, status: result.campaignStatus }, userErrors: [] };
+  } catch (error) {
+    if (!(error instanceof BusinessError)) throw error;
+    return refused(refusal(error, ymCampaignId, sent, held));
+  }
+}
+
+/** A refusal of campaigns/update in this mutation's words, naming what the caller sent where it can. */
+function refusal(error: BusinessError, ymCampaignId: number, sent: ReadonlySet<string>, held: ReadonlySet<string>): UserErrorModel[] {
+  if (error.code === 'campaignNotFound') {
+    return [userError(ID, 'campaignNotFound', `no campaign with id ${ymCampaignId} belongs to this partner`)];
+  }
+  if (error.code === 'failFinished') {
+    // The campaign is finished: say so, on campaignEnd only if the caller sent one.
+    const field = sent.has('campaignEnd') ? ['input', 'campaignEnd'] : ID;
+    return [
+      userError(field, 'failFinished', `campaign ${ymCampaignId} is FINISHED (its end has passed): updateCampaign changes it only together with a campaignEnd in the future, which sends it to moderation again`),
+    ];
+  }
+  const mapField = (path: string[]): FieldPath => (path[0] === 'partnerCampaignId' || path[0] === 'ymCampaignId' ? ID : [...ROOT, ...path]);
+  // One user error per field the campaign API named, in its order. It names fields of the whole
+  // record it was sent: say which of them the caller did not send.
+  return userErrorsFromBusiness(error, mapField, null).map((e, i) => {
+    const path = error.fields[i] ? splitBackendPath(error.fields[i].field) : null;
+    if (!path || e.field === ID) return e;
+    return { ...e, message: describeField(path[0]!, e.message, sent, held) };
+  });
+}

@@ -1,0 +1,104 @@
+import { CODE_CAMPAIGN_TYPES, PLATFORMS, isUnknownEnumValue } from '../../campaign-api/index.js';
+import { fromRecord, known, raw, recordOf } from '../backend-values.js';
+import { UNKNOWN_VALUE } from '../enum-values.js';
+import { cardOf } from './campaign-card.js';
+import type { CampaignResolvers } from '../../schema/generated/resolvers-types.js';
+import type { CampaignRef, PinModel, PinPage } from '../models.js';
+import { pageSize, type CursorScope } from '../../graphql/pagination.js';
+import { pinCodeHash, pinPosition } from '../positions.js';
+import type { GraphQLContext } from '../../schema/context.js';
+
+const DEFAULT_PINS_PAGE = 100;
+const MAX_PINS_PAGE = 1000;
+
+/** The status a list row or a mutation already knows, else the one in the record. */
+function statusOf(ref: CampaignRef, ctx: GraphQLContext) {
+  if (ref.status !== undefined) return ref.status;
+  const record = recordOf(ref, ctx);
+  return record instanceof Promise ? record.then((d) => d.campaignStatus) : record.campaignStatus;
+}
+
+const platforms = (value: string | undefined) =>
+  value === undefined
+    ? null
+    : value
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)
+        .map((p) => ((PLATFORMS as readonly string[]).includes(p) ? (p as (typeof PLATFORMS)[number]) : UNKNOWN_VALUE));
+
+// The groups (merchant, appearance, ...) resolve to the record itself; their own resolvers pick fields.
+const record = fromRecord((d) => d);
+
+export const Campaign: CampaignResolvers = {
+  id: (ref) => String(ref.id),
+  status: (ref, _args, ctx) => {
+    const status = statusOf(ref, ctx);
+    return status instanceof Promise ? status.then(known) : known(status);
+  },
+  rawStatus: (ref, _args, ctx) => {
+    const status = statusOf(ref, ctx);
+    return status instanceof Promise ? status.then(raw) : raw(status);
+  },
+  partnerCampaignId: fromRecord((d) => d.partnerCampaignId ?? null),
+  type: fromRecord((d) => known(d.campaignType)),
+  rawType: fromRecord((d) => raw(d.campaignType)),
+  description: fromRecord((d) => d.description),
+  conditions: fromRecord((d) => d.conditions),
+  startsAt: fromRecord((d) => d.campaignStart ?? null),
+  endsAt: fromRecord((d) => d.campaignEnd ?? null),
+  offerDurationHours: fromRecord((d) => d.offerDuration ?? null),
+  acceptUrl: fromRecord((d) => d.acceptUrl ?? null),
+  supportedPlatforms: fromRecord((d) => platforms(d.supportedPlatforms)),
+  merchant: record,
+  appearance: record,
+  discount: record,
+  fee: record,
+  card: fromRecord((d) => cardOf(d)),
+  // Code campaigns have pin settings; a kind this API does not know gets them when it has any.
+  pinSettings: fromRecord((d) =>
+    isUnknownEnumValue(d.campaignType)
+      ? d.pinType !== undefined || d.pinDisplayType !== undefined || d.couponCode !== undefined
+        ? d
+        : null
+      : CODE_CAMPAIGN_TYPES.includes(d.campaignType)
+        ? d
+        : null,
+  ),
+  cashback: fromRecord((d) => (d.cashbackType !== undefined || d.cashbackConfirmTime !== undefined ? d : null)),
+  categoryId: fromRecord((d) => (d.categoryId === undefined ? null : String(d.categoryId))),
+  category: async (ref, _args, ctx) => {
+    const { categoryId } = await recordOf(ref, ctx);
+    if (categoryId === undefined) return null;
+    return (await ctx.categories.get(categoryId)) ?? null;
+  },
+  stats: (ref, _args, ctx) => ctx.loaders.stats.load(ref.id),
+  pins: (ref, { status, first, after }, ctx) => {
+    const size = pageSize(first, DEFAULT_PINS_PAGE, MAX_PINS_PAGE);
+    const scope: CursorScope = { connection: 'pins', filter: `campaign=${ref.id};status=${status}`, boundTo: 'the campaign and the `status` argument' };
+    const from = after == null ? null : pinPosition.decode(ctx.cursors.decode(scope, after));
+    return ctx.loaders.pins.load({ id: ref.id, status }).then((codes): PinPage | null => {
+      if (codes === null) return null;
+      const start = from === null ? 0 : resumeAt(codes, from);
+      const items = codes.slice(start, start + size).map((code): PinModel => ({ code, status }));
+      return {
+        items,
+        totalCount: codes.length,
+        hasNextPage: start + items.length < codes.length,
+        hasPreviousPage: start > 0,
+        cursor: (i) => ctx.cursors.encode(scope, pinPosition.encode({ index: start + i, code: items[i]!.code })),
+      };
+    });
+  },
+};
+
+/**
+ * Where the next page of pins starts: after the last code seen, found where it was or, when codes
+ * before it left this status, where it moved to. When that code itself left the status, the code
+ * that took its place comes next.
+ */
+function resumeAt(codes: readonly string[], from: { index: number; hash: string }): number {
+  if (from.index < codes.length && pinCodeHash(codes[from.index]!) === from.hash) return from.index + 1;
+  const moved = codes.findIndex((code) => pinCodeHash(code) === from.hash);
+  return moved === -1 ? Math.min(from.index, codes.length) : moved + 1;
+}

@@ -1,9 +1,0 @@
-import { knownOrNull } from '../backend-values.js';
-import type { CampaignAppearanceResolvers } from '../generated/resolvers-types.js';
-
-export const CampaignAppearance: CampaignAppearanceResolvers = {
-  backgroundColor: (d) => d.backgroundColor,
-  fontColor: (d) => d.fontColor,
-  backgroundImageUrl: (d) => d.backgroundImage ?? null,
-  appearanceType: (d) => knownOrNull(d.appearanceType),
-};

@@ -1,9 +1,0 @@
-import { LeadStateValues } from '../enum-values.js';
-import type { LeadResolvers } from '../generated/resolvers-types.js';
-
-export const Lead: LeadResolvers = {
-  campaign: (l) => l.campaign,
-  transactionId: (l) => l.transactionId,
-  state: (l) => (l.state === LeadStateValues.PROCESSING ? LeadStateValues.PROCESSING : LeadStateValues.UNKNOWN),
-  redeemStatus: (l) => l.redeemStatus,
-};

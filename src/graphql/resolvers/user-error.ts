@@ -1,7 +1,0 @@
-import type { UserErrorResolvers } from '../generated/resolvers-types.js';
-
-export const UserError: UserErrorResolvers = {
-  field: (e) => e.field,
-  message: (e) => e.message,
-  code: (e) => e.code,
-};
