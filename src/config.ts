@@ -101,7 +101,8 @@ export const envSchema = z.object({
   CATEGORY_TTL_MS: int(1000, 86_400_000, 300_000),
   PIN_CHUNK_SIZE: int(1, 100_000, 10_000),
   MAX_PINS_PER_MUTATION: int(1, 1_000_000, 100_000),
-  LOADER_CONCURRENCY: int(1, 1000, 64),
+  // As many as the largest page holds, so a full page of cards is one wave of calls after the list.
+  LOADER_CONCURRENCY: int(1, 1000, 100),
   MAX_STATUS_SCAN: int(100, 1_000_000, 10_000),
   COMPILED_OPERATIONS: bool.default(true),
   GRAPHQL_JIT: bool.default(true),
