@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Coordination } from '../cache/coordination.js';
+import type { WriteEvents, WriteOperation } from '../campaign-api/writes.js';
 import type { FeedBuilder } from './builder.js';
 import { adopt, partnerHash, type FeedStore, type LocalFeeds } from './store.js';
 
@@ -84,4 +85,18 @@ export function createFeedRefresh(options: FeedRefreshOptions): FeedRefresh {
       options.track(invalidated(partnerHash(token), token)).catch((error: unknown) => options.onError?.(error, 'feed invalidation'));
     },
   };
+}
+
+/** The writes after which a partner's feed may show something else. */
+const FEED_CHANGING: ReadonlySet<WriteOperation> = new Set(['create', 'update', 'start', 'stop', 'addPins']);
+
+/**
+ * Rebuilds a partner's feed after each write through the client that may change it, whoever made
+ * the write. Also after a write whose outcome is unknown (its answer was lost, and it may have
+ * happened); not after one the backend refused. Returns what stops it.
+ */
+export function refreshOnWrites(feed: FeedRefresh, writes: WriteEvents): () => void {
+  return writes.onWrite((write) => {
+    if (write.outcome !== 'refused' && FEED_CHANGING.has(write.operation)) feed.invalidate(write.token);
+  });
 }

@@ -127,8 +127,8 @@ export class LiveStatus {
   }
 
   /**
-   * A mutation through this API answered with the campaign's status: delivered to this instance's
-   * watchers at once, and published to the others. Also while subscriptions are closing in a
+   * A write through this instance's client (a mutation's) told the campaign's status: delivered to
+   * this instance's watchers at once, and published to the others. Also while subscriptions are closing in a
    * shutdown: watchers on other instances must learn what the requests still in flight did.
    */
   published(token: string, id: number, status: string): void {
