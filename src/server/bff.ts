@@ -117,9 +117,8 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   const live = await createLive({ config, api, logger, registry: metrics.registry, verdicts });
   if (live.redisConnected) metrics.watchRedis('live_bus', live.redisConnected);
   const deps = {
-    // Mutations refresh the partner's feeds and publish the status they leave a campaign in to
-    // its subscribers, at once.
-    api: live.publishing(apps.api),
+    // The client itself: the feed and live status follow the writes it announces, whoever makes them.
+    api,
     categories,
     pinUploads: new KeyedQueue(),
     limits: {
