@@ -41,7 +41,9 @@ interface StoredConnection {
 interface StoredItem {
   /** The item's cursor when the page had it (an edge's cursor, or `pageInfo.endCursor` for the last). */
   cursor?: string;
+  /** The item, when a page selected it (through `nodes` or its edge's `node`). */
   node?: Reference | Record<string, unknown> | null;
+  /** The item's edge as a page selected it, when the page read `edges`. */
   edge?: Record<string, unknown>;
 }
 
@@ -88,14 +90,17 @@ export function connectionPagination(): FieldPolicy<StoredConnection, IncomingCo
           : (incoming.pageInfo ?? existing?.pageInfo);
       return { ...existing, ...rest, pageInfo, items: [...before, ...page] } as StoredConnection;
     },
+    // Each shape is served only when every item has it: a list paged through `nodes` has no
+    // cursor per item, so `edges` is left out rather than read as an empty list (which Apollo
+    // would take for a complete answer). A query asking for a shape that is not there misses it,
+    // and Apollo asks the server.
     read(existing) {
       if (!existing) return undefined;
       const { items, ...rest } = existing;
-      return {
-        ...rest,
-        nodes: items.map((item) => item.node ?? null),
-        edges: items.flatMap((item) => (item.edge ? [item.edge] : [])),
-      } as IncomingConnection;
+      const read: IncomingConnection = { ...rest };
+      if (items.every((item) => item.node !== undefined)) read.nodes = items.map((item) => item.node ?? null);
+      if (items.every((item) => item.edge !== undefined)) read.edges = items.map((item) => item.edge!);
+      return read;
     },
   };
 }
@@ -107,8 +112,9 @@ function itemsOf(incoming: IncomingConnection): StoredItem[] {
   return Array.from({ length: count }, (_, i) => {
     const edge = edges?.[i];
     const cursor = edge?.cursor ?? (i === count - 1 ? endCursor : undefined);
-    const node = nodes ? nodes[i] : edge?.node;
-    return { ...(cursor !== undefined ? { cursor } : {}), node: node ?? null, ...(edge ? { edge } : {}) };
+    // Known when the page selected it, in `nodes` or in its edge (`null` included).
+    const node = nodes && i < nodes.length ? nodes[i] : edge && 'node' in edge ? edge.node : undefined;
+    return { ...(cursor !== undefined ? { cursor } : {}), ...(node !== undefined ? { node } : {}), ...(edge ? { edge } : {}) };
   });
 }
 
