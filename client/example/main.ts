@@ -1,6 +1,7 @@
 import { ApolloClient, ApolloLink, HttpLink } from '@apollo/client';
 import { CampaignDetail, OfferCards, StartCampaign, StopCampaign } from '../src/documents.js';
-import type { CardFieldsFragment, OfferCardsQuery } from '../src/gql/graphql.js';
+import type { CampaignDetailQuery, CardFieldsFragment, OfferCardsQuery } from '../src/gql/graphql.js';
+import { keepCampaignLists } from '../src/list-updates.js';
 import { createCache } from '../src/type-policies.js';
 
 /**
@@ -103,14 +104,14 @@ function showCampaign(id: string): void {
     // The payload's campaign { id status } lands in the cache, which redraws this page and the feed.
     const { data, error } =
       action === 'start'
-        ? await client.mutate({ mutation: StartCampaign, variables: { id }, errorPolicy: 'all' }).then((r) => ({ data: r.data?.startCampaign, error: r.error }))
-        : await client.mutate({ mutation: StopCampaign, variables: { id }, errorPolicy: 'all' }).then((r) => ({ data: r.data?.stopCampaign, error: r.error }));
+        ? await client.mutate({ mutation: StartCampaign, variables: { id }, errorPolicy: 'all', update: keepCampaignLists }).then((r) => ({ data: r.data?.startCampaign, error: r.error }))
+        : await client.mutate({ mutation: StopCampaign, variables: { id }, errorPolicy: 'all', update: keepCampaignLists }).then((r) => ({ data: r.data?.stopCampaign, error: r.error }));
     problems = [...(data?.userErrors ?? []), ...(error ? [error] : [])];
     busy = false;
     render(query.getCurrentResult().data);
   };
   const render = (data: unknown) => {
-    const campaign = (data as { campaign?: any } | undefined)?.campaign;
+    const campaign = (data as CampaignDetailQuery | undefined)?.campaign;
     if (!campaign) {
       app.replaceChildren(el('p', { textContent: data ? 'No such campaign.' : 'Loading…' }));
       return;
