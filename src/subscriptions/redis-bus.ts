@@ -4,10 +4,10 @@ import type { BusEvent, Snapshot, StatusBus } from './bus.js';
 /**
  * The bus on Redis, for several BFF instances.
  *
- * - Lease `bff:live:lease:<partner>` (SET NX PX): the one instance that reads a partner's
+ * - Lease `bff:live:{<partner>}:lease` (SET NX PX): the one instance that reads a partner's
  *   statuses. Every instance with watchers of the partner tries each interval; the holder renews
  *   it. If the holder dies, another takes over within the lease time.
- * - Record `bff:live:status:<partner>` (a hash id → "status|stamp", with `_` its epoch and `_v`
+ * - Record `bff:live:{<partner>}:status` (a hash id → "status|stamp", with `_` its epoch and `_v`
  *   the count of changes published since): compared and updated by one Lua script, which
  *   publishes each change with the record's version after it. Being atomic on Redis, a change
  *   found by a poll and the same change published by a mutation on another instance is
@@ -16,12 +16,14 @@ import type { BusEvent, Snapshot, StatusBus } from './bus.js';
  *   The lease script answers every instance with the record's version each interval, so an
  *   instance whose subscription missed messages (a reconnect) knows it and reads the record.
  *
- * Keys and messages carry the partner's hash, never a token.
+ * Keys and messages carry the partner's hash, never a token. The braces make a partner's two keys
+ * one hash slot, as a script that names both needs on a Redis Cluster. On a Cluster the channel
+ * reaches every node, so a change published by the script on one node reaches subscribers on all.
  */
 
 const CHANNEL = 'bff:live:events';
-const leaseKey = (partner: string) => `bff:live:lease:${partner}`;
-const recordKey = (partner: string) => `bff:live:status:${partner}`;
+const leaseKey = (partner: string) => `bff:live:{${partner}}:lease`;
+const recordKey = (partner: string) => `bff:live:{${partner}}:status`;
 
 // KEYS[1] lease, KEYS[2] record; ARGV[1] instance, ARGV[2] lease ms, ARGV[3] record ms.
 // Answers { 1 when this instance holds the lease, the record's version or '' }.
