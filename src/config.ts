@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ResilienceSettings } from './campaign-api/resilience.js';
 import { parseTrustProxy, type ForwardedHeader, type TrustProxy } from './http/client-address.js';
 import { redactCredentials, redactUrlValue } from './observability/failures.js';
+import { REDIS_URL_FORMS, redisUrlProblem, SINGLE_SERVER_URL } from './cache/redis-url.js';
 
 /**
  * The whole configuration, read once from environment variables. A bad value stops start-up
@@ -52,7 +53,12 @@ const trustProxy = z.string().transform((value, ctx): TrustProxy => {
   }
 });
 
-const redisUrl = z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL, such as redis://127.0.0.1:6379' });
+const oneRedisServer = z.url({ protocol: /^rediss?$/ });
+/** One server (redis://, rediss://), a Sentinel group or a Cluster: cache/redis-url.ts reads the last two. */
+const redisUrl = z.string().superRefine((value, ctx) => {
+  const problem = SINGLE_SERVER_URL.test(value) ? (oneRedisServer.safeParse(value).success ? undefined : REDIS_URL_FORMS) : redisUrlProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
