@@ -18,6 +18,8 @@ function loadCampaign(ctx: GraphQLContext, id: string): Promise<CampaignRef | nu
     .then((details) => (details ? { id: ymCampaignId, status: details.campaignStatus, details } : null));
 }
 
+const asItemError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
 export const Query: Pick<QueryResolvers, 'campaign' | 'campaigns' | 'campaignsByIds'> = {
   campaign: (_root, { id }, ctx) => loadCampaign(ctx, id),
 
@@ -32,7 +34,9 @@ export const Query: Pick<QueryResolvers, 'campaign' | 'campaigns' | 'campaignsBy
     if (ids.length > MAX_IDS) throw badArgument('ids', `takes at most ${MAX_IDS} ids, got ${ids.length}; ask in several requests`);
     // A list of promises, not a promise of a list: graphql-js completes each item on its own, so
     // one failed read nulls its place and the others still answer. (The generated type cannot
-    // say "item promises that may resolve to null".)
-    return ids.map((id) => loadCampaign(ctx, id)) as unknown as (CampaignRef | null)[];
+    // say "item promises that may resolve to null".) A failed read resolves to its error rather
+    // than rejecting: both executors answer either as that item's error, but graphql-jit puts the
+    // null of an item that rejects at the end of the list instead of in its place.
+    return ids.map((id) => loadCampaign(ctx, id)?.catch(asItemError)) as unknown as (CampaignRef | null)[];
   },
 };
