@@ -43,7 +43,7 @@ async function orExit<T>(step: () => T | Promise<T>): Promise<T> {
 const config = await orExit(() => loadConfig());
 applyHeapGrowth(config.heapGrowthPercent);
 // Before anything else is built: the schema, the loaders and the logger ask once whether tracing is on.
-const tracing = await orExit(() => startTracing());
+const tracing = config.tracing ? await orExit(() => startTracing(config.tracing)) : undefined;
 const logger = createLogger(config.logLevel, undefined, tracing ? { mixin: traceLogFields } : {});
 if (tracing) {
   tracing.logTo(logger);

@@ -51,6 +51,13 @@ export function syncDestination(fd = 1): pino.DestinationStream {
 }
 
 /**
+ * What a logger made here writes with: its destination and its time function, both handed to
+ * pino, kept so that the request line can be written the way pino writes a line (below). Not kept
+ * for a logger with a mixin: its lines get fields the request line's template does not know.
+ */
+const ownWriting = new WeakMap<Logger, { stream: pino.DestinationStream; time: () => string }>();
+
+/**
  * JSON logs on stdout. Anything that could carry a partner token is redacted by path, and
  * request logs are built from an allow-list of fields, so a token cannot reach a log line.
  *
@@ -62,12 +69,14 @@ export function syncDestination(fd = 1): pino.DestinationStream {
  * (bench/README.md, issue 15).
  */
 export function createLogger(level: string, destination?: pino.DestinationStream, options: LoggerOptions = {}): Logger {
-  return pino(
+  const stream = destination ?? syncDestination();
+  const time = isoTimeOncePerMs();
+  const logger = pino(
     {
       level,
       ...(options.mixin ? { mixin: options.mixin } : {}),
       base: { service: 'campaign-bff' },
-      timestamp: isoTimeOncePerMs(),
+      timestamp: time,
       redact: {
         paths: ['token', '*.token', 'authorization', '*.authorization', 'headers.authorization', '*.headers.authorization', 'req.headers.authorization'],
         censor: '[redacted]',
@@ -89,8 +98,10 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         },
       },
     },
-    destination ?? syncDestination(),
+    stream,
   );
+  if (!options.mixin) ownWriting.set(logger, { stream, time });
+  return logger;
 }
 
 function errorWithoutCredentials(error: unknown): unknown {
@@ -137,29 +148,30 @@ const PLAIN_ID = /^[\w.-]*$/;
 const quoteId = (id: string) => (PLAIN_ID.test(id) ? `"${id}"` : JSON.stringify(id));
 
 /**
- * Writes the request line at level info through the logger's own destination, time, level
- * filter and bindings, the bytes pino writes for it (`test/unit/logger.test.ts`), without pino's
- * general path for a line it knows nothing about: that path (arguments, message formatting, a
- * walk over the object, the redaction pass) was most of the line's cost, about 2.1 µs against 1.2
- * (bench/README.md, issue 15). None of the fields can carry a token, so nothing here redacts.
- * A logger with a mixin (trace ids when tracing is on) writes the line through pino, which merges it.
+ * Writes the request line at level info with the logger's own destination, time, level filter
+ * and bindings: the bytes pino writes for it (`test/unit/logger.test.ts` compares them), without
+ * pino's general path for a line it knows nothing about (arguments, message formatting, a walk
+ * over the object, the redaction pass), which was most of the line's cost. None of the fields
+ * can carry a token, so nothing here redacts. A logger this module did not make, or one with a
+ * mixin (trace ids when tracing is on), writes the line through pino, which merges it.
  */
 export function requestLineWriter(logger: Logger): (line: RequestLine) => void {
-  const lines = logger.child({}, { redact: [] });
-  const internals = lines as unknown as Record<symbol, unknown>;
-  const { mixinSym, streamSym, timeSym, chindingsSym, lsCacheSym } = pino.symbols;
-  if (internals[mixinSym]) {
+  const writing = ownWriting.get(logger);
+  if (!writing) {
+    const lines = logger.child({}, { redact: [] });
     return (line) => {
       if (lines.isLevelEnabled('info')) lines.info(line, REQUEST_LINE_MESSAGE);
     };
   }
-  const stream = internals[streamSym] as pino.DestinationStream;
-  const time = internals[timeSym] as () => string;
-  const start = (internals[lsCacheSym] as Record<number, string>)[lines.levels.values.info!]!;
-  const bindings = internals[chindingsSym] as string;
+  const { stream, time } = writing;
+  // pino's line: the level's number, the time, the bindings (the base included) as JSON fields.
+  const start = `{"level":${logger.levels.values.info}`;
+  const bindings = Object.entries(logger.bindings())
+    .map(([name, value]) => `,${JSON.stringify(name)}:${JSON.stringify(value)}`)
+    .join('');
   const quote = quoter(512);
   return (line) => {
-    if (!lines.isLevelEnabled('info')) return;
+    if (!logger.isLevelEnabled('info')) return;
     stream.write(
       `${start}${time()}${bindings},"requestId":${quoteId(line.requestId)},"operation":${quote(line.operation)}` +
         `${line.operationType === undefined ? '' : `,"operationType":${quote(line.operationType)}`},"outcome":${quote(line.outcome)}` +
