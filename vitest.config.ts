@@ -38,6 +38,7 @@ const NOT_TWICE = [
   'test/cache/token-verdicts-conformance.test.ts',
   'test/client-kit/codegen.test.ts',
   'test/client-kit/guide.test.ts',
+  'test/client-kit/schema-file.test.ts',
   // The process rather than its requests: the built entry's start-up, configuration, logs,
   // metrics port, shutdown, memory and request shapes.
   'test/server/built-entry-*.test.ts',
@@ -50,8 +51,12 @@ const NOT_TWICE = [
   'test/server/source-maps.test.ts',
   'test/apps/hostile-sizes.test.ts',
   'test/client-kit/manifest-production.test.ts',
+  'test/client-kit/npm-start.test.ts',
+  // The kit packed and installed as another repository would: no request.
+  'test/client-kit/package.test.ts',
   // Fleets of instances sharing Redis: what they share, not how each executes.
   'test/apps/fleet.test.ts',
+  'test/cache/redis-ha-conformance.test.ts',
   'test/server/redis.test.ts',
   'test/server/shared-verdicts.test.ts',
   // Run both settings in each of their cases: request by request, Apollo against the compiled path.
