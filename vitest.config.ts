@@ -29,6 +29,9 @@ const THROUGH_THE_HANDLER = [
  * the folders without a GraphQL request (unit, emulator, client, deploy, fleet, browser).
  */
 const NOT_TWICE = [
+  // The backend's faults and the breaker's timing: what is tested is the campaign API client,
+  // whichever executor asked it.
+  'test/reliability/fault-matrix.test.ts',
   // Unit tests: no server.
   'test/graphql/category-directory.test.ts',
   'test/graphql/discount-label.test.ts',
