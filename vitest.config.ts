@@ -43,12 +43,11 @@ const NOT_TWICE = [
   'test/client-kit/guide.test.ts',
   'test/client-kit/schema-file.test.ts',
   // The process rather than its requests: the built entry's start-up, configuration, logs,
-  // metrics port, shutdown, memory and request shapes.
+  // metrics port, shutdown and memory.
   'test/server/built-entry-*.test.ts',
   'test/server/start-commands.test.ts',
   'test/server/shutdown.test.ts',
   'test/server/operation-cache-memory.test.ts',
-  'test/server/request-shapes.test.ts',
   'test/server/dependency-logs.test.ts',
   'test/server/metrics-port.test.ts',
   'test/server/source-maps.test.ts',
