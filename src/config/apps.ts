@@ -8,7 +8,7 @@ export const apps = section({
     APP_KEYS_FILE: text({
       allowed: 'a file path',
       description:
-        'A JSON file of app keys: `{ "<key>": { "name": "…", "partnerTokens": ["…"] } }` (or `"partnerToken"`); re-read when it changes, a bad file keeps the last good keys; at start-up a file that cannot be read or used stops the process (see [For app developers](../README.md#for-app-developers)). `npm start` on the embedded emulator adds `demo-app-key`.',
+        'A JSON file of app keys: `{ "<key>": { "name": "…", "partnerTokens": ["…"] } }` (or `"partnerToken"`); re-read when it changes, a bad file keeps the last good keys; at start-up a file that cannot be read or used stops the process (see [Apps](apps.md)). `npm start` on the embedded emulator adds `demo-app-key`.',
       example: '/etc/campaign-bff/app-keys.json',
     }),
     APP_KEYS_RELOAD_MS: int(100, 3_600_000, 1000, { description: 'How often the app keys file is checked for changes.' }),

@@ -7,7 +7,7 @@ export const runtime = section({
   shape: {
     COMPILED_OPERATIONS: flag(true, {
       description:
-        'A query text Apollo has accepted before runs again without Apollo\'s per-request pipeline, and a query of shared data only is answered from memory (see [Architecture](../README.md#architecture)); `false` turns both off.',
+        'A document runs on Apollo Server the first time and compiled from then on, without Apollo\'s per-request pipeline (see [Architecture](architecture.md#the-one-path-a-request-takes) and [the figures](adr/compiled-operations.md)); `false`: Apollo runs every execution. Answers the response cache remembers are sent either way.',
     }),
     GRAPHQL_JIT: flag(true, { description: 'That path executes with graphql-jit (compiled resolvers and JSON serialiser) instead of graphql-js.' }),
     ADMISSION_CONTROL: flag(true, {
@@ -16,7 +16,7 @@ export const runtime = section({
     }),
     HEAP_GROWTH_PERCENT: int(0, 300, 100, {
       description:
-        "How far V8 lets the old generation grow past what the last full collection kept before it collects again (100: to twice the live size; 0: V8's own choice, up to four times); not a cap, the heap still follows the live data (see [Configuration](../README.md#configuration), \"Memory\", and [the figures](adr/heap-growth.md)).",
+        "How far V8 lets the old generation grow past what the last full collection kept before it collects again (100: to twice the live size; 0: V8's own choice, up to four times); not a cap, the heap still follows the live data (see [Memory](operations.md#memory) and [the figures](adr/heap-growth.md)).",
     }),
   },
   build: (e) => ({

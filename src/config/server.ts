@@ -38,7 +38,7 @@ export const server = section({
     PORT: int(0, 65535, 4000, { description: 'The port the GraphQL API listens on.' }),
     HOST: describe(z.string().min(1).default('0.0.0.0'), { default: '0.0.0.0', allowed: 'a host name or address', description: 'The address the GraphQL API (and, unless `METRICS_HOST` says otherwise, the metrics) listen on.' }),
     METRICS_PORT: portOrOff(9464, {
-      description: 'Where Prometheus reads `/metrics`: a listener of its own, never the public one (see [Logs and metrics](../README.md#logs-and-metrics)); `off`: no metrics listener. Must differ from `PORT`.',
+      description: 'Where Prometheus reads `/metrics`: a listener of its own, never the public one (see [the metrics port](observability.md#the-metrics-port)); `off`: no metrics listener. Must differ from `PORT`.',
     }),
     METRICS_HOST: text({ default: 'the value of `HOST`', allowed: 'a host name or address', description: 'The address the metrics listener binds.', example: '127.0.0.1' }),
     BUILD_COMMIT: describe(z.string().regex(/^[0-9a-f]{7,40}$/i, { error: 'must be a git commit hash (7 to 40 hex digits)' }).optional(), {
@@ -59,7 +59,7 @@ export const server = section({
     SHUTDOWN_DELAY_MS: int(0, 600_000, DEFAULT_SHUTDOWN_DELAY_MS, {
       default: '`6000` in production, `0` in development',
       description:
-        'On SIGTERM/SIGINT `/readyz` answers 503 at once, and every request (and subscription) is still served, each answer closing its connection, for this long: the time a load balancer takes to stop sending (its check interval × fall; HAProxy\'s defaults 2 s × 3). Then the port closes (see [Behind a load balancer](../README.md#behind-a-load-balancer)).',
+        'On SIGTERM/SIGINT `/readyz` answers 503 at once, and every request (and subscription) is still served, each answer closing its connection, for this long: the time a load balancer takes to stop sending (its check interval × fall; HAProxy\'s defaults 2 s × 3). Then the port closes (see [Graceful shutdown and load balancers](operations.md#graceful-shutdown-and-load-balancers)).',
     }),
     SHUTDOWN_GRACE_MS: int(0, 600_000, 10_000, {
       description:
