@@ -281,7 +281,7 @@ describe.each(OVERLAYS)('deploy/kubernetes/overlays/%s', (overlay) => {
     }
     expect(quantity(requests.cpu)).toBeLessThanOrEqual(quantity(limits.cpu));
     expect(quantity(requests.memory)).toBeLessThanOrEqual(quantity(limits.memory));
-    // What the bench measured at rest and under 50 busy clients (bench/README.md) fits the limit.
+    // What the bench measured at rest and under 50 busy clients (docs/performance.md) fits the limit.
     expect(quantity(limits.memory)).toBeGreaterThanOrEqual(256 * 2 ** 20);
   });
 

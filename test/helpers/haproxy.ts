@@ -33,8 +33,8 @@ export interface RunningHaproxy {
 }
 
 /**
- * The load balancer configuration a fleet of BFF instances is run behind (README, "Behind a load
- * balancer"), on free loopback ports.
+ * The load balancer configuration a fleet of BFF instances is run behind (docs/operations.md,
+ * "HAProxy and nginx"), on free loopback ports.
  */
 export function haproxyConfig(frontendPort: number, statsPort: number, { servers, interMs, fall, rise }: HaproxyOptions): string {
   return `global
