@@ -41,7 +41,7 @@ const USAGE = `npm run bench [-- --quick] [-- --connections N] [-- --duration S]
 Starts the emulator, the BFF (NODE_ENV=production, shipped log level) and three reference servers
 (a bare node:http floor, stock Apollo Server, a hand-written REST client) as separate processes,
 runs every scenario at 0 ms and 10 ms backend latency (the floor and warm categories in three
-interleaved pairs, one with --quick), checks issue 15's targets, prints a table and writes
+interleaved pairs, one with --quick), checks its targets, prints a table and writes
 bench/results/latest.json; a run with a wrong answer is rejected instead (see Exit code).
 
   --quick          short runs and 10 connections: the whole bench in under a minute (CI smoke)
@@ -78,22 +78,22 @@ so a tuning can be measured without editing code.`;
 const DEMO_STORE_TOKEN = 'demo-store-token';
 const DEMO_AGGREGATOR_TOKEN = 'demo-aggregator-token';
 const PARTS = ['floor', 'floor-line', 'stock-apollo', 'categories', 'categories-apollo-client', 'categories-persisted', 'card', 'list-ids', 'list-cards', 'rest-floor-list', 'create', 'probes', 'memory', 'subscriptions', 'feed', 'feed-load', 'stampede', 'fleet'] as const;
-/** Connections of the feed-load run: app opens of many phones at once (issue 12). */
+/** Connections of the feed-load run: app opens of many phones at once. */
 const FEED_LOAD_CONNECTIONS = 200;
 /** The app opens run for 60 s in a full run: two freshness windows, so a second build would show. */
 const FEED_LOAD_SECONDS = 60;
 const STAMPEDE_REQUESTS = 500;
 /**
- * Pairs of floor and warm-categories runs at each latency. One 10 s run of each put the same code
- * at 42-67% of the floor from run to run (bench/README.md): this machine's speed moves between
- * windows by more than the margin the target is judged on. The first pair is the table's rows
+ * Pairs of floor and warm-categories runs at each latency. One run of each moved the same code's
+ * ratio to the floor by far more than the target's margin from run to run: a machine's speed moves
+ * between windows. The first pair is the table's rows
  * in their place; the others follow the latency's scenarios, each floor run right before its
  * categories run, and the target takes the median of the pairs' ratios. A disturbed window no
  * longer decides the verdict; a process that runs the path slowly throughout still does
- * (bench/README.md, "What bounds the misses").
+ * (docs/performance.md, "What bounds the targets").
  */
 const PAIR_ROUNDS = 3;
-/** Concurrent clients of the probes: issue 15's list-cards p50 target is at 4. */
+/** Concurrent clients of the probes: the list-cards p50 target is at 4. */
 const PROBE_CONNECTIONS = 4;
 /** partnerCampaignIds of the seeded campaigns, clear of the fixtures (1001...) and of create's. */
 const SEED_PARTNER_ID = 500_001;
@@ -440,7 +440,7 @@ interface FeedLoadRow {
   backendCalls: Record<string, number>;
   backendCallsPerMinute: number;
   feedBuilds: number;
-  /** VmHWM of the BFF over the measured run (not judged: issue 15's memory target is at 50 connections). */
+  /** VmHWM of the BFF over the measured run (not judged: the memory target is at 50 connections). */
   peakRssMb: number;
   failed: number;
   firstWrongBody?: string;
@@ -448,7 +448,7 @@ interface FeedLoadRow {
 
 /**
  * 200 connections of app opens with the backend at 10 ms, then the same screen through the partner
- * query: the backend calls each costs per minute (issue 12: at most one build per window).
+ * query: the backend calls each costs per minute (the target: at most one build per window).
  */
 async function measureFeedLoad(servers: Servers, admin: EmulatorAdmin, byKey: (key: string) => Scenario, profile: Profile): Promise<FeedLoadRow[]> {
   await admin.setLatency(10);
@@ -607,7 +607,7 @@ async function main(): Promise<boolean> {
     // /dev/null (discardStdout), as a log shipper takes them away.
     PORT: String(bffPort),
     HOST: '127.0.0.1',
-    // The app of the feed scenarios: its key and its trusted document (issue 12).
+    // The app of the feed scenarios: its key and its trusted document.
     APP_KEYS_FILE: feedFiles.appKeysFile,
     TRUSTED_DOCUMENTS: feedFiles.trustedDocuments,
     // One load generator stands in for thousands of phones: the per-address limit would refuse it.
@@ -770,7 +770,7 @@ async function main(): Promise<boolean> {
       }
     }
     if (profile.parts.has('probes')) {
-      // Latency with a few clients at once (issue 15: 4), the list against its REST floor.
+      // Latency with a few clients at once (4), the list against its REST floor.
       for (const key of ['list-cards', 'rest-floor-list']) {
         const scenario = { ...byKey(key), label: `${byKey(key).label}, ${PROBE_CONNECTIONS} conns` };
         results.push(await measure(servers, admin, scenario, latency, PROBE_CONNECTIONS, Math.min(profile.warmupSeconds, 1), profile.probeSeconds));

@@ -11,7 +11,7 @@ const SHOP = {
   font: '#FFFFFF',
 } as const;
 
-/** A promo campaign as the REST API takes it (reference 4.1). */
+/** A promo campaign as the REST API takes it. */
 export function restCampaignBody(partnerCampaignId: number): Record<string, unknown> {
   return {
     partnerCampaignId,

@@ -1,4 +1,4 @@
-/** The emulator's admin API (design section 3), as the bench needs it. */
+/** The emulator's admin API, as the bench needs it. */
 
 export type CallCounts = Record<string, number>;
 

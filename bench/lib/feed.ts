@@ -7,7 +7,7 @@ import { restCampaignBody } from './campaign-samples.js';
 import { CARD_FIELDS, graphqlBody, graphqlHeaders, PAGE_SIZE, type Scenario } from './scenarios.js';
 
 /**
- * The feed scenarios of issue 12: a mobile app's feed open (GET by trusted document id with an
+ * The feed scenarios: a mobile app's feed open (GET by trusted document id with an
  * app key) against a bare node:http server answering the same bytes, and against what the same
  * screen costs through the partner `campaigns(status: STARTED)` query.
  *

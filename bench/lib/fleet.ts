@@ -7,7 +7,7 @@ import { appHeaders, COLD_APP_KEY, COLD_TOKEN, FEED_APP_KEY, feedPath } from './
 import { fire } from './load.js';
 
 /**
- * Two BFF instances sharing a real redis-server in front of the same emulator (issue 12): app
+ * Two BFF instances sharing a real redis-server in front of the same emulator: app
  * opens on both at once, counting the feed builds of the fleet; then a `stopCampaign` through
  * instance A, timing until instance B no longer serves the card.
  */

@@ -158,10 +158,10 @@ const pct = (ratio: number) => `${round(ratio * 100)}%`;
 const us = (r: ScenarioResult) => Math.round(r.serverCpuUsPerRequest);
 const rps = (r: ScenarioResult) => Math.round(r.requestsPerSecond);
 
-/** The backend latency of the list-cards p50 target (issue 15: 10 ms per backend call). */
+/** The backend latency of the list-cards p50 target (10 ms per backend call). */
 const P50_LATENCY_MS = 10;
 
-/** Issue 15's warm-categories target at one latency, and what the request log line costs there. */
+/** The warm-categories target at one latency, and what the request log line costs there. */
 function categoriesChecks(results: ScenarioResult[], latency: number, connections: number): TargetCheck[] {
   const checks: TargetCheck[] = [];
   const floor = find(results, 'floor', latency, connections);
@@ -188,7 +188,7 @@ function categoriesChecks(results: ScenarioResult[], latency: number, connection
   }
   const floorLine = find(results, 'floor-line', latency, connections);
   if (floor && floorLine) {
-    // What bounds the target: the same floor doing only what every BFF request must (issue 15).
+    // What bounds the target: the same floor doing only what every BFF request must.
     checks.push({
       goal: `floor with the BFF's request line (JSON body, request id, log line and metrics), backend ${latency} ms`,
       measured:
@@ -226,7 +226,7 @@ function categoriesChecks(results: ScenarioResult[], latency: number, connection
   return checks;
 }
 
-/** Issue 15's list-cards targets against the REST floor under load, at one latency. */
+/** The list-cards targets against the REST floor under load, at one latency. */
 function listChecks(results: ScenarioResult[], latency: number, connections: number): TargetCheck[] {
   const cards = find(results, 'list-cards', latency, connections);
   const rest = find(results, 'rest-floor-list', latency, connections);
@@ -248,7 +248,7 @@ function listChecks(results: ScenarioResult[], latency: number, connections: num
 }
 
 /**
- * The targets of issue 15, checked against this run, with the figures it asks to report beside
+ * The targets, checked against this run, with the figures reported beside
  * them (what the request log line costs, the RSS at rest) as checks without a verdict.
  */
 export function checkTargets(

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RawRequest, RequestSpec } from 'autocannon';
 import { graphqlCreateInput } from './campaign-samples.js';
 
-/** The scenarios of issues 6 and 15: what each one sends, to which server, and what a right answer is. */
+/** The scenarios: what each one sends, to which server, and what a right answer is. */
 
 /** The BFF's twins: second BFF processes, the same but for their environment (see BffTwin). */
 export type TwinTarget = 'bff-traced' | 'bff-no-request-log';
@@ -208,7 +208,7 @@ export const tracedTwin = (sinkOrigin: string): BffTwin => ({
   keys: ['categories', 'card', 'list-cards'],
 });
 
-/** Without the JSON line per request (issue 15: what the request log line costs, measured). */
+/** Without the JSON line per request (what the request log line costs, measured). */
 export const noRequestLogTwin: BffTwin = {
   target: 'bff-no-request-log',
   name: 'BFF without request log',

@@ -6,7 +6,7 @@ import type { EmulatorAdmin } from './emulator-admin.js';
 import { rssMb } from './proc-stats.js';
 
 /**
- * The live-status scenario (issue 14): thousands of WebSocket subscribers (graphql-ws's own
+ * The live-status scenario: thousands of WebSocket subscribers (graphql-ws's own
  * client) watching the campaigns of a few partners. Measures the backend calls per poll
  * interval, the latency from a moderation decision at the emulator to the event at every
  * subscriber, and the BFF's memory per idle subscriber and after all disconnect.
@@ -257,7 +257,7 @@ export async function measureSubscriptions(options: {
 export function formatSubscriptions(r: SubscriptionsResult): string {
   const calls = r.backendCallsPerInterval['campaigns/get-all-campaigns'] ?? 0;
   return [
-    `Live status (issue 14): ${r.subscribers} WebSocket subscribers (graphql-ws) of ${r.partners} partners watching ${r.campaigns} campaigns, poll interval ${r.pollIntervalMs} ms`,
+    `Live status: ${r.subscribers} WebSocket subscribers (graphql-ws) of ${r.partners} partners watching ${r.campaigns} campaigns, poll interval ${r.pollIntervalMs} ms`,
     `  connected in ${r.connectSeconds} s`,
     `  backend calls per interval: get-all-campaigns ${calls} (the pollers' pages: ${r.expectedCallsPerInterval})${Object.keys(r.backendCallsPerInterval).length > 1 ? `, all: ${JSON.stringify(r.backendCallsPerInterval)}` : ''}`,
     `  moderation decision → event at every subscriber (${r.latencyMs.samples} deliveries): p50 ${r.latencyMs.p50} ms, p90 ${r.latencyMs.p90} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms (target p99 ≤ ${r.latencyTargetMs} ms: ${r.latencyMs.p99 <= r.latencyTargetMs ? 'met' : 'missed'})`,

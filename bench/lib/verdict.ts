@@ -6,7 +6,7 @@ import type { CallCounts } from './emulator-admin.js';
 import type { SubscriptionsResult } from './subscriptions.js';
 
 /**
- * Whether a run may be reported (issue 15): figures measured on wrong answers, or on more backend
+ * Whether a run may be reported: figures measured on wrong answers, or on more backend
  * calls than the minimum, are not the figures of the BFF, so such a run is refused as a whole.
  */
 

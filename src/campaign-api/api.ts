@@ -13,7 +13,7 @@ export type CampaignApi = {
   [N in OperationName]: (token: string, request: RequestOf<N>, options?: CallOptions) => Promise<ResponseOf<N>>;
 };
 
-/** What every call reports when it ends (issue 3: hooks for metrics and logs). */
+/** What every call reports when it ends: the hook metrics and logs are written from. */
 export interface CallReport {
   operation: OperationName;
   outcome: 'success' | 'business-error' | 'unauthenticated' | 'timeout' | 'network' | 'http' | 'malformed' | 'contract' | 'circuit-open' | 'overloaded' | 'aborted';

@@ -27,7 +27,7 @@ import {
 } from './field-rules.js';
 import { textProblem, type TextOptions } from '../text/text-rule.js';
 
-/** Field bounds of reference section 2.1 (varchar sizes). */
+/** Field bounds of the REST API's campaign fields (their varchar sizes). */
 export const FIELD_LIMITS = {
   merchantName: 300,
   merchantLogoSvg: 300,
@@ -122,7 +122,7 @@ export const campaignFieldShape = {
 
 export type CampaignFieldName = keyof typeof campaignFieldShape;
 
-/** Fields every create request carries (reference 4.1). */
+/** Fields every create request carries. */
 export const ALWAYS_REQUIRED_ON_CREATE = [
   'partnerCampaignId',
   'categoryId',
@@ -153,7 +153,7 @@ const str = (v: unknown): v is string => typeof v === 'string';
 const goodText = (v: unknown): v is string => str(v) && textProblem(v) === null;
 
 /**
- * The rules that tie fields together (reference 2.1, design 4.12). Written against possibly
+ * The rules that tie fields together (the field rules of docs/adr/rest-reference.md). Written against possibly
  * invalid input so that every violated field is reported at once. With `complete`, the record is
  * a whole campaign (create, or an update merged onto the stored one) and conditional
  * requirements apply; without it, only rules whose fields are all present are checked.

@@ -19,7 +19,7 @@ export const PLATFORMS = ['mobile', 'desktop'] as const;
 /** ISO 4217 numeric codes: 643 rouble, 840 US dollar. */
 export const CURRENCY_CODES = [643, 840] as const;
 
-/** Error codes of reference section 7. */
+/** The REST API's business error codes. */
 export const BUSINESS_ERROR_CODES = [
   'incorrectData',
   'repeatCampaignData',
@@ -43,7 +43,7 @@ export type BusinessErrorCode = (typeof BUSINESS_ERROR_CODES)[number];
 
 /**
  * A value the backend sent that this contract does not know. Kept with its raw text so one odd
- * enum value never fails a whole page (design 4.13).
+ * enum value never fails a whole page.
  */
 export interface UnknownEnumValue {
   readonly unknown: string;

@@ -12,7 +12,7 @@ import { compileAnswerCheck, type AnswerCheck } from './answer-check.js';
 import { OPERATION_NAMES, operations, type OperationName, type ResponseOf } from './operations.js';
 
 /**
- * What one HTTP answer of the backend means (design 4.7). Pure: the transport hands over the
+ * What one HTTP answer of the backend means (the envelope of docs/adr/rest-reference.md). Pure: the transport hands over the
  * status and the body text, this decides.
  *
  * - `success`: a success envelope whose payload satisfies the contract.
@@ -135,7 +135,7 @@ interface ExtractedError {
 }
 
 /**
- * The error shapes seen in the wild (design 4.7): `errors` as `{code, message, fields}`, as an
+ * The error shapes a backend may answer with: `errors` as `{code, message, fields}`, as an
  * array of `{code, message?}`, or keyed by code (`{"campaignNotFound": "text"}`); also a bare
  * code string and `code`/`message` at the top level. An empty `errors: {}` is no error.
  */

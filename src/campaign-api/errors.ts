@@ -22,7 +22,7 @@ export interface BusinessErrorField {
   message: string;
 }
 
-/** The backend refused the request with one of the codes of reference section 7. */
+/** The backend refused the request with one of its business error codes. */
 export class BusinessError extends CampaignApiError {
   readonly kind = 'business';
   constructor(

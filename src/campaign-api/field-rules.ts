@@ -3,7 +3,7 @@ import { quote } from '../text/received-value.js';
 import { textProblem } from '../text/text-rule.js';
 
 /**
- * Value rules of reference section 2.1 and design 4.12 as plain predicates, so the zod contract,
+ * The REST API's value rules (docs/adr/rest-reference.md) as plain predicates, so the zod contract,
  * the emulator and the BFF's pre-flight checks all apply the very same definitions.
  */
 
@@ -11,7 +11,7 @@ const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 const CYRILLIC = /[\u0400-\u04FF]/;
 const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/i;
 
-/** Luminance above this is "light" and not allowed as a background (design 4.12). */
+/** Luminance above this is "light" and not allowed as a background: light text must stay readable on it. */
 export const MAX_BACKGROUND_LUMINANCE = 0.5;
 /** WCAG AA contrast for normal text. */
 export const MIN_FONT_CONTRAST = 4.5;
@@ -93,7 +93,7 @@ export function pinProblem(pin: string, displayType: 'text' | 'ean_13'): string 
   return null;
 }
 
-/** Pins are matched case-insensitively (design 4.10). */
+/** Pins are matched case-insensitively, as the REST API matches them. */
 export function pinKey(pin: string): string {
   return pin.toLowerCase();
 }

@@ -89,7 +89,7 @@ export function buildOpenApiDocument(): JsonSchema {
       title: 'Offer Campaign partner REST API',
       version: '1',
       description:
-        'Campaigns, pins, leads and statistics of the Offer Campaign service. Every operation is POST with a JSON body; errors use the envelope of design 4.7. Generated from the zod contract in src/campaign-api.',
+        'Campaigns, pins, leads and statistics of the Offer Campaign service. Every operation is POST with a JSON body; errors use the error envelope of docs/adr/rest-reference.md. Generated from the zod contract in src/campaign-api.',
     },
     paths,
     components: {

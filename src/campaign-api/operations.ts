@@ -29,7 +29,7 @@ const optionalDateTime = z.string().optional();
 const idRequest = z.object({ ymCampaignId });
 const statusResult = z.object({ ymCampaignId: z.number().int(), campaignStatus });
 
-/** What campaigns/get answers (reference 4.3). Fields after the first block are optional extras. */
+/** What campaigns/get answers. Fields after the first block are optional extras. */
 export const campaignDetails = z.object({
   ymCampaignId: z.number().int(),
   campaignStatus,
@@ -105,7 +105,7 @@ export const pinCounters = z.object({
   totalPinCount: count,
 });
 
-/** Largest `limit` of get-all-campaigns (design 4.9). */
+/** Largest `limit` of get-all-campaigns (docs/adr/rest-reference.md). */
 export const MAX_PAGE_LIMIT = 100;
 
 /** How a response carries its payload: inside `result`, or at the top level (get-all-campaigns). */
@@ -118,9 +118,9 @@ interface OperationDef<Req extends z.ZodType, Res extends z.ZodType> {
   request: Req;
   response: Res;
   wrapping: Wrapping;
-  /** Safe to repeat: reads, and redeem (idempotent on transactionId, design 4.11). */
+  /** Safe to repeat: reads, and redeem (idempotent on transactionId). */
   idempotent: boolean;
-  /** Error codes the reference and design 4 name for it. */
+  /** Error codes the REST API answers it with (docs/adr/rest-reference.md). */
   errors: readonly (typeof BUSINESS_ERROR_CODES)[number][];
 }
 
@@ -253,7 +253,7 @@ export const operationByPath: ReadonlyMap<string, OperationName> = new Map(
   OPERATION_NAMES.map((name) => [operations[name].path, name]),
 );
 
-/** The error envelope the emulator answers with (design 4.7). */
+/** The error envelope the emulator answers with (docs/adr/rest-reference.md). */
 export const errorEnvelope = z.object({
   status: z.literal('error'),
   errors: z.object({

@@ -3,7 +3,7 @@
  * to type resolvers with the backend's values, and the schema's enum resolvers use the very same
  * objects at run time, so the two never disagree.
  *
- * `UNKNOWN` stands for any value the contract parsed as `{ unknown: raw }` (design 4.13); its
+ * `UNKNOWN` stands for any value the contract parsed as `{ unknown: raw }`; its
  * internal value is one the backend never sends for a known meaning.
  */
 export const UNKNOWN_VALUE = 'unknown';
@@ -45,7 +45,7 @@ export const LeadStateValues = { PROCESSING: 'processing', UNKNOWN: UNKNOWN_VALU
 /** ISO 4217 numeric codes, as the campaign API writes currencies. */
 export const CurrencyCodeValues = { RUB: 643, USD: 840, UNKNOWN: UNKNOWN_CURRENCY } as const;
 
-/** Backend error codes (reference section 7) and the BFF's own codes for multi-step mutations. */
+/** Backend error codes and the BFF's own codes for multi-step mutations. */
 export const UserErrorCodeValues = {
   INCORRECT_DATA: 'incorrectData',
   REPEAT_CAMPAIGN_DATA: 'repeatCampaignData',

@@ -141,7 +141,7 @@ const routes: Record<string, Partial<Record<string, Route>>> = {
   },
 };
 
-/** The admin API under /_emulator/ (design section 3); answers `{error}` with 400/404/405/409. */
+/** The admin API under /_emulator/ (src/emulator/README.md); answers `{error}` with 400/404/405/409. */
 export async function handleAdmin(ctx: AdminContext, req: IncomingMessage, res: ServerResponse, name: string): Promise<void> {
   try {
     const methods = routes[name];

@@ -1,6 +1,6 @@
 import type { CampaignStatus, FieldIssue } from '../campaign-api/index.js';
 
-/** Codes the emulator answers with besides the business codes of reference section 7. */
+/** Codes the emulator answers with besides the REST API's business codes. */
 export type TransportErrorCode = 'unauthorized' | 'unknownOperation' | 'methodNotAllowed' | 'payloadTooLarge' | 'unsupportedMediaType' | 'internalError';
 
 const HTTP_STATUS: Record<string, number> = {
@@ -20,7 +20,7 @@ const HTTP_STATUS: Record<string, number> = {
 };
 
 /**
- * A refusal of a REST operation, rendered as the error envelope of design 4.7. Start and stop
+ * A refusal of a REST operation, rendered as the REST API's error envelope. Start and stop
  * failures carry the campaign's current status as `result`.
  */
 export class ApiFailure extends Error {

@@ -44,7 +44,7 @@ export class Campaign {
 
   readonly pins = new PinPool();
   shows = 0;
-  /** Offers taken (pin or click) and not redeemed yet: campaignAccepts of reference 4.4. */
+  /** Offers taken (pin or click) and not redeemed yet: the campaign's `campaignAccepts`. */
   openAccepts = 0;
   readonly clicks = new Map<string, Click>();
   clickSeq = 0;

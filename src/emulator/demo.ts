@@ -1,4 +1,4 @@
-/** The two demo partners every fresh emulator knows (design section 3). */
+/** The two demo partners every fresh emulator knows. */
 export const DEMO_TOKENS: { store: 'demo-store-token'; aggregator: 'demo-aggregator-token' } = Object.freeze({
   store: 'demo-store-token',
   aggregator: 'demo-aggregator-token',

@@ -32,7 +32,7 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 
 export function ownCampaign(state: EmulatorState, partner: Partner, ymCampaignId: number): Campaign {
   const campaign = state.campaigns.get(ymCampaignId);
-  // Another partner's campaign is reported as absent, so ids reveal nothing (design 4.5).
+  // Another partner's campaign is reported as absent, so ids reveal nothing.
   if (!campaign || campaign.owner !== partner) {
     throw new ApiFailure('campaignNotFound', `no campaign with ymCampaignId ${ymCampaignId} for this partner`);
   }

@@ -23,7 +23,7 @@ import { redeem } from './leads.js';
 
 export type { Handler } from './handler-kit.js';
 
-/** Most pins one add-pins call may carry (design 4.10). */
+/** Most pins one add-pins call may carry. */
 export const MAX_PINS_PER_CALL = 10_000;
 
 /** Two weeks: how long issued offers stay valid after the end unless offerDuration says otherwise. */
@@ -74,7 +74,7 @@ const create: Handler = (state, partner, body) => {
   const data = parseOrFail(campaignData, body, extra) as CampaignData;
   const existing = partner.byPartnerCampaignId.get(data.partnerCampaignId);
   if (existing) {
-    // Create again (design 4.6): same discount replaces the data, another one is refused.
+    // Create again: the same discount replaces the data, another one is refused.
     if (!sameDiscountAmount(existing.data.discountAmount, data.discountAmount)) {
       throw new ApiFailure(
         'repeatCampaignData',
@@ -91,7 +91,7 @@ const create: Handler = (state, partner, body) => {
   }
   const campaign = state.addCampaign(partner, data);
   sendToModeration(campaign, state.policy, now);
-  // An aggregator's campaign without a start date goes live at upload, moderated afterwards (design 4.3).
+  // An aggregator's campaign without a start date goes live at upload, moderated afterwards.
   if (partner.kind === 'aggregator' && campaign.startAt === null) goLive(campaign);
   state.changed(campaign);
   return success(campaign.statusResult);
@@ -116,7 +116,7 @@ const update: Handler = (state, partner, body) => {
     throw new ApiFailure('campaignNotFound', `no campaign with partnerCampaignId ${String(key)} for this partner`);
   }
   const sent = body as Record<string, unknown>;
-  // Only the fields sent change (reference 4.2); null clears an optional one.
+  // Only the fields sent change; null clears an optional one.
   const merged: Record<string, unknown> = { ...campaign.data };
   for (const field of fieldsReplacedBy(sent)) delete merged[field];
   for (const field of WRITABLE_FIELDS) {

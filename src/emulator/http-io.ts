@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-/** Bodies above this are refused with 413 (the "over 10 MB"). */
+/** Bodies above this are refused with 413. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 /** A client that keeps sending after its 413 is cut off once it has sent this much more. */
 const DRAIN_LIMIT_BYTES = 8 * MAX_BODY_BYTES;

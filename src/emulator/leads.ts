@@ -8,7 +8,7 @@ const COMPARED_REPORT_FIELDS = Object.keys(redeemRequest.shape).filter(
   (f) => !['ymCampaignId', 'transactionId', 'pinContent', 'clickId', 'redeemStatus'].includes(f),
 );
 const MONEY_REPORT_FIELDS = new Set(['campaignFee', 'orderAmount', 'cashbackAmount']);
-/** Optional currencies mean roubles (reference 4.7), so leaving one out equals sending 643. */
+/** Optional currencies mean roubles, so leaving one out equals sending 643. */
 const CURRENCY_REPORT_FIELDS = new Set(['feeCurrency', 'orderCurrency']);
 
 function sameReportValue(field: string, a: unknown, b: unknown): boolean {
@@ -47,7 +47,7 @@ function reportDifferences(first: Record<string, unknown>, again: Record<string,
   return issues;
 }
 
-/** Lead status moves allowed after the first report (design 4.11). */
+/** Lead status moves allowed after the first report: a lead used may be approved or declined, an approved one returned. */
 const LEAD_MOVES: Record<RedeemStatus, readonly RedeemStatus[]> = {
   used: ['approved', 'declined'],
   approved: ['declined'],

@@ -1,7 +1,7 @@
 import type { Campaign } from './campaign.js';
 
 /**
- * The campaign state machine of reference section 3 with design 4.2-4.6. Functions here change
+ * The campaign state machine, as docs/adr/rest-reference.md reads the REST API's. Functions here change
  * one campaign and know nothing of HTTP; times are emulator-clock milliseconds.
  */
 
@@ -31,7 +31,7 @@ export function rescheduleModeration(c: Campaign, policy: ModerationPolicy, now:
 
 /**
  * Going live by itself (approval, schedule, an aggregator's upload): a one-off code campaign
- * without unused pins cannot run and waits in pin-required (design 4.3).
+ * without unused pins cannot run and waits in pin-required.
  */
 export function goLive(c: Campaign): void {
   c.awaitingStart = false;
@@ -48,7 +48,7 @@ export function approve(c: Campaign, at: number): void {
     c.holdOnApproval = false;
     c.status = 'paused';
   } else if (c.startAt !== null && c.startAt > at) {
-    // "Verified" is not a status the API returns: it reads paused until its start time (design 4.2).
+    // "Verified" is not a status the API returns: it reads paused until its start time.
     c.status = 'paused';
     c.awaitingStart = true;
   } else {

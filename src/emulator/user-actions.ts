@@ -27,7 +27,7 @@ export function showOffer(state: EmulatorState, c: Campaign): { ymCampaignId: nu
 
 /**
  * A user takes the offer: the oldest unused one-off pin, or a tracked click on acceptUrl.
- * Taking the last unused pin moves a started campaign to pin-required (design 4.10).
+ * Taking the last unused pin moves a started campaign to pin-required.
  */
 export function acceptOffer(state: EmulatorState, c: Campaign): AcceptAnswer {
   mustBeShown(c, 'take the offer of');

@@ -15,8 +15,8 @@ import { ErrorCode } from './errors.js';
 /**
  * Variable coercion with messages this API owns. graphql-js writes the whole received value into
  * its messages (twice), and Apollo gives it no way to hide suggestions there, so a production
- * server answered `"STARTE"` with `Did you mean the enum value "STARTED"?` and a 1 MB string
- * with a 2 MB message. The rules are graphql-js's own (`coerceInputValue`); only the messages
+ * server answered `"STARTE"` with `Did you mean the enum value "STARTED"?`, and a huge string
+ * with a message twice its size. The rules are graphql-js's own (`coerceInputValue`); only the messages
  * differ: a received value is quoted as at most 40 characters and "…", and suggestions go when
  * `hideSuggestions` is set. Both execution paths ask this module, and it runs before graphql-js
  * coerces again, so graphql-js's messages are never sent.

@@ -6,8 +6,8 @@ import proxyaddr from 'proxy-addr';
  * Who the client of a request is, behind load balancers and proxies.
  *
  * A proxy in front of the service is the TCP peer of every request: its address says nothing
- * about the client. It names the client in a header it appends to (`X-Forwarded-For`, or
- * RFC 7239 `Forwarded`), and a client can write that header too. So the header is read from the
+ * about the client. It names the client in a header it appends to (`X-Forwarded-For`, or the
+ * standard `Forwarded`), and a client can write that header too. So the header is read from the
  * right, one hop at a time, only as far as the hops are trusted (TRUST_PROXY, read as Express
  * reads its `trust proxy`): the first address that is not a trusted proxy is the client. With no
  * trusted proxy the header is never read.
@@ -94,7 +94,7 @@ function plainEntry(value: string, start: number, end: number): string | undefin
   return withoutPort(value.slice(start, end).trim());
 }
 
-/** The `for=` node of one RFC 7239 element (`for=192.0.2.60;proto=https`, `for="[2001:db8::1]:4711"`); `unknown` when it names none. */
+/** The `for=` node of one element of a `Forwarded` header (`for=192.0.2.60;proto=https`, `for="[2001:db8::1]:4711"`); `unknown` when it names none. */
 function forwardedFor(value: string, start: number, end: number): string | undefined {
   if (end - start > MAX_ENTRY * 4) return 'unknown';
   const element = value.slice(start, end);

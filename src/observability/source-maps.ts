@@ -6,10 +6,9 @@ import sourceMapSupport from '@cspotcode/source-map-support';
  * formatted.
  *
  * Node's `--enable-source-maps` reads and parses the map of every module as it loads, the
- * dependencies' included, and keeps it with the length of each of its lines: 2.7 MB more live
- * heap at rest, which V8's heap growth doubles under load, and 6-9 MB more peak RSS in the memory
- * check of issue 15 (bench/README.md). Almost none of it is ever used: a map is needed only for an
- * error's stack.
+ * dependencies' included, and keeps it with the length of each of its lines: live heap held for
+ * good, which V8's heap growth then doubles under load (docs/adr/source-maps-on-demand.md). Almost
+ * none of it is ever used: a map is needed only for an error's stack.
  *
  * Imported first by the process entries, so that what fails while the other modules load is
  * mapped too. This replaces `--enable-source-maps`: with the flag as well, this module would map the

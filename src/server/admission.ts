@@ -8,7 +8,7 @@ import { Bulkhead } from '../campaign-api/resilience.js';
  * Under more load than one core can serve, every request in flight advances a little on each
  * turn of the event loop, so all of them hold their half-done state (an execution, fifty pending
  * cards, their backend answers) for as long as the slowest: with fifty clients listing cards,
- * about 140 ms each. That state outlives the young generation and is promoted, and collecting it
+ * long enough to outlive a young collection. That state outlives the young generation and is promoted, and collecting it
  * was the largest cost of a saturated BFF. Letting only a few requests start backend work while
  * the event loop is saturated makes them finish one after another instead: the same throughput
  * (the core was the limit anyway) with less garbage, so more of it.

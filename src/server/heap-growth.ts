@@ -5,14 +5,13 @@ import { setFlagsFromString } from 'node:v8';
  *
  * V8 sets the next full collection at the live size times a factor. The factor is picked so that
  * collection takes about 3% of the time, and it may reach 4. When a request outlives a young
- * collection, its state is promoted, and under load the BFF promotes tens of megabytes a second.
- * V8 then picks 4, so a live heap of about 37 MB grows to about 150 MB before each full
- * collection, and the process peaks near 260 MB.
+ * collection, its state is promoted, and under load the BFF promotes a great deal. V8 then picks
+ * 4, so the heap grows to four times its live size before each full collection.
  *
- * With a factor of 2 (100%) it peaks near 180 MB, and full collections run about twice as often.
+ * With a factor of 2 (100%) the peak is far lower, and full collections run about twice as often.
  * Unlike `--max-old-space-size` this is no cap: the limit follows the live size, so a process
  * holding more live data legitimately gets a larger heap instead of "heap out of memory".
- * bench/README.md has the measurements.
+ * docs/adr/heap-growth.md has the measurements.
  *
  * V8 reads the flag each time it sets a new limit, so setting it at start-up is enough. 0 leaves
  * V8's own choice.

@@ -1,5 +1,5 @@
 /**
- * The text rule of every free-text field (design 4.12, issue 11). Stored text goes to every client
+ * The text rule of every free-text field. Stored text goes to every client
  * that lists the campaign, so it must be text each of them can decode and show as sent:
  *
  * - well-formed Unicode: no lone surrogate (`\uD800`), which JSON can only write as an escape

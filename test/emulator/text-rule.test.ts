@@ -3,7 +3,7 @@ import { TEXT_RULE_MESSAGE, badTextFor } from '../fixtures/bad-text.js';
 import { STORE, campaignBody, create, reusableBody, startedCampaign, useEmulator, type EmulatorClient } from './support.js';
 
 /**
- * Issue 11: the emulator refuses text no client can be trusted to decode or show (control
+ * The emulator refuses text no client can be trusted to decode or show (control
  * characters, lone surrogates, bidirectional and other invisible controls, blank values) in every
  * free-text field of every operation, as incorrectData naming the REST field, and stores nothing.
  */

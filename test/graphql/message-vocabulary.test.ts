@@ -3,7 +3,7 @@ import { startStack, type Stack } from '../helpers/stack.js';
 import { CREATE, newPartner, oneOffInput, promoInput } from './support.js';
 
 /**
- * Issue 11: every message the BFF gives a GraphQL caller (mutation userErrors, top-level errors)
+ * Every message the BFF gives a GraphQL caller (mutation userErrors, top-level errors)
  * speaks the GraphQL API's words. Each mutation is driven with a battery of bad inputs and
  * refused states, the campaign API's own refusals included; no message may name a REST path or
  * operation, a REST enum value (`codeOnline`, `percent` after its field, `840`), a REST-only field,

@@ -4,7 +4,7 @@ import { startStack, type Stack } from '../helpers/stack.js';
 import { CREATE, createCampaign, promoInput } from './support.js';
 
 /**
- * Issue 11, the BFF's side: bad text in any free-text input field (control characters, lone
+ * The BFF's side of the text rule: bad text in any free-text input field (control characters, lone
  * surrogates, bidirectional and other invisible controls, blank values) is INCORRECT_DATA naming
  * the GraphQL input field, and the campaign API is never called (its call counters stay empty).
  */

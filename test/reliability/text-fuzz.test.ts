@@ -4,7 +4,7 @@ import { startStack, type Stack } from '../helpers/stack.js';
 import { CREATE, newPartner, promoInput } from '../graphql/support.js';
 
 /**
- * Issue 11, as a property over real HTTP: whatever text the API accepts comes back byte for byte
+ * The text rule, as a property over real HTTP: whatever text the API accepts comes back byte for byte
  * as sent, in answers any strict JSON decoder takes (valid UTF-8, no lone surrogate escape, no
  * control character but a line break in multi-line text), from the GraphQL API and from the
  * campaign API alike. Whatever it refuses is INCORRECT_DATA naming only the fields that carried

@@ -6,8 +6,8 @@ import { startStack, type Stack } from '../helpers/stack.js';
 import { CAMPAIGN_CHANGED, liveClient, metric, until, type LiveClient, type Received, type Transport } from './support.js';
 
 /**
- * Issue 14: "production limits (depth, cost, trusted documents where on) apply to subscription
- * documents too". With the kit's manifest as TRUSTED_DOCUMENTS and TRUSTED_DOCUMENTS_ONLY=true, a
+ * Production limits (depth, cost, trusted documents where on) apply to subscription documents
+ * too. With the kit's manifest as TRUSTED_DOCUMENTS and TRUSTED_DOCUMENTS_ONLY=true, a
  * subscription whose text is not in the manifest is refused for that subscription with a stable
  * code (WebSocket: an `error` message; SSE: a result with the error, then the end), and the kit's
  * campaignChanged document is accepted by its text, by `documentId` and by

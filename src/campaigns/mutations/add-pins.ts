@@ -108,7 +108,7 @@ export async function addPins(ctx: GraphQLContext, input: { campaignId: string; 
     if (problems.length) return refused(problems, campaign);
   }
 
-  // add-pins answers the campaign's totals, not what the call added (reference 4.8), so a chunk's
+  // add-pins answers the campaign's totals, not what the call added, so a chunk's
   // added pins are its total minus the total before it. That holds only while nothing else adds to
   // the campaign in between: uploads to one campaign through this process wait for each other.
   return ctx.pinUploads.run(String(ymCampaignId), () => upload(ctx, campaign, unique, duplicateCount));

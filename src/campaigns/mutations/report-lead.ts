@@ -22,7 +22,7 @@ export interface ReportLeadPayloadModel {
 const ROOT = ['input'];
 const rename = (path: string[]) => (path[0] === 'ymCampaignId' ? ['campaignId', ...path.slice(1)] : path);
 
-/** Which of pinContent / clickId the campaign's kind needs (reference 4.7); null when the kind is unknown. */
+/** Which of pinContent / clickId the campaign's kind needs; null when the kind is unknown. */
 function kindProblems(details: CampaignDetails, input: ReportLeadInput): UserErrorModel[] {
   const type = details.campaignType;
   if (isUnknownEnumValue(type) || isUnknownEnumValue(details.pinType ?? '')) return [];

@@ -97,7 +97,7 @@ function describeField(field: string, message: string, sent: ReadonlySet<string>
  * updateCampaign: checks the fields sent, reads the campaign (campaigns/get), applies the changes
  * and sends the whole record to campaigns/update, which is keyed by partnerCampaignId. Sending
  * the whole record keeps the result the same whether the campaign API merges what it is sent
- * (reference 4.2) or replaces the data with it (its state table), and lets null clear a field.
+ * or replaces the data with it, and lets null clear a field.
  */
 export async function updateCampaign(ctx: GraphQLContext, input: UpdateCampaignInput): Promise<CampaignPayload> {
   const { id, ...fields } = input;
