@@ -70,6 +70,22 @@ describe('documentation links', () => {
     expect(links.map(problem).filter(Boolean)).toEqual([]);
   });
 
+  // Paths a document names in backticks (`src/…`, `test/…`) exist. Not in client/README.md, whose
+  // paths are the kit's own; not in decision records, which may name what a decision removed; not
+  // what a run writes (bench/results/).
+  it('names only repository paths that exist', () => {
+    const missing: string[] = [];
+    for (const file of files.filter((f) => !f.startsWith('client/') && !f.startsWith('docs/adr/'))) {
+      const text = readFileSync(join(root, file), 'utf8');
+      for (const [, path] of text.matchAll(/`((?:src|test|bench|scripts|deploy|client|docs|schema)\/[\w./-]+)`/g)) {
+        const clean = path!.replace(/[/.]+$/, '');
+        if (clean.startsWith('bench/results/')) continue;
+        if (!existsSync(join(root, clean))) missing.push(`${file}: ${clean}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('makes anchors as GitHub does', () => {
     expect(slug('Graceful shutdown and load balancers')).toBe('graceful-shutdown-and-load-balancers');
     expect(slug('Live status: subscriptions over a split link')).toBe('live-status-subscriptions-over-a-split-link');
