@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { Admission } from './admission.js';
-import { ClientGoneError, checkBodyHeaders, parseJsonBody, readBody, refuseBody } from '../http/body.js';
+import { ClientGoneError, NOT_UTF8, checkBodyHeaders, parseJsonBody, readBody, refuseBody } from '../http/body.js';
 import { corsHeaders, type CorsPolicy } from '../http/cors.js';
 import { RequestLifetime } from './lifetime.js';
 import { negotiate, prefersHtml, type Negotiated } from '../http/negotiation.js';
@@ -148,7 +148,7 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
       }
       return paramsOfSearch(url.searchParams);
     }
-    let raw: Buffer;
+    let raw: string | typeof NOT_UTF8;
     try {
       checkBodyHeaders(req, options.bodyLimitBytes);
       raw = await readBody(req, options.bodyLimitBytes);

@@ -149,6 +149,42 @@ describe('the HTTP layer', () => {
     }
   });
 
+  it('reads a body sent in pieces as the same UTF-8, a character split between two pieces included', async () => {
+    const partner = await newPartner(stack, 'store');
+    const authorization = `Bearer ${partner}`;
+    const text = (partnerCampaignId: number, name: Buffer) => {
+      const [before, after] = JSON.stringify({ query: CREATE, variables: { input: promoInput(partnerCampaignId, { merchantName: '@NAME@' }) } }).split('@NAME@');
+      return Buffer.concat([Buffer.from(before!), name, Buffer.from(after!)]);
+    };
+    /** The body in two pieces a moment apart, cut `at` bytes into the name: two reads for the server. */
+    const inPieces = (bytes: Buffer, at: number) =>
+      fetch(stack.bffUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization },
+        body: (async function* () {
+          yield bytes.subarray(0, at);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          yield bytes.subarray(at);
+        })() as unknown as ReadableStream,
+        duplex: 'half',
+      } as RequestInit);
+    const utf8 = text(9101, Buffer.from('Café Crème'));
+    // Between the two bytes of "é".
+    const created = await inPieces(utf8, utf8.indexOf(Buffer.from('é')) + 1);
+    expect(created.status).toBe(200);
+    const { data } = (await created.json()) as any;
+    expect(data.createCampaign.userErrors).toEqual([]);
+    const read = await stack.gql(`query ($id: ID!) { campaign(id: $id) { merchant { name } } }`, { id: data.createCampaign.campaign.id }, partner);
+    expect(read.body.data.campaign.merchant.name).toBe('Café Crème');
+
+    await stack.resetCalls();
+    const latin1 = text(9102, Buffer.from('Café Crème', 'latin1'));
+    const refused = await inPieces(latin1, 10);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as any).errors[0].message).toMatch(/^Request body is not valid UTF-8/);
+    expect(await stack.calls()).not.toHaveProperty('campaigns/create');
+  });
+
   it('answers its own errors in the media type the client asked for, as Apollo answers its errors', async () => {
     const accepts: [string | undefined, string][] = [
       [undefined, JSON_TYPE],
