@@ -1,5 +1,6 @@
 import type { Backend } from './backend.js';
 import type { Partner } from './partners.js';
+import { campaignNumberOf } from '../../src/campaigns/campaign-id.js';
 
 /** What one request of the soak sends, and how its answer is judged and booked. */
 
@@ -126,7 +127,7 @@ function ownerOf(ctx: Context, id: number): Partner | undefined {
 /** A campaign node a partner read: its id must not be another's, its domain must be one of its own. */
 function checkNode(ctx: Context, p: Partner, node: any, where: string, stats: Stats): void {
   if (!node) return;
-  const owner = ownerOf(ctx, Number(node.id));
+  const owner = ownerOf(ctx, campaignNumberOf(node.id) ?? NaN);
   if (owner && owner !== p) keep(stats.leaks, `${where} as ${p.name} returned ${owner.name}'s campaign ${node.id}`);
   const domain = node.merchant?.domain;
   if (domain && !p.domains.has(domain)) keep(stats.leaks, `${where} as ${p.name} returned campaign ${node.id} of domain ${domain}`);
@@ -205,7 +206,7 @@ export const ACTIONS: Action[] = [
       const payload = answer.body?.data?.createCampaign;
       if (payload?.campaign && payload.userErrors.length === 0) {
         p.creates.confirmed.add(partnerCampaignId);
-        p.ids.add(Number(payload.campaign.id));
+        p.ids.add(campaignNumberOf(payload.campaign.id)!);
       } else if (payload?.userErrors?.length) {
         p.creates.refused.add(partnerCampaignId);
       } else if (answer.body?.errors?.some(timedOut)) {

@@ -11,6 +11,7 @@ import type {
 } from '../schema/generated/resolvers-types.js';
 import { createCursors, pageSize, parsePositiveId, type CursorScope, type Cursors } from '../graphql/pagination.js';
 import { cardOf } from '../campaigns/resolvers/campaign-card.js';
+import { campaignNodeId } from '../campaigns/campaign-id.js';
 import type { OfferFeedCategoryModel, OfferModel, OfferPage } from './context.js';
 import type { FeedItem } from './cache.js';
 
@@ -123,7 +124,8 @@ export const OfferConnection: OfferConnectionResolvers = {
 export const OfferEdge: OfferEdgeResolvers = {};
 
 export const Offer: OfferResolvers = {
-  id: (offer) => String(offer.item.id),
+  id: (offer) => campaignNodeId(offer.item.id),
+  ymCampaignId: (offer) => offer.item.id,
   card: (offer) => cardOf(offer.item.record, offer.locale),
   category: async (offer, _args, ctx) => (offer.item.categoryId === null ? null : ((await ctx.categories.get(offer.item.categoryId)) ?? null)),
 };

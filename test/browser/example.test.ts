@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExampleServer, type ExampleServer } from '../../client/example/serve.js';
 import { DEMO_APP, DEMO_APP_KEY } from '../apps/support.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { cid } from '../helpers/ids.js';
 
 /**
  * The browser example in a real headless Chromium against the real server: the card feed is
@@ -68,8 +69,8 @@ describe('browser example', () => {
     await cards.first().waitFor({ timeout: 15_000 });
     // The demo store's running campaigns, as its offer feed has them (newest first): 3 and 1.
     const served = await stack.gql(`{ offerFeed(first: 12) { totalCount nodes { id } categories { category { name } offerCount } } }`);
-    expect(served.body.data.offerFeed.nodes.map((n: { id: string }) => n.id)).toEqual(['3', '1']);
-    expect(await cards.evaluateAll((els) => els.map((e: any) => e.dataset.id))).toEqual(['3', '1']);
+    expect(served.body.data.offerFeed.nodes.map((n: { id: string }) => n.id)).toEqual([3, 1].map(cid));
+    expect(await cards.evaluateAll((els) => els.map((e: any) => e.dataset.id))).toEqual([3, 1].map(cid));
     const feedRequest = sent.find((s) => s.operationName === 'OfferCards');
     expect(feedRequest?.query).toMatch(/feed: offerFeed\(/);
     // The feed's tabs: its categories with their offer counts.
@@ -113,7 +114,7 @@ describe('browser example', () => {
     await page.evaluate(() => {
       (globalThis as any).location.hash = '#/';
     });
-    await expect.poll(() => cards.evaluateAll((els) => els.map((e: any) => e.dataset.id)), { timeout: 10_000 }).toEqual(['1']);
+    await expect.poll(() => cards.evaluateAll((els) => els.map((e: any) => e.dataset.id)), { timeout: 10_000 }).toEqual([1].map(cid));
     expect(navigations.filter((url) => !url.includes('#'))).toEqual([]);
     await page.screenshot({ path: join(SCREENSHOTS, 'browser-example-feed-after-stop.png'), fullPage: true });
 

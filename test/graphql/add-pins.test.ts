@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { createCampaign, newPartner, oneOffInput } from './support.js';
+import { cid, numberOf } from '../helpers/ids.js';
 
 /**
  * addPins over real HTTP: 100,000 pins in one mutation, sent in chunks of 10,000 (what the
@@ -26,7 +27,7 @@ const pinsFrom = (prefix: string, count: number, start = 0) => Array.from({ leng
 async function oneOffCampaign(): Promise<{ token: string; id: string }> {
   const token = await newPartner(stack, 'store');
   const id = await createCampaign(stack, oneOffInput(9001), token);
-  await stack.admin('moderate', { ymCampaignId: Number(id), decision: 'approve' });
+  await stack.admin('moderate', { ymCampaignId: numberOf(id), decision: 'approve' });
   return { token, id };
 }
 
@@ -138,7 +139,7 @@ describe('addPins', () => {
 
   it('starts a pin-required campaign again', async () => {
     const { body } = await stack.gql(ADD, { input: { campaignId: '6', pins: ['4600000009991', '4600000009992'] } });
-    expect(body.data.addPins).toMatchObject({ campaign: { id: '6', status: 'STARTED' }, addedCount: 2, userErrors: [] });
+    expect(body.data.addPins).toMatchObject({ campaign: { id: cid(6), status: 'STARTED' }, addedCount: 2, userErrors: [] });
   });
 
   it('refuses campaigns that take no pins, and unknown ones', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { CREATE, newPartner, oneOffInput, promoInput } from './support.js';
+import { numberOf } from '../helpers/ids.js';
 
 /**
  * Issue 11: every message the BFF gives a GraphQL caller (mutation userErrors, top-level errors)
@@ -165,12 +166,12 @@ describe('messages speak the GraphQL API\'s words', () => {
   it('startCampaign and stopCampaign: every refusal', async () => {
     const moderation = await created(token, promoInput(nextId++));
     const declined = await created(token, promoInput(nextId++));
-    await stack.admin('moderate', { ymCampaignId: Number(declined), decision: 'decline', reason: 'Нет логотипа' });
+    await stack.admin('moderate', { ymCampaignId: numberOf(declined), decision: 'decline', reason: 'Нет логотипа' });
     const noPins = await created(token, oneOffInput(nextId++));
-    await stack.admin('moderate', { ymCampaignId: Number(noPins), decision: 'approve' });
+    await stack.admin('moderate', { ymCampaignId: numberOf(noPins), decision: 'approve' });
     const now = Date.parse((await stack.admin('clock')).now);
     const ending = await created(token, promoInput(nextId++, { campaignEnd: new Date(now + 3_600_000).toISOString() }));
-    await stack.admin('moderate', { ymCampaignId: Number(ending), decision: 'approve' });
+    await stack.admin('moderate', { ymCampaignId: numberOf(ending), decision: 'approve' });
     await stack.admin('clock', { advanceMs: 2 * 3_600_000 });
     const foreign = await created(other, promoInput(nextId++));
     for (const id of [moderation, declined, noPins, ending, foreign, '999999', 'abc', 'y'.repeat(100), '01']) {
@@ -216,8 +217,8 @@ describe('messages speak the GraphQL API\'s words', () => {
     const promo = await created(aggregator, promoInput(nextId++));
     const oneOff = await created(aggregator, oneOffInput(nextId++));
     await drive('setup', ADD_PINS, { input: { campaignId: oneOff, pins: ['PIN-1', 'PIN-2'] } }, aggregator);
-    const { clickId } = await stack.admin('accept', { ymCampaignId: Number(promo) });
-    const { clickId: second } = await stack.admin('accept', { ymCampaignId: Number(promo) });
+    const { clickId } = await stack.admin('accept', { ymCampaignId: numberOf(promo) });
+    const { clickId: second } = await stack.admin('accept', { ymCampaignId: numberOf(promo) });
     const leads: Record<string, unknown>[] = [
       { campaignId: oneOff, transactionId: 't1', campaignFee: '1.00' },
       { campaignId: oneOff, transactionId: 't1', campaignFee: '1.00', pinContent: 'NOPE' },
@@ -289,7 +290,7 @@ describe('messages speak the GraphQL API\'s words', () => {
     expect(find(/"pinType":"REUSABLE","couponCode":"ALL"/, 'pinType')).toEqual(['cannot change while the campaign holds 2 ONE_OFF pins']);
     expect(find(/^updateCampaign .*"acceptUrl":null/, 'acceptUrl')).toEqual(['is required for campaignType PROMO']);
     expect(find(/^updateCampaign .*"pinDisplayType":null/, 'pinDisplayType')).toEqual(['is required for campaignType CODE_OFFLINE']);
-    expect(find(/^updateCampaign \{"id":"x{40}/, 'id')).toEqual([`no campaign has id "${'x'.repeat(40)}…"; ids are positive integers`]);
+    expect(find(/^updateCampaign \{"id":"x{40}/, 'id')).toEqual([`no campaign has id "${'x'.repeat(40)}…"; pass a Campaign.id`]);
     expect(said.map((s) => s.message)).toContainEqual(expect.stringMatching(/^pins can be added only to CODE_ONLINE or CODE_OFFLINE campaigns with pinType ONE_OFF; campaign \d+ is a PROMO campaign$/));
 
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { CREATE, createCampaign, newPartner, oneOffInput, promoInput } from './support.js';
+import { cid, numberOf } from '../helpers/ids.js';
 
 /**
  * Every mutation and every user error code over real HTTP. Expected failures are payload data
@@ -139,7 +140,7 @@ describe('updateCampaign', () => {
   async function started(partnerCampaignId: number, overrides: Record<string, unknown> = {}): Promise<{ token: string; id: string }> {
     const token = await newPartner(stack, 'store');
     const id = await createCampaign(stack, promoInput(partnerCampaignId, { campaignEnd: future(30), supportedPlatforms: ['MOBILE'], ...overrides }), token);
-    await stack.admin('moderate', { ymCampaignId: Number(id), decision: 'approve' });
+    await stack.admin('moderate', { ymCampaignId: numberOf(id), decision: 'approve' });
     await stack.resetCalls();
     return { token, id };
   }
@@ -198,7 +199,7 @@ describe('updateCampaign', () => {
     const equal = await stack.gql(UPDATE, { input: same }, token);
     expect(equal.body.data.updateCampaign).toEqual({
       campaign: null,
-      userErrors: [{ field: ['input'], code: 'INCORRECT_DATA', message: `nothing would change: campaign ${id} already has every value given (null for a field it does not have)` }],
+      userErrors: [{ field: ['input'], code: 'INCORRECT_DATA', message: `nothing would change: campaign ${numberOf(id)} already has every value given (null for a field it does not have)` }],
     });
     expect(await stack.calls()).toEqual({ 'campaigns/get': 1 });
     expect((await read(id, token)).status).toBe('STARTED');
@@ -248,7 +249,7 @@ describe('updateCampaign', () => {
     const past = await stack.gql(UPDATE, { input: { id: '7', campaignEnd: future(-1) } });
     expect(past.body.data.updateCampaign.userErrors).toEqual([expect.objectContaining({ field: ['input', 'campaignEnd'], code: 'FAIL_FINISHED' })]);
     const revived = await stack.gql(UPDATE, { input: { id: '7', description: 'Снова в продаже', campaignEnd: future(10) } });
-    expect(revived.body.data.updateCampaign).toMatchObject({ campaign: { id: '7', status: 'MODERATION' }, userErrors: [] });
+    expect(revived.body.data.updateCampaign).toMatchObject({ campaign: { id: cid(7), status: 'MODERATION' }, userErrors: [] });
   });
 
   it('checks the given fields alone before any call', async () => {
@@ -325,21 +326,21 @@ describe('partnerCampaignId: every integer the campaign API takes, up to 2^53 �
 describe('startCampaign and stopCampaign', () => {
   it('start: STARTED on success', async () => {
     const { body } = await stack.gql(START, { id: '2' });
-    expect(body.data.startCampaign).toEqual({ campaign: { id: '2', status: 'STARTED' }, userErrors: [] });
+    expect(body.data.startCampaign).toEqual({ campaign: { id: cid(2), status: 'STARTED' }, userErrors: [] });
     expect(await stack.calls()).toEqual({ 'campaigns/start': 1 });
   });
 
   it('stop: PAUSED on success', async () => {
     const { body } = await stack.gql(STOP, { id: '3' });
-    expect(body.data.stopCampaign).toEqual({ campaign: { id: '3', status: 'PAUSED' }, userErrors: [] });
+    expect(body.data.stopCampaign).toEqual({ campaign: { id: cid(3), status: 'PAUSED' }, userErrors: [] });
   });
 
   it('FAIL_MODERATOR carries the campaign in its current status', async () => {
     const { body } = await stack.gql(START, { id: '4' });
-    expect(body.data.startCampaign.campaign).toEqual({ id: '4', status: 'MODERATION' });
+    expect(body.data.startCampaign.campaign).toEqual({ id: cid(4), status: 'MODERATION' });
     expect(body.data.startCampaign.userErrors).toEqual([expect.objectContaining({ code: 'FAIL_MODERATOR', field: ['id'] })]);
     const declined = await stack.gql(START, { id: '5' });
-    expect(declined.body.data.startCampaign.campaign).toEqual({ id: '5', status: 'DECLINED' });
+    expect(declined.body.data.startCampaign.campaign).toEqual({ id: cid(5), status: 'DECLINED' });
     expect(declined.body.data.startCampaign.userErrors[0].code).toBe('FAIL_MODERATOR');
   });
 
@@ -347,7 +348,7 @@ describe('startCampaign and stopCampaign', () => {
     for (const query of [START, STOP]) {
       const { body } = await stack.gql(query, { id: '7' });
       const payload = body.data.startCampaign ?? body.data.stopCampaign;
-      expect(payload.campaign).toEqual({ id: '7', status: 'FINISHED' });
+      expect(payload.campaign).toEqual({ id: cid(7), status: 'FINISHED' });
       expect(payload.userErrors[0].code).toBe('FAIL_FINISHED');
     }
   });
@@ -356,7 +357,7 @@ describe('startCampaign and stopCampaign', () => {
     const token = await newPartner(stack, 'store');
     const future = new Date(Date.now() + 10 * 86_400_000).toISOString();
     const id = await createCampaign(stack, oneOffInput(7201, { campaignStart: future }), token);
-    await stack.admin('moderate', { ymCampaignId: Number(id), decision: 'approve' });
+    await stack.admin('moderate', { ymCampaignId: numberOf(id), decision: 'approve' });
     const { body } = await stack.gql(START, { id }, token);
     expect(body.data.startCampaign.campaign).toEqual({ id, status: 'PAUSED' });
     expect(body.data.startCampaign.userErrors).toEqual([expect.objectContaining({ code: 'FAIL_PIN', field: ['id'] })]);
@@ -374,7 +375,7 @@ describe('startCampaign and stopCampaign', () => {
   it('reads the current status when the backend refuses without one', async () => {
     await stack.admin('faults', { mode: 'error200', operation: 'campaigns/start', code: 'failModerator' });
     const { body } = await stack.gql(START, { id: '8' });
-    expect(body.data.startCampaign.campaign).toEqual({ id: '8', status: 'PAUSED' });
+    expect(body.data.startCampaign.campaign).toEqual({ id: cid(8), status: 'PAUSED' });
     expect(body.data.startCampaign.userErrors[0].code).toBe('FAIL_MODERATOR');
     expect(await stack.calls()).toEqual({ 'campaigns/start': 1, 'campaigns/get': 1 });
   });
@@ -389,7 +390,7 @@ describe('reportLead', () => {
       const { body } = await stack.gql(REPORT, { input });
       expect(body.errors).toBeUndefined();
       expect(body.data.reportLead).toEqual({
-        lead: { transactionId: 'order-t-1', state: 'PROCESSING', redeemStatus: 'USED', campaign: { id: '1', type: 'CODE_ONLINE' } },
+        lead: { transactionId: 'order-t-1', state: 'PROCESSING', redeemStatus: 'USED', campaign: { id: cid(1), type: 'CODE_ONLINE' } },
         userErrors: [],
       });
     }
@@ -407,7 +408,7 @@ describe('reportLead', () => {
     const { body } = await stack.gql(REPORT, { input: { campaignId: '1', transactionId: 'order-short-1', pinContent: pin, campaignFee: '150.00', redeemStatus: 'APPROVED' } });
     expect(body.errors).toBeUndefined();
     expect(body.data.reportLead).toEqual({
-      lead: { transactionId: 'order-short-1', state: 'PROCESSING', redeemStatus: 'APPROVED', campaign: { id: '1', type: 'CODE_ONLINE' } },
+      lead: { transactionId: 'order-short-1', state: 'PROCESSING', redeemStatus: 'APPROVED', campaign: { id: cid(1), type: 'CODE_ONLINE' } },
       userErrors: [],
     });
     // A field sent again with another value is still a conflict.

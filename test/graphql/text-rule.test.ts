@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TEXT_RULE_MESSAGE, badTextFor } from '../fixtures/bad-text.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { CREATE, createCampaign, promoInput } from './support.js';
+import { cid } from '../helpers/ids.js';
 
 /**
  * Issue 11, the BFF's side: bad text in any free-text input field (control characters, lone
@@ -78,7 +79,7 @@ describe('the text rule in the BFF, before any backend call', () => {
       expect(await misses(CREATE, 'createCampaign', path, !!c.multiline, (bad) => ({ input: { ...c.input(), [c.field]: bad } }), c.valid)).toEqual([]);
       // updateCampaign is keyed by id (campaign 1 of the demo store) and reads the campaign before
       // it writes: bad text is refused before that read too, so no call at all is counted.
-      expect(await misses(UPDATE, 'updateCampaign', path, !!c.multiline, (bad) => ({ input: { id: '1', [c.field]: bad } }), c.valid)).toEqual([]);
+      expect(await misses(UPDATE, 'updateCampaign', path, !!c.multiline, (bad) => ({ input: { id: cid(1), [c.field]: bad } }), c.valid)).toEqual([]);
       expect(await stack.calls()).toEqual({});
       // The valid value passes the very same checks and reaches the campaign API.
       const { body } = await stack.gql(CREATE, { input: { ...c.input(), [c.field]: c.valid } });

@@ -17,6 +17,7 @@ import { createSchema } from '../../src/server/schema.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { newPartner, promoInput } from '../graphql/support.js';
 import { expectNothingInternal, rest, restCampaignIds, restInfo, restPins, seeded, settle, trackUnhandledRejections } from './support.js';
+import { numberOf } from '../helpers/ids.js';
 
 /**
  * Property-based fuzzing with fast-check over real HTTP. Every mutation gets valid, near-valid and
@@ -360,7 +361,7 @@ describe('fuzzing every mutation', () => {
         }
         expect(own, `${mutation}(${JSON.stringify(campaignId)}) returned campaign ${payload.campaign.id}`).toContain(payload.campaign.id);
         expect(campaignId).toBe(payload.campaign.id); // no lenient id parsing: "01" is not campaign 1
-        const { result } = await rest(stack, 'campaigns/get', token, { ymCampaignId: Number(payload.campaign.id) });
+        const { result } = await rest(stack, 'campaigns/get', token, { ymCampaignId: numberOf(payload.campaign.id) });
         expect(payload.campaign.status).toBe(STATUS[result.campaignStatus]);
       }),
       { numRuns: 100, seed: SEED + 2 },
@@ -371,7 +372,7 @@ describe('fuzzing every mutation', () => {
     const token = await newPartner(stack, 'store');
     const create = await send(CREATE, { input: promoInput(601, { campaignType: 'CODE_OFFLINE', acceptUrl: null, pinType: 'ONE_OFF', pinDisplayType: 'TEXT' }) }, token);
     const campaignId = create.body.data.createCampaign.campaign.id;
-    await stack.admin('moderate', { ymCampaignId: Number(campaignId), decision: 'approve' });
+    await stack.admin('moderate', { ymCampaignId: numberOf(campaignId), decision: 'approve' });
     const stored = new Set<string>();
     const used: string[] = [];
     const pin = fc.oneof(
@@ -396,7 +397,7 @@ describe('fuzzing every mutation', () => {
         } else {
           expect(payload).toMatchObject({ storedCount: 0, addedCount: 0, alreadyPresentCount: 0, duplicateCount: 0 });
         }
-        const backend = await restPins(stack, token, Number(campaignId));
+        const backend = await restPins(stack, token, numberOf(campaignId));
         expect(backend.length, 'no pin twice').toBe(new Set(backend.map((p) => p.toLowerCase())).size);
         expect(new Set(backend.map((p) => p.toLowerCase()))).toEqual(stored);
       }),
@@ -411,7 +412,7 @@ describe('fuzzing every mutation', () => {
     const campaignId = create.body.data.createCampaign.campaign.id;
     expect(create.body.data.createCampaign.campaign.status).toBe('STARTED'); // an aggregator's goes live at upload
     const clicks: string[] = [];
-    for (let i = 0; i < 40; i++) clicks.push((await stack.admin('accept', { ymCampaignId: Number(campaignId) })).clickId);
+    for (let i = 0; i < 40; i++) clicks.push((await stack.admin('accept', { ymCampaignId: numberOf(campaignId) })).clickId);
     const accepted = new Set<string>();
     const lead = fc.record(
       {
@@ -442,7 +443,7 @@ describe('fuzzing every mutation', () => {
       { numRuns: 80, seed: SEED + 4 },
     );
     expect(succeeded).toBeGreaterThan(5);
-    expect((await restInfo(stack, token, Number(campaignId))).campaignRedeems).toBe(accepted.size);
+    expect((await restInfo(stack, token, numberOf(campaignId))).campaignRedeems).toBe(accepted.size);
   });
 
   it('a huge value is never echoed whole in a user error (what the fuzzer first found)', async () => {

@@ -4,6 +4,7 @@ import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { expectNothingInternal, pool, rest, restCampaignIds, restInfo, restPins, seeded, trackWarnings } from './support.js';
+import { numberOf } from '../helpers/ids.js';
 
 /**
  * Four partners (the demo store and aggregator, and a store and an aggregator registered through
@@ -128,7 +129,7 @@ function probe(stack: Stack, p: Partner, partners: Partner[], kind: number, rand
   const ownId = pick(ownIds);
   const gql = (query: string, variables?: Record<string, unknown>) => post(stack, p.token, { query, ...(variables ? { variables } : {}) });
   const ownNode = (node: any, where: string, problem: (m: string) => void) => {
-    const id = Number(node.id);
+    const id = numberOf(node.id);
     const domain = p.campaigns.get(id);
     if (domain === undefined) problem(`${where}: campaign ${id} is not ${p.name}'s`);
     else if (node.merchant.domain !== domain) problem(`${where}: campaign ${id} reads domain ${node.merchant.domain}, its record has ${domain}`);
@@ -254,7 +255,7 @@ function probe(stack: Stack, p: Partner, partners: Partner[], kind: number, rand
         check(body, problem) {
           const payload = body.data.createCampaign;
           if (!payload.campaign || payload.userErrors.length) return problem(`own create failed: ${JSON.stringify(payload)}`);
-          p.campaigns.set(Number(payload.campaign.id), p.domain);
+          p.campaigns.set(numberOf(payload.campaign.id), p.domain);
           created.set(p, (created.get(p) ?? 0) + 1);
         },
       };

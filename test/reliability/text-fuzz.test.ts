@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { CREATE, newPartner, promoInput } from '../graphql/support.js';
+import { numberOf } from '../helpers/ids.js';
 
 /**
  * Issue 11, as a property over real HTTP: whatever text the API accepts comes back byte for byte
@@ -87,7 +88,7 @@ describe('text round trip', () => {
         const read = (await post(stack.bffUrl, { query: READ, variables: { id: payload.campaign.id } }, token)).data.campaign;
         const graphql = { merchantName: read.merchant.name, description: read.description, conditions: read.conditions, discountAmount: read.discount.amount, couponCode: read.pinSettings.couponCode };
         expect(Buffer.from(graphql[field as keyof typeof graphql])).toEqual(Buffer.from(value));
-        const rest = (await post(`${stack.emulatorUrl}/v1/campaigns/get`, { ymCampaignId: Number(payload.campaign.id) }, token)).result;
+        const rest = (await post(`${stack.emulatorUrl}/v1/campaigns/get`, { ymCampaignId: numberOf(payload.campaign.id) }, token)).result;
         expect(Buffer.from(rest[field])).toEqual(Buffer.from(value));
       }),
       { numRuns: 150, seed: SEED },

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { startBuiltEntry, type BuiltEntry } from '../helpers/built-entry.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
+import { cid } from '../helpers/ids.js';
 
 /**
  * Tracing end to end, as it runs in production: the built entry (what `npm start` runs: dist/,
@@ -165,7 +166,7 @@ describe('tracing with an OTLP endpoint (built entry, production)', () => {
     expect(sent.fanOut.body.data.campaigns.nodes).toHaveLength(5);
     expect(sent.fanOutAgain.body).toEqual(sent.fanOut.body);
     expect(sent.faulty.body.errors[0].extensions.code).toBe('BACKEND_UNAVAILABLE');
-    expect(sent.byIds.body.data.campaignsByIds).toEqual([{ id: '1', card: { title: expect.any(String) } }, null]);
+    expect(sent.byIds.body.data.campaignsByIds).toEqual([{ id: cid(1), card: { title: expect.any(String) } }, null]);
     expect(sent.create.body.data.createCampaign.userErrors).toEqual([]);
     expect(sent.addPins.body.data.addPins).toEqual({ addedCount: 1, userErrors: [] });
     expect(exitCode, output).toBe(0);

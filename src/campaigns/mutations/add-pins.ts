@@ -16,7 +16,7 @@ import type { GraphQLContext } from '../../schema/context.js';
 import { CampaignTypeValues } from '../enum-values.js';
 import { unavailableReason } from '../errors.js';
 import type { CampaignRef, UserErrorModel } from '../models.js';
-import { parsePositiveId } from '../../graphql/pagination.js';
+import { parseCampaignId } from '../campaign-id.js';
 import { inGraphQLTerms } from '../vocabulary.js';
 import { incorrect, userError, userErrorsFromBusiness } from './user-errors.js';
 
@@ -82,7 +82,7 @@ export async function addPins(ctx: GraphQLContext, input: { campaignId: string; 
   });
   if (badText.length) return refused(badText);
 
-  const ymCampaignId = parsePositiveId(input.campaignId);
+  const ymCampaignId = parseCampaignId(input.campaignId);
   const notFound = () => refused([userError(['input', 'campaignId'], 'campaignNotFound', `no campaign with id ${quote(input.campaignId)} belongs to this partner`)]);
   if (ymCampaignId === null) return notFound();
   const details = await ctx.loaders.details.load(ymCampaignId);

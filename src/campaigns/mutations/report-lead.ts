@@ -11,7 +11,7 @@ import type { GraphQLContext } from '../../schema/context.js';
 import { CampaignTypeValues } from '../enum-values.js';
 import type { ReportLeadInput } from '../../schema/generated/resolvers-types.js';
 import type { LeadModel, UserErrorModel } from '../models.js';
-import { parsePositiveId } from '../../graphql/pagination.js';
+import { parseCampaignId } from '../campaign-id.js';
 import { incorrect, userError, userErrorsFromBusiness, userErrorsFromIssues } from './user-errors.js';
 
 export interface ReportLeadPayloadModel {
@@ -42,9 +42,9 @@ function kindProblems(details: CampaignDetails, input: ReportLeadInput): UserErr
  * campaign), before redeem.
  */
 export async function reportLead(ctx: GraphQLContext, input: ReportLeadInput): Promise<ReportLeadPayloadModel> {
-  const ymCampaignId = parsePositiveId(input.campaignId);
+  const ymCampaignId = parseCampaignId(input.campaignId);
   if (ymCampaignId === null) {
-    return { lead: null, userErrors: [userError([...ROOT, 'campaignId'], 'campaignNotFound', `no campaign has id ${quote(input.campaignId)}; ids are positive integers`)] };
+    return { lead: null, userErrors: [userError([...ROOT, 'campaignId'], 'campaignNotFound', `no campaign has id ${quote(input.campaignId)}; pass a Campaign.id`)] };
   }
   const request: Record<string, unknown> = { ymCampaignId };
   for (const [key, value] of Object.entries(input)) {
@@ -61,7 +61,7 @@ export async function reportLead(ctx: GraphQLContext, input: ReportLeadInput): P
   const userErrors: UserErrorModel[] = [];
   const details = await ctx.loaders.details.load(ymCampaignId);
   if (!details) {
-    return { lead: null, userErrors: [userError([...ROOT, 'campaignId'], 'campaignNotFound', `no campaign with id ${ymCampaignId} belongs to this partner`)] };
+    return { lead: null, userErrors: [userError([...ROOT, 'campaignId'], 'campaignNotFound', `no campaign with id ${quote(input.campaignId)} belongs to this partner`)] };
   }
   userErrors.push(...kindProblems(details, input));
   if (userErrors.length) return { lead: null, userErrors };

@@ -17,7 +17,7 @@ import type { GraphQLContext } from '../../schema/context.js';
 import { ErrorCode } from '../../graphql/errors.js';
 import type { UpdateCampaignInput } from '../../schema/generated/resolvers-types.js';
 import type { UserErrorModel } from '../models.js';
-import { parsePositiveId } from '../../graphql/pagination.js';
+import { parseCampaignId } from '../campaign-id.js';
 import { checkUpdateChanges } from './campaign-input.js';
 import type { CampaignPayload } from './create-campaign.js';
 import { incorrect, splitBackendPath, userError, userErrorsFromBusiness, userErrorsFromIssues, type FieldPath } from './user-errors.js';
@@ -101,9 +101,9 @@ function describeField(field: string, message: string, sent: ReadonlySet<string>
  */
 export async function updateCampaign(ctx: GraphQLContext, input: UpdateCampaignInput): Promise<CampaignPayload> {
   const { id, ...fields } = input;
-  const ymCampaignId = parsePositiveId(id);
+  const ymCampaignId = parseCampaignId(id);
   if (ymCampaignId === null) {
-    return refused([userError(ID, 'campaignNotFound', `no campaign has id ${quote(id)}; ids are positive integers`)]);
+    return refused([userError(ID, 'campaignNotFound', `no campaign has id ${quote(id)}; pass a Campaign.id`)]);
   }
   const sent = new Set(Object.keys(fields).filter((f) => (fields as Record<string, unknown>)[f] !== undefined));
   if (sent.size === 0) {
@@ -115,7 +115,7 @@ export async function updateCampaign(ctx: GraphQLContext, input: UpdateCampaignI
   // Read afresh: an earlier field of this request may have loaded the campaign before a change.
   ctx.loaders.details.clear(ymCampaignId);
   const details = await ctx.loaders.details.load(ymCampaignId);
-  if (!details) return refused([userError(ID, 'campaignNotFound', `no campaign with id ${ymCampaignId} belongs to this partner`)]);
+  if (!details) return refused([userError(ID, 'campaignNotFound', `no campaign with id ${quote(id)} belongs to this partner`)]);
   const { partnerCampaignId } = details;
   if (partnerCampaignId === undefined) {
     throw new GraphQLError(`The campaign API did not say which partnerCampaignId campaign ${ymCampaignId} has, and needs it to change the campaign; nothing was changed.`, {
@@ -153,14 +153,14 @@ export async function updateCampaign(ctx: GraphQLContext, input: UpdateCampaignI
     return { campaign: { id: result.ymCampaignId, status: result.campaignStatus }, userErrors: [] };
   } catch (error) {
     if (!(error instanceof BusinessError)) throw error;
-    return refused(refusal(error, ymCampaignId, sent, held));
+    return refused(refusal(error, id, ymCampaignId, sent, held));
   }
 }
 
 /** A refusal of campaigns/update in this mutation's words, naming what the caller sent where it can. */
-function refusal(error: BusinessError, ymCampaignId: number, sent: ReadonlySet<string>, held: ReadonlySet<string>): UserErrorModel[] {
+function refusal(error: BusinessError, id: string, ymCampaignId: number, sent: ReadonlySet<string>, held: ReadonlySet<string>): UserErrorModel[] {
   if (error.code === 'campaignNotFound') {
-    return [userError(ID, 'campaignNotFound', `no campaign with id ${ymCampaignId} belongs to this partner`)];
+    return [userError(ID, 'campaignNotFound', `no campaign with id ${quote(id)} belongs to this partner`)];
   }
   if (error.code === 'failFinished') {
     // The campaign is finished: say so, on campaignEnd only if the caller sent one.

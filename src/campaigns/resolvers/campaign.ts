@@ -2,6 +2,7 @@ import { CODE_CAMPAIGN_TYPES, PLATFORMS, isUnknownEnumValue } from '../../campai
 import { fromRecord, known, raw, recordOf } from '../backend-values.js';
 import { UNKNOWN_VALUE } from '../enum-values.js';
 import { cardOf } from './campaign-card.js';
+import { campaignNodeId } from '../campaign-id.js';
 import type { CampaignResolvers } from '../../schema/generated/resolvers-types.js';
 import type { CampaignRef, PinModel, PinPage } from '../models.js';
 import { pageSize, type CursorScope } from '../../graphql/pagination.js';
@@ -31,7 +32,8 @@ const platforms = (value: string | undefined) =>
 const record = fromRecord((d) => d);
 
 export const Campaign: CampaignResolvers = {
-  id: (ref) => String(ref.id),
+  id: (ref) => campaignNodeId(ref.id),
+  ymCampaignId: (ref) => ref.id,
   status: (ref, _args, ctx) => {
     const status = statusOf(ref, ctx);
     return status instanceof Promise ? status.then(known) : known(status);

@@ -44,7 +44,7 @@ export type Scalars = {
 
 /** Promo codes to upload to a one-off code campaign. */
 export type AddPinsInput = {
-  /** The campaign (`Campaign.id`): a `CODE_ONLINE` or `CODE_OFFLINE` campaign with `pinType` `ONE_OFF`. */
+  /** The campaign (`Campaign.id`, or its `ymCampaignId` as digits): a `CODE_ONLINE` or `CODE_OFFLINE` campaign with `pinType` `ONE_OFF`. */
   campaignId: Scalars['ID']['input'];
   /**
    * The codes, at most 100,000 per call. Each must fit the campaign's `pinSettings.displayType`:
@@ -142,7 +142,7 @@ export type CacheControlScope =
  * first time any of them is asked for; `stats`, `pins` and `category` cost their own reads and are
  * `null` (with an error in `errors`) only when that read failed.
  */
-export type Campaign = {
+export type Campaign = Node & {
   __typename?: 'Campaign';
   /**
    * The tracked link a user follows to get the bonus (`acceptUrl`); the campaign API appends its
@@ -178,7 +178,10 @@ export type Campaign = {
   endsAt?: Maybe<Scalars['DateTime']['output']>;
   /** What the partner pays the service per lead. From the campaign's record. */
   fee: CampaignFee;
-  /** The campaign id assigned by the campaign API (its `ymCampaignId`). */
+  /**
+   * The campaign's global id: opaque, to store and send back as it is (every argument that takes a
+   * campaign takes it). Its number in the campaign API is `ymCampaignId`.
+   */
   id: Scalars['ID']['output'];
   /** Who offers the bonus: the store's name, site and logos. From the campaign's record. */
   merchant: CampaignMerchant;
@@ -225,6 +228,11 @@ export type Campaign = {
   supportedPlatforms?: Maybe<Array<Platform>>;
   /** The kind of offer: how a user gets the bonus. From the campaign's record. */
   type: CampaignType;
+  /**
+   * The campaign's number in the campaign API (its `ymCampaignId`), as partners see it in that
+   * API's answers and logs. Arguments that take a campaign accept it too, written as digits.
+   */
+  ymCampaignId: Scalars['SafeInt']['output'];
 };
 
 
@@ -782,6 +790,19 @@ export type MutationUpdateCampaignArgs = {
   input: UpdateCampaignInput;
 };
 
+/**
+ * An object that can be fetched again by its id alone, after Relay's Global Object Identification:
+ * `node(id:)` and `nodes(ids:)` find it whatever its type. Today campaigns are nodes.
+ */
+export type Node = {
+  /**
+   * The object's global id: unique across every type of this API and stable. Opaque: store it and
+   * send it back as it is, never build or take one apart (the campaign API's numbers have fields of
+   * their own, such as `Campaign.ymCampaignId`).
+   */
+  id: Scalars['ID']['output'];
+};
+
 /** One running campaign as an app shows it. */
 export type Offer = {
   __typename?: 'Offer';
@@ -789,8 +810,10 @@ export type Offer = {
   card: CampaignCard;
   /** The offer's category from the shared directory; `null` when the directory does not list it. */
   category?: Maybe<Category>;
-  /** The campaign id (`Campaign.id`), for the tap-through and for reporting what a user saw. */
+  /** The campaign's global id (`Campaign.id`), for the tap-through and for reporting what a user saw. */
   id: Scalars['ID']['output'];
+  /** The campaign's number in the campaign API (`Campaign.ymCampaignId`). */
+  ymCampaignId: Scalars['SafeInt']['output'];
 };
 
 /** A page of the offer feed. */
@@ -959,6 +982,18 @@ export type Query = {
   /** One category of the directory, or `null` when there is no category with this id. */
   category?: Maybe<Category>;
   /**
+   * The object with this global id (`Node.id`), or `null` when there is none the caller may see
+   * (another partner's campaign, an id this API never gave). Only global ids are read here: the
+   * campaign API's bare numbers name no type.
+   */
+  node?: Maybe<Node>;
+  /**
+   * The objects with these global ids, in the order asked: `null` at the place of an id that names
+   * nothing the caller may see; an id asked twice is read once. At most 100 ids. The whole list is
+   * `null` (with the error in `errors`) only when the argument is refused.
+   */
+  nodes?: Maybe<Array<Maybe<Node>>>;
+  /**
    * The public offer feed for mobile apps: the cards of the running (`STARTED`) campaigns of the
    * partners an app key reads for (merged when it reads for several), newest campaign first, a page
    * at a time. Apps send their app key as the `X-App-Key` header; a partner token may read its own
@@ -1029,6 +1064,30 @@ export type QueryCategoryArgs = {
  * nullable: when one read fails, that field is `null` with its error in `errors`, and the other
  * fields of the same query still answer.
  */
+export type QueryNodeArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/**
+ * The root of every read. Every field needs the partner token (`Authorization: Bearer <token>`):
+ * a partner sees only its own campaigns. `offerFeed` and `categories` also answer a mobile app's
+ * public key (`X-App-Key`), which reaches nothing else. Every field that reads the campaign API is
+ * nullable: when one read fails, that field is `null` with its error in `errors`, and the other
+ * fields of the same query still answer.
+ */
+export type QueryNodesArgs = {
+  ids: Array<Scalars['ID']['input']>;
+};
+
+
+/**
+ * The root of every read. Every field needs the partner token (`Authorization: Bearer <token>`):
+ * a partner sees only its own campaigns. `offerFeed` and `categories` also answer a mobile app's
+ * public key (`X-App-Key`), which reaches nothing else. Every field that reads the campaign API is
+ * nullable: when one read fails, that field is `null` with its error in `errors`, and the other
+ * fields of the same query still answer.
+ */
 export type QueryOfferFeedArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   categoryId?: InputMaybe<Scalars['ID']['input']>;
@@ -1059,7 +1118,7 @@ export type ReportLeadInput = {
   bonusDescription?: InputMaybe<BonusDescriptionInput>;
   /** The fee for this lead: a decimal string with at most two decimals, such as `"150.00"`. */
   campaignFee: Scalars['String']['input'];
-  /** The campaign (`Campaign.id`). */
+  /** The campaign (`Campaign.id`, or its `ymCampaignId` as digits). */
   campaignId: Scalars['ID']['input'];
   /** The cashback amount: a decimal string with at most two decimals. */
   cashbackAmount?: InputMaybe<Scalars['String']['input']>;
@@ -1234,7 +1293,7 @@ export type UpdateCampaignInput = {
   feeType?: InputMaybe<FeeType>;
   /** The text colour, `#RGB` or `#RRGGBB`, with a WCAG contrast ratio of at least 4.5:1 against `backgroundColor`. Cannot be `null`. */
   fontColor?: InputMaybe<Scalars['String']['input']>;
-  /** The campaign to change (`Campaign.id`). */
+  /** The campaign to change (`Campaign.id`, or its `ymCampaignId` as digits). */
   id: Scalars['ID']['input'];
   /** The store's site as a bare host name, such as `shop.example.ru`: no `https://`, no `www.`, no trailing slash. Cannot be `null`. */
   merchantDomain?: InputMaybe<Scalars['String']['input']>;
@@ -1408,6 +1467,10 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 
 
+/** Mapping of interface types */
+export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = {
+  Node: ( CampaignRef );
+};
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
@@ -1448,6 +1511,7 @@ export type ResolversTypes = {
   LeadCounts: ResolverTypeWrapper<LeadCountsModel>;
   LeadState: LeadState;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Node: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Node']>;
   Offer: ResolverTypeWrapper<OfferModel>;
   OfferConnection: ResolverTypeWrapper<OfferPage>;
   OfferEdge: ResolverTypeWrapper<Omit<OfferEdge, 'node'> & { node: ResolversTypes['Offer'] }>;
@@ -1507,6 +1571,7 @@ export type ResolversParentTypes = {
   Lead: LeadModel;
   LeadCounts: LeadCountsModel;
   Mutation: Record<PropertyKey, never>;
+  Node: ResolversInterfaceTypes<ResolversParentTypes>['Node'];
   Offer: OfferModel;
   OfferConnection: OfferPage;
   OfferEdge: Omit<OfferEdge, 'node'> & { node: ResolversParentTypes['Offer'] };
@@ -1590,6 +1655,8 @@ export type CampaignResolvers<ContextType = GraphQLContext, ParentType extends R
   status?: Resolver<ResolversTypes['CampaignStatus'], ParentType, ContextType>;
   supportedPlatforms?: Resolver<Maybe<Array<ResolversTypes['Platform']>>, ParentType, ContextType>;
   type?: Resolver<ResolversTypes['CampaignType'], ParentType, ContextType>;
+  ymCampaignId?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type CampaignAppearanceResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CampaignAppearance'] = ResolversParentTypes['CampaignAppearance']> = {
@@ -1736,10 +1803,15 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   updateCampaign?: Resolver<ResolversTypes['UpdateCampaignPayload'], ParentType, ContextType, RequireFields<MutationUpdateCampaignArgs, 'input'>>;
 };
 
+export type NodeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = {
+  __resolveType: TypeResolveFn<'Campaign', ParentType, ContextType>;
+};
+
 export type OfferResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Offer'] = ResolversParentTypes['Offer']> = {
   card?: Resolver<ResolversTypes['CampaignCard'], ParentType, ContextType>;
   category?: Resolver<Maybe<ResolversTypes['Category']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  ymCampaignId?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
 };
 
 export type OfferConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OfferConnection'] = ResolversParentTypes['OfferConnection']> = {
@@ -1803,6 +1875,8 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   campaignsByIds?: Resolver<Maybe<Array<Maybe<ResolversTypes['Campaign']>>>, ParentType, ContextType, RequireFields<QueryCampaignsByIdsArgs, 'ids'>>;
   categories?: Resolver<Maybe<Array<ResolversTypes['Category']>>, ParentType, ContextType>;
   category?: Resolver<Maybe<ResolversTypes['Category']>, ParentType, ContextType, RequireFields<QueryCategoryArgs, 'id'>>;
+  node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
+  nodes?: Resolver<Maybe<Array<Maybe<ResolversTypes['Node']>>>, ParentType, ContextType, RequireFields<QueryNodesArgs, 'ids'>>;
   offerFeed?: Resolver<Maybe<ResolversTypes['OfferConnection']>, ParentType, ContextType, RequireFields<QueryOfferFeedArgs, 'first'>>;
 };
 
@@ -1878,6 +1952,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   LeadCounts?: LeadCountsResolvers<ContextType>;
   LeadState?: LeadStateResolvers;
   Mutation?: MutationResolvers<ContextType>;
+  Node?: NodeResolvers<ContextType>;
   Offer?: OfferResolvers<ContextType>;
   OfferConnection?: OfferConnectionResolvers<ContextType>;
   OfferEdge?: OfferEdgeResolvers<ContextType>;
