@@ -27,7 +27,7 @@ export const CardFields = graphql(`
  * `connectionPagination()` (one list per `categoryId`/`platform`/`locale`).
  */
 export const OfferCards = graphql(`
-  query OfferCards($first: Int, $after: String, $categoryId: ID, $platform: Platform, $locale: String) {
+  query OfferCards($first: Int, $after: String, $categoryId: ID, $platform: PlatformInput, $locale: String) {
     feed: offerFeed(first: $first, after: $after, categoryId: $categoryId, platform: $platform, locale: $locale) {
       totalCount
       categories {

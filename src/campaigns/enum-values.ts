@@ -59,6 +59,21 @@ export const UserErrorCodeValues = {
   UNKNOWN: UNKNOWN_VALUE,
 } as const;
 
+/** An output enum's values less the read-only ones: what its input enum (`<Name>Input`) holds. */
+function writable<T extends Record<string, string | number>, R extends keyof T>(values: T, readOnly: readonly R[]): Omit<T, R> {
+  return Object.fromEntries(Object.entries(values).filter(([name]) => !(readOnly as readonly string[]).includes(name))) as Omit<T, R>;
+}
+
+export const CampaignTypeInputValues = writable(CampaignTypeValues, ['CODE', 'UNKNOWN']);
+export const PinTypeInputValues = writable(PinTypeValues, ['UNKNOWN']);
+export const PinDisplayTypeInputValues = writable(PinDisplayTypeValues, ['UNKNOWN']);
+export const DiscountTypeInputValues = writable(DiscountTypeValues, ['UNKNOWN']);
+export const FeeTypeInputValues = writable(FeeTypeValues, ['UNKNOWN']);
+export const AppearanceTypeInputValues = writable(AppearanceTypeValues, ['UNKNOWN']);
+export const CashbackTypeInputValues = writable(CashbackTypeValues, ['UNKNOWN']);
+export const PlatformInputValues = writable(PlatformValues, ['UNKNOWN']);
+export const CurrencyCodeInputValues = writable(CurrencyCodeValues, ['UNKNOWN']);
+
 export const ENUM_VALUES = {
   CampaignStatus: CampaignStatusValues,
   CampaignType: CampaignTypeValues,
@@ -74,6 +89,15 @@ export const ENUM_VALUES = {
   LeadState: LeadStateValues,
   CurrencyCode: CurrencyCodeValues,
   UserErrorCode: UserErrorCodeValues,
+  CampaignTypeInput: CampaignTypeInputValues,
+  PinTypeInput: PinTypeInputValues,
+  PinDisplayTypeInput: PinDisplayTypeInputValues,
+  DiscountTypeInput: DiscountTypeInputValues,
+  FeeTypeInput: FeeTypeInputValues,
+  AppearanceTypeInput: AppearanceTypeInputValues,
+  CashbackTypeInput: CashbackTypeInputValues,
+  PlatformInput: PlatformInputValues,
+  CurrencyCodeInput: CurrencyCodeInputValues,
 } as const;
 
 type ValueOf<T> = T[keyof T];

@@ -51,9 +51,6 @@ export const offerFeedQuery: Pick<QueryResolvers, 'offerFeed'> = {
       category = parsePositiveId(categoryId);
       if (category === null) throw badArgument('categoryId', `must be a category id (Category.id, a positive integer), got ${quote(categoryId)}`);
     }
-    if (platform != null && platform !== 'mobile' && platform !== 'desktop') {
-      throw badArgument('platform', 'must be MOBILE or DESKTOP');
-    }
 
     let view;
     try {

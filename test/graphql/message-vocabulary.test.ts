@@ -112,7 +112,7 @@ describe('messages speak the GraphQL API\'s words', () => {
       { campaignFee: '-1' },
       { merchantName: 'М'.repeat(301), description: 'Я'.repeat(91), conditions: 'Я'.repeat(513), discountType: 'TEXT', discountAmount: 'Я'.repeat(31) },
       { merchantName: '', description: '   ', conditions: 'Скидка\u0000', merchantDomain: 'shop\u202E.ru' },
-      { campaignType: 'CODE', feeCurrency: 'UNKNOWN', categoryId: 'x'.repeat(100) },
+      { categoryId: 'x'.repeat(100) },
       { acceptUrl: 'ftp://shop.example.ru', merchantLogoSvg: `https://${'a'.repeat(300)}.ru/logo.svg` },
     ];
     for (const patch of bad) await drive(`createCampaign ${JSON.stringify(patch).slice(0, 60)}`, CREATE, { input: promoInput(nextId++, patch) }, token);

@@ -89,16 +89,24 @@ describe('createCampaign', () => {
     expect(await stack.calls()).toEqual({});
   });
 
-  it('checks the conditional requirements and refuses read-only enum values', async () => {
-    const { body } = await stack.gql(CREATE, {
-      input: promoInput(7003, { campaignType: 'CODE', acceptUrl: null, categoryId: 'electronics', feeCurrency: 'UNKNOWN' }),
-    });
-    const { userErrors } = body.data.createCampaign;
-    expect(fields(userErrors)).toEqual(['input.campaignType', 'input.categoryId', 'input.feeCurrency']);
-    expect(userErrors.find((e: { field: string[] }) => e.field[1] === 'campaignType').message).toBe(
-      'CODE is only ever read, never written; use one of CODE_ONLINE, CODE_OFFLINE, PROMO, BANNER',
-    );
+  it('offers inputs no read-only enum value: CODE and UNKNOWN are no values of the input enums', async () => {
+    for (const [patch, message] of [
+      [{ campaignType: 'CODE' }, /"input\.campaignType".*Value "CODE" does not exist in "CampaignTypeInput" enum/],
+      [{ feeCurrency: 'UNKNOWN' }, /"input\.feeCurrency".*Value "UNKNOWN" does not exist in "CurrencyCodeInput" enum/],
+    ] as const) {
+      const { status, body } = await stack.gql(CREATE, { input: promoInput(7003, patch) });
+      expect(status).toBe(400);
+      expect(body.errors!.map((e) => [e.extensions.code, e.message])).toEqual([['BAD_USER_INPUT', expect.stringMatching(message)]]);
+    }
+    const names = async (type: string) => (await stack.gql(`{ __type(name: "${type}") { enumValues { name } } }`)).body.data.__type.enumValues.map((v: { name: string }) => v.name);
+    expect(await names('CampaignTypeInput')).toEqual(['CODE_ONLINE', 'CODE_OFFLINE', 'PROMO', 'BANNER']);
+    for (const type of ['PinTypeInput', 'PinDisplayTypeInput', 'DiscountTypeInput', 'FeeTypeInput', 'AppearanceTypeInput', 'CashbackTypeInput', 'PlatformInput', 'CurrencyCodeInput']) {
+      expect(await names(type), type).not.toContain('UNKNOWN');
+    }
+    expect(await stack.calls()).toEqual({});
+  });
 
+  it('checks the conditional requirements', async () => {
     const code = await stack.gql(CREATE, { input: oneOffInput(7004, { campaignType: 'CODE_ONLINE', pinType: null, pinDisplayType: null }) });
     expect(fields(code.body.data.createCampaign.userErrors)).toEqual(['input.acceptUrl', 'input.pinDisplayType', 'input.pinType']);
     expect(await stack.calls()).toEqual({});

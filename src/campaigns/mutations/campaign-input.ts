@@ -1,39 +1,9 @@
 import { PARSE_OPTIONS, campaignChanges, operations, quote } from '../../campaign-api/index.js';
 import type { GraphQLContext } from '../../schema/context.js';
-import { ENUM_VALUES, UNKNOWN_CURRENCY, UNKNOWN_VALUE } from '../enum-values.js';
 import type { CreateCampaignInput, UpdateCampaignInput } from '../../schema/generated/resolvers-types.js';
 import type { UserErrorModel } from '../models.js';
 import { parsePositiveId } from '../../graphql/pagination.js';
 import { incorrect, userErrorsFromIssues } from './user-errors.js';
-
-/** Input fields typed with an enum, and the enum: to name values the way the caller wrote them. */
-const ENUM_FIELDS = {
-  campaignType: 'CampaignType',
-  pinType: 'PinType',
-  pinDisplayType: 'PinDisplayType',
-  appearanceType: 'AppearanceType',
-  discountType: 'DiscountType',
-  feeType: 'FeeType',
-  cashbackType: 'CashbackType',
-  discountCurrency: 'CurrencyCode',
-  feeCurrency: 'CurrencyCode',
-  supportedPlatforms: 'Platform',
-} as const satisfies Record<string, keyof typeof ENUM_VALUES>;
-
-/** Values an output may carry but an input never: the catch-all `UNKNOWN` and the legacy `CODE`. */
-const READ_ONLY: ReadonlySet<string | number> = new Set<string | number>([UNKNOWN_VALUE, UNKNOWN_CURRENCY, 'code']);
-
-function enumName(enumType: keyof typeof ENUM_VALUES, value: string | number): string {
-  const entry = Object.entries(ENUM_VALUES[enumType]).find(([, v]) => v === value);
-  return entry ? entry[0] : String(value);
-}
-
-function writableNames(enumType: keyof typeof ENUM_VALUES): string {
-  return Object.entries(ENUM_VALUES[enumType])
-    .filter(([, v]) => !READ_ONLY.has(v))
-    .map(([name]) => name)
-    .join(', ');
-}
 
 const ROOT = ['input'];
 
@@ -54,23 +24,14 @@ function toRestShape(input: Record<string, unknown>, nullMeans: NullMeans): { re
       if (nullMeans === 'clear') request[key] = null;
       continue;
     }
-    if (key in ENUM_FIELDS) {
-      const enumType = ENUM_FIELDS[key as keyof typeof ENUM_FIELDS];
-      const values = Array.isArray(value) ? (value as (string | number)[]) : [value as string | number];
-      const readOnly = values.find((v) => READ_ONLY.has(v));
-      if (readOnly !== undefined) {
-        errors.push(incorrect([...ROOT, key], `${enumName(enumType, readOnly)} is only ever read, never written; use one of ${writableNames(enumType)}`));
+    if (key === 'supportedPlatforms' && Array.isArray(value)) {
+      if (value.length === 0) {
+        const instead = nullMeans === 'clear' ? 'send null' : 'omit the field';
+        errors.push(incorrect([...ROOT, key], `must list at least one platform; ${instead} to show the offer on every device`));
         continue;
       }
-      if (Array.isArray(value)) {
-        if (value.length === 0) {
-          const instead = nullMeans === 'clear' ? 'send null' : 'omit the field';
-          errors.push(incorrect([...ROOT, key], `must list at least one platform; ${instead} to show the offer on every device`));
-          continue;
-        }
-        request[key] = [...new Set(value)].join(',');
-        continue;
-      }
+      request[key] = [...new Set(value)].join(',');
+      continue;
     }
     if (key === 'categoryId') {
       const id = parsePositiveId(String(value));

@@ -118,8 +118,13 @@ export type AddPinsPayload = {
 export type AppearanceType =
   /** The user taps the image (`backgroundImage`) to follow the tracked link. */
   | 'ImageBanner'
-  /** A value this API does not know yet. Never accepted as input. */
+  /** A value this API does not know yet. */
   | 'unknown';
+
+/** How a banner is displayed (`AppearanceType` without `UNKNOWN`). */
+export type AppearanceTypeInput =
+  /** The user taps the image (`backgroundImage`) to follow the tracked link. */
+  | 'ImageBanner';
 
 /** What a bonus was spent on. */
 export type BonusDescriptionInput = {
@@ -498,8 +503,22 @@ export type CampaignType =
   | 'codeOnline'
   /** A promotion without a code: the user follows `acceptUrl`. */
   | 'promo'
-  /** A kind this API does not know yet; see `Campaign.rawType`. Never accepted as input. */
+  /** A kind this API does not know yet; see `Campaign.rawType`. */
   | 'unknown';
+
+/**
+ * The kind of offer a campaign is created or changed to (`CampaignType` without its read-only
+ * values).
+ */
+export type CampaignTypeInput =
+  /** An image banner that links to `acceptUrl`. */
+  | 'banner'
+  /** A promo code shown in a physical store (text or barcode). */
+  | 'codeOffline'
+  /** A promo code for an online store; the user also follows `acceptUrl`. */
+  | 'codeOnline'
+  /** A promotion without a code: the user follows `acceptUrl`. */
+  | 'promo';
 
 /** How cashback is paid. */
 export type CashbackType =
@@ -507,8 +526,15 @@ export type CashbackType =
   | 'bonus'
   /** As money. */
   | 'money'
-  /** A value this API does not know yet. Never accepted as input. */
+  /** A value this API does not know yet. */
   | 'unknown';
+
+/** How cashback is paid (`CashbackType` without `UNKNOWN`). */
+export type CashbackTypeInput =
+  /** As bonus points. */
+  | 'bonus'
+  /** As money. */
+  | 'money';
 
 /**
  * A category of offers from the campaign API's directory, shared by all partners (for example
@@ -539,7 +565,7 @@ export type CreateCampaignInput = {
   /** The tracked link a user follows to get the bonus, an absolute http(s) URL; required for `PROMO`, `BANNER` and `CODE_ONLINE`. */
   acceptUrl?: InputMaybe<Scalars['String']['input']>;
   /** How a banner is displayed; required for `BANNER`. */
-  appearanceType?: InputMaybe<AppearanceType>;
+  appearanceType?: InputMaybe<AppearanceTypeInput>;
   /** The card's background colour, `#RGB` or `#RRGGBB`; not light (relative luminance at most 0.5). */
   backgroundColor: Scalars['String']['input'];
   /** Link to a 500×500 px JPG or PNG of at most 300 KB; required for a `BANNER` with `IMAGE_BANNER`. */
@@ -554,12 +580,12 @@ export type CreateCampaignInput = {
   campaignFeeMin?: InputMaybe<Scalars['String']['input']>;
   /** When the campaign starts by schedule, once approved: an ISO 8601 timestamp with an offset, such as `2026-03-01T09:00:00+03:00`. Without it, an aggregator's campaign starts at once and a store's campaign on approval. */
   campaignStart?: InputMaybe<Scalars['String']['input']>;
-  /** The kind of offer. `CODE` and `UNKNOWN` are read-only and refused. */
-  campaignType: CampaignType;
+  /** The kind of offer. */
+  campaignType: CampaignTypeInput;
   /** For cashback offers: days (0 to 3650) within which a lead must be confirmed with `reportLead`. */
   cashbackConfirmTime?: InputMaybe<Scalars['Int']['input']>;
   /** For cashback offers: cashback as bonus points or as money. */
-  cashbackType?: InputMaybe<CashbackType>;
+  cashbackType?: InputMaybe<CashbackTypeInput>;
   /** The category (`Category.id`) from the `categories` directory. */
   categoryId: Scalars['ID']['input'];
   /**
@@ -574,13 +600,13 @@ export type CreateCampaignInput = {
   /** The discount: a percentage above 0 and at most 100 for `PERCENT` (`"15"`), a decimal amount for `FIX` (`"500"`, `"9.99"`), or a Russian text for `TEXT`; at most 30 characters. */
   discountAmount: Scalars['String']['input'];
   /** The currency of a `FIX` discount; `USD` only with `FIX`. Roubles when omitted. */
-  discountCurrency?: InputMaybe<CurrencyCode>;
+  discountCurrency?: InputMaybe<CurrencyCodeInput>;
   /** How the discount is expressed. */
-  discountType: DiscountType;
+  discountType: DiscountTypeInput;
   /** The fee's currency; roubles when omitted. */
-  feeCurrency?: InputMaybe<CurrencyCode>;
+  feeCurrency?: InputMaybe<CurrencyCodeInput>;
   /** Whether the fee is a share of the order or a fixed amount. */
-  feeType: FeeType;
+  feeType: FeeTypeInput;
   /** The text colour, `#RGB` or `#RRGGBB`, with a WCAG contrast ratio of at least 4.5:1 against `backgroundColor`. */
   fontColor: Scalars['String']['input'];
   /** The store's site as a bare host name, such as `shop.example.ru`: no `https://`, no `www.`, no trailing slash. */
@@ -598,11 +624,11 @@ export type CreateCampaignInput = {
   /** The partner's own id of the campaign, a positive integer unique in the partner's system. Creating again with the same id replaces that campaign. */
   partnerCampaignId: Scalars['SafeInt']['input'];
   /** How codes are shown; required for `CODE_ONLINE` and `CODE_OFFLINE`. */
-  pinDisplayType?: InputMaybe<PinDisplayType>;
+  pinDisplayType?: InputMaybe<PinDisplayTypeInput>;
   /** How codes are handed out; required for `CODE_ONLINE` and `CODE_OFFLINE`. */
-  pinType?: InputMaybe<PinType>;
+  pinType?: InputMaybe<PinTypeInput>;
   /** The devices to show the offer on; all when omitted. */
-  supportedPlatforms?: InputMaybe<Array<Platform>>;
+  supportedPlatforms?: InputMaybe<Array<PlatformInput>>;
 };
 
 /** The result of `createCampaign`. */
@@ -618,8 +644,15 @@ export type CreateCampaignPayload = {
 export type CurrencyCode =
   /** Russian rouble (ISO 4217 numeric code 643). The default wherever a currency is optional. */
   | 643
-  /** A currency code this API does not know yet. Never accepted as input. */
+  /** A currency code this API does not know yet. */
   | 0
+  /** US dollar (ISO 4217 numeric code 840). */
+  | 840;
+
+/** An ISO 4217 currency (`CurrencyCode` without `UNKNOWN`). */
+export type CurrencyCodeInput =
+  /** Russian rouble (ISO 4217 numeric code 643). The default wherever a currency is optional. */
+  | 643
   /** US dollar (ISO 4217 numeric code 840). */
   | 840;
 
@@ -631,8 +664,17 @@ export type DiscountType =
   | 'percent'
   /** A bonus, gift or special offer described in Russian text. */
   | 'text'
-  /** A value this API does not know yet. Never accepted as input. */
+  /** A value this API does not know yet. */
   | 'unknown';
+
+/** How the discount is expressed (`DiscountType` without `UNKNOWN`). */
+export type DiscountTypeInput =
+  /** A fixed amount off, in the discount's currency. */
+  | 'fix'
+  /** A percentage off, above 0 and at most 100. */
+  | 'percent'
+  /** A bonus, gift or special offer described in Russian text. */
+  | 'text';
 
 /** How the partner's fee per lead is computed. */
 export type FeeType =
@@ -640,8 +682,15 @@ export type FeeType =
   | 'fix'
   /** A share of the paid order, in percent. */
   | 'percent'
-  /** A value this API does not know yet. Never accepted as input. */
+  /** A value this API does not know yet. */
   | 'unknown';
+
+/** How the partner's fee per lead is computed (`FeeType` without `UNKNOWN`). */
+export type FeeTypeInput =
+  /** A fixed amount per lead. */
+  | 'fix'
+  /** A share of the paid order, in percent. */
+  | 'percent';
 
 /** A lead: a user used an offer, as reported by the partner with `reportLead`. */
 export type Lead = {
@@ -908,8 +957,15 @@ export type PinDisplayType =
   | 'ean_13'
   /** As text: up to 255 characters. */
   | 'text'
-  /** A value this API does not know yet. Never accepted as input. */
+  /** A value this API does not know yet. */
   | 'unknown';
+
+/** How a promo code is shown to the user (`PinDisplayType` without `UNKNOWN`). */
+export type PinDisplayTypeInput =
+  /** As an EAN-13 barcode: exactly 13 digits. */
+  | 'ean_13'
+  /** As text: up to 255 characters. */
+  | 'text';
 
 /** A promo code in a page, with its cursor. */
 export type PinEdge = {
@@ -938,8 +994,15 @@ export type PinType =
   | 'one-off'
   /** All users get the same code, set in `couponCode`. */
   | 'reusable'
-  /** A value this API does not know yet. Never accepted as input. */
+  /** A value this API does not know yet. */
   | 'unknown';
+
+/** How a code campaign hands out codes (`PinType` without `UNKNOWN`). */
+export type PinTypeInput =
+  /** Each user gets their own code from the codes uploaded with `addPins`. */
+  | 'one-off'
+  /** All users get the same code, set in `couponCode`. */
+  | 'reusable';
 
 /** A kind of device an offer is shown on. */
 export type Platform =
@@ -947,8 +1010,15 @@ export type Platform =
   | 'desktop'
   /** Smartphones and tablets. */
   | 'mobile'
-  /** A value this API does not know yet. Never accepted as input. */
+  /** A value this API does not know yet. */
   | 'unknown';
+
+/** A kind of device an offer is shown on (`Platform` without `UNKNOWN`). */
+export type PlatformInput =
+  /** Desktop computers. */
+  | 'desktop'
+  /** Smartphones and tablets. */
+  | 'mobile';
 
 /**
  * The root of every read. Every field needs the partner token (`Authorization: Bearer <token>`):
@@ -1093,7 +1163,7 @@ export type QueryOfferFeedArgs = {
   categoryId?: InputMaybe<Scalars['ID']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   locale?: InputMaybe<Scalars['String']['input']>;
-  platform?: InputMaybe<Platform>;
+  platform?: InputMaybe<PlatformInput>;
 };
 
 /**
@@ -1128,11 +1198,11 @@ export type ReportLeadInput = {
    */
   clickId?: InputMaybe<Scalars['String']['input']>;
   /** The fee's currency; roubles when omitted. */
-  feeCurrency?: InputMaybe<CurrencyCode>;
+  feeCurrency?: InputMaybe<CurrencyCodeInput>;
   /** The order amount: a decimal string with at most two decimals. */
   orderAmount?: InputMaybe<Scalars['String']['input']>;
   /** The order amount's currency; roubles when omitted. */
-  orderCurrency?: InputMaybe<CurrencyCode>;
+  orderCurrency?: InputMaybe<CurrencyCodeInput>;
   /**
    * The promo code the user used. Required for one-off code campaigns (`CODE_ONLINE` or
    * `CODE_OFFLINE` with `pinType` `ONE_OFF`); matched case-insensitively.
@@ -1249,7 +1319,7 @@ export type UpdateCampaignInput = {
   /** The tracked link a user follows to get the bonus, an absolute http(s) URL; required for `PROMO`, `BANNER` and `CODE_ONLINE`. */
   acceptUrl?: InputMaybe<Scalars['String']['input']>;
   /** How a banner is displayed; required for `BANNER`. */
-  appearanceType?: InputMaybe<AppearanceType>;
+  appearanceType?: InputMaybe<AppearanceTypeInput>;
   /** The card's background colour, `#RGB` or `#RRGGBB`; not light (relative luminance at most 0.5). Cannot be `null`. */
   backgroundColor?: InputMaybe<Scalars['String']['input']>;
   /** Link to a 500×500 px JPG or PNG of at most 300 KB; required for a `BANNER` with `IMAGE_BANNER`. `null`: an image of the offer's category is shown. */
@@ -1264,12 +1334,12 @@ export type UpdateCampaignInput = {
   campaignFeeMin?: InputMaybe<Scalars['String']['input']>;
   /** When the campaign starts by schedule, once approved: an ISO 8601 timestamp with an offset, such as `2026-03-01T09:00:00+03:00`. `null`: no schedule (an aggregator's campaign starts at once, a store's campaign on approval). */
   campaignStart?: InputMaybe<Scalars['String']['input']>;
-  /** The kind of offer. `CODE` and `UNKNOWN` are read-only and refused. Cannot be `null`. */
-  campaignType?: InputMaybe<CampaignType>;
+  /** The kind of offer. Cannot be `null`. */
+  campaignType?: InputMaybe<CampaignTypeInput>;
   /** For cashback offers: days (0 to 3650) within which a lead must be confirmed with `reportLead`. `null`: none set. */
   cashbackConfirmTime?: InputMaybe<Scalars['Int']['input']>;
   /** For cashback offers: cashback as bonus points or as money. `null`: not a cashback offer. */
-  cashbackType?: InputMaybe<CashbackType>;
+  cashbackType?: InputMaybe<CashbackTypeInput>;
   /** The category (`Category.id`) from the `categories` directory. Cannot be `null`. */
   categoryId?: InputMaybe<Scalars['ID']['input']>;
   /**
@@ -1284,13 +1354,13 @@ export type UpdateCampaignInput = {
   /** The discount: a percentage above 0 and at most 100 for `PERCENT` (`"15"`), a decimal amount for `FIX` (`"500"`, `"9.99"`), or a Russian text for `TEXT`; at most 30 characters. Cannot be `null`. */
   discountAmount?: InputMaybe<Scalars['String']['input']>;
   /** The currency of a `FIX` discount; `USD` only with `FIX`. `null`: roubles. */
-  discountCurrency?: InputMaybe<CurrencyCode>;
+  discountCurrency?: InputMaybe<CurrencyCodeInput>;
   /** How the discount is expressed. Cannot be `null`. */
-  discountType?: InputMaybe<DiscountType>;
+  discountType?: InputMaybe<DiscountTypeInput>;
   /** The fee's currency. `null`: roubles. */
-  feeCurrency?: InputMaybe<CurrencyCode>;
+  feeCurrency?: InputMaybe<CurrencyCodeInput>;
   /** Whether the fee is a share of the order or a fixed amount. Cannot be `null`. */
-  feeType?: InputMaybe<FeeType>;
+  feeType?: InputMaybe<FeeTypeInput>;
   /** The text colour, `#RGB` or `#RRGGBB`, with a WCAG contrast ratio of at least 4.5:1 against `backgroundColor`. Cannot be `null`. */
   fontColor?: InputMaybe<Scalars['String']['input']>;
   /** The campaign to change (`Campaign.id`, or its `ymCampaignId` as digits). */
@@ -1311,14 +1381,14 @@ export type UpdateCampaignInput = {
    * How codes are shown; required for `CODE_ONLINE` and `CODE_OFFLINE`. Cannot change (nor be
    * `null`) while the campaign holds one-off codes.
    */
-  pinDisplayType?: InputMaybe<PinDisplayType>;
+  pinDisplayType?: InputMaybe<PinDisplayTypeInput>;
   /**
    * How codes are handed out; required for `CODE_ONLINE` and `CODE_OFFLINE`. Cannot change (nor be
    * `null`) while the campaign holds one-off codes.
    */
-  pinType?: InputMaybe<PinType>;
+  pinType?: InputMaybe<PinTypeInput>;
   /** The devices to show the offer on. `null`: all devices. */
-  supportedPlatforms?: InputMaybe<Array<Platform>>;
+  supportedPlatforms?: InputMaybe<Array<PlatformInput>>;
 };
 
 /** The result of `updateCampaign`. */
@@ -1477,6 +1547,7 @@ export type ResolversTypes = {
   AddPinsInput: AddPinsInput;
   AddPinsPayload: ResolverTypeWrapper<Omit<AddPinsPayload, 'campaign' | 'userErrors'> & { campaign?: Maybe<ResolversTypes['Campaign']>, userErrors: Array<ResolversTypes['UserError']> }>;
   AppearanceType: AppearanceType;
+  AppearanceTypeInput: AppearanceTypeInput;
   BonusDescriptionInput: BonusDescriptionInput;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   CacheControlScope: CacheControlScope;
@@ -1494,15 +1565,20 @@ export type ResolversTypes = {
   CampaignStatus: CampaignStatus;
   CampaignStatusEvent: ResolverTypeWrapper<StatusEvent>;
   CampaignType: CampaignType;
+  CampaignTypeInput: CampaignTypeInput;
   CashbackType: CashbackType;
+  CashbackTypeInput: CashbackTypeInput;
   Category: ResolverTypeWrapper<CategoryModel>;
   CreateCampaignInput: CreateCampaignInput;
   CreateCampaignPayload: ResolverTypeWrapper<Omit<CreateCampaignPayload, 'campaign' | 'userErrors'> & { campaign?: Maybe<ResolversTypes['Campaign']>, userErrors: Array<ResolversTypes['UserError']> }>;
   CurrencyCode: CurrencyCode;
+  CurrencyCodeInput: CurrencyCodeInput;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   Decimal: ResolverTypeWrapper<Scalars['Decimal']['output']>;
   DiscountType: DiscountType;
+  DiscountTypeInput: DiscountTypeInput;
   FeeType: FeeType;
+  FeeTypeInput: FeeTypeInput;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   HexColorCode: ResolverTypeWrapper<Scalars['HexColorCode']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
@@ -1521,10 +1597,13 @@ export type ResolversTypes = {
   PinConnection: ResolverTypeWrapper<PinPage>;
   PinCounts: ResolverTypeWrapper<PinCountsModel>;
   PinDisplayType: PinDisplayType;
+  PinDisplayTypeInput: PinDisplayTypeInput;
   PinEdge: ResolverTypeWrapper<Omit<PinEdge, 'node'> & { node: ResolversTypes['Pin'] }>;
   PinStatus: PinStatus;
   PinType: PinType;
+  PinTypeInput: PinTypeInput;
   Platform: Platform;
+  PlatformInput: PlatformInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RedeemStatus: RedeemStatus;
   ReportLeadInput: ReportLeadInput;
@@ -1629,6 +1708,8 @@ export type AddPinsPayloadResolvers<ContextType = GraphQLContext, ParentType ext
 };
 
 export type AppearanceTypeResolvers = EnumResolverSignature<{ IMAGE_BANNER?: any, UNKNOWN?: any }, ResolversTypes['AppearanceType']>;
+
+export type AppearanceTypeInputResolvers = EnumResolverSignature<{ IMAGE_BANNER?: any }, ResolversTypes['AppearanceTypeInput']>;
 
 export type CampaignResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Campaign'] = ResolversParentTypes['Campaign']> = {
   acceptUrl?: Resolver<Maybe<ResolversTypes['URL']>, ParentType, ContextType>;
@@ -1749,7 +1830,11 @@ export type CampaignStatusEventResolvers<ContextType = GraphQLContext, ParentTyp
 
 export type CampaignTypeResolvers = EnumResolverSignature<{ BANNER?: any, CODE?: any, CODE_OFFLINE?: any, CODE_ONLINE?: any, PROMO?: any, UNKNOWN?: any }, ResolversTypes['CampaignType']>;
 
+export type CampaignTypeInputResolvers = EnumResolverSignature<{ BANNER?: any, CODE_OFFLINE?: any, CODE_ONLINE?: any, PROMO?: any }, ResolversTypes['CampaignTypeInput']>;
+
 export type CashbackTypeResolvers = EnumResolverSignature<{ BONUS?: any, MONEY?: any, UNKNOWN?: any }, ResolversTypes['CashbackType']>;
+
+export type CashbackTypeInputResolvers = EnumResolverSignature<{ BONUS?: any, MONEY?: any }, ResolversTypes['CashbackTypeInput']>;
 
 export type CategoryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Category'] = ResolversParentTypes['Category']> = {
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -1763,6 +1848,8 @@ export type CreateCampaignPayloadResolvers<ContextType = GraphQLContext, ParentT
 
 export type CurrencyCodeResolvers = EnumResolverSignature<{ RUB?: any, UNKNOWN?: any, USD?: any }, ResolversTypes['CurrencyCode']>;
 
+export type CurrencyCodeInputResolvers = EnumResolverSignature<{ RUB?: any, USD?: any }, ResolversTypes['CurrencyCodeInput']>;
+
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
 }
@@ -1773,7 +1860,11 @@ export interface DecimalScalarConfig extends GraphQLScalarTypeConfig<ResolversTy
 
 export type DiscountTypeResolvers = EnumResolverSignature<{ FIX?: any, PERCENT?: any, TEXT?: any, UNKNOWN?: any }, ResolversTypes['DiscountType']>;
 
+export type DiscountTypeInputResolvers = EnumResolverSignature<{ FIX?: any, PERCENT?: any, TEXT?: any }, ResolversTypes['DiscountTypeInput']>;
+
 export type FeeTypeResolvers = EnumResolverSignature<{ FIX?: any, PERCENT?: any, UNKNOWN?: any }, ResolversTypes['FeeType']>;
+
+export type FeeTypeInputResolvers = EnumResolverSignature<{ FIX?: any, PERCENT?: any }, ResolversTypes['FeeTypeInput']>;
 
 export interface HexColorCodeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['HexColorCode'], any> {
   name: 'HexColorCode';
@@ -1858,6 +1949,8 @@ export type PinCountsResolvers<ContextType = GraphQLContext, ParentType extends 
 
 export type PinDisplayTypeResolvers = EnumResolverSignature<{ EAN_13?: any, TEXT?: any, UNKNOWN?: any }, ResolversTypes['PinDisplayType']>;
 
+export type PinDisplayTypeInputResolvers = EnumResolverSignature<{ EAN_13?: any, TEXT?: any }, ResolversTypes['PinDisplayTypeInput']>;
+
 export type PinEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PinEdge'] = ResolversParentTypes['PinEdge']> = {
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['Pin'], ParentType, ContextType>;
@@ -1867,7 +1960,11 @@ export type PinStatusResolvers = EnumResolverSignature<{ ACCEPTED_BY_USER?: any,
 
 export type PinTypeResolvers = EnumResolverSignature<{ ONE_OFF?: any, REUSABLE?: any, UNKNOWN?: any }, ResolversTypes['PinType']>;
 
+export type PinTypeInputResolvers = EnumResolverSignature<{ ONE_OFF?: any, REUSABLE?: any }, ResolversTypes['PinTypeInput']>;
+
 export type PlatformResolvers = EnumResolverSignature<{ DESKTOP?: any, MOBILE?: any, UNKNOWN?: any }, ResolversTypes['Platform']>;
+
+export type PlatformInputResolvers = EnumResolverSignature<{ DESKTOP?: any, MOBILE?: any }, ResolversTypes['PlatformInput']>;
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   campaign?: Resolver<Maybe<ResolversTypes['Campaign']>, ParentType, ContextType, RequireFields<QueryCampaignArgs, 'id'>>;
@@ -1925,6 +2022,7 @@ export type UserErrorCodeResolvers = EnumResolverSignature<{ BACKEND_BAD_RESPONS
 export type Resolvers<ContextType = GraphQLContext> = {
   AddPinsPayload?: AddPinsPayloadResolvers<ContextType>;
   AppearanceType?: AppearanceTypeResolvers;
+  AppearanceTypeInput?: AppearanceTypeInputResolvers;
   Campaign?: CampaignResolvers<ContextType>;
   CampaignAppearance?: CampaignAppearanceResolvers<ContextType>;
   CampaignCard?: CampaignCardResolvers<ContextType>;
@@ -1939,14 +2037,19 @@ export type Resolvers<ContextType = GraphQLContext> = {
   CampaignStatus?: CampaignStatusResolvers;
   CampaignStatusEvent?: CampaignStatusEventResolvers<ContextType>;
   CampaignType?: CampaignTypeResolvers;
+  CampaignTypeInput?: CampaignTypeInputResolvers;
   CashbackType?: CashbackTypeResolvers;
+  CashbackTypeInput?: CashbackTypeInputResolvers;
   Category?: CategoryResolvers<ContextType>;
   CreateCampaignPayload?: CreateCampaignPayloadResolvers<ContextType>;
   CurrencyCode?: CurrencyCodeResolvers;
+  CurrencyCodeInput?: CurrencyCodeInputResolvers;
   DateTime?: GraphQLScalarType;
   Decimal?: GraphQLScalarType;
   DiscountType?: DiscountTypeResolvers;
+  DiscountTypeInput?: DiscountTypeInputResolvers;
   FeeType?: FeeTypeResolvers;
+  FeeTypeInput?: FeeTypeInputResolvers;
   HexColorCode?: GraphQLScalarType;
   Lead?: LeadResolvers<ContextType>;
   LeadCounts?: LeadCountsResolvers<ContextType>;
@@ -1962,10 +2065,13 @@ export type Resolvers<ContextType = GraphQLContext> = {
   PinConnection?: PinConnectionResolvers<ContextType>;
   PinCounts?: PinCountsResolvers<ContextType>;
   PinDisplayType?: PinDisplayTypeResolvers;
+  PinDisplayTypeInput?: PinDisplayTypeInputResolvers;
   PinEdge?: PinEdgeResolvers<ContextType>;
   PinStatus?: PinStatusResolvers;
   PinType?: PinTypeResolvers;
+  PinTypeInput?: PinTypeInputResolvers;
   Platform?: PlatformResolvers;
+  PlatformInput?: PlatformInputResolvers;
   Query?: QueryResolvers<ContextType>;
   RedeemStatus?: RedeemStatusResolvers;
   ReportLeadPayload?: ReportLeadPayloadResolvers<ContextType>;
