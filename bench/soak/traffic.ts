@@ -196,10 +196,10 @@ export const ACTIONS: Action[] = [
     async run(ctx, p, stats) {
       const partnerCampaignId = 10_000_000 + ctx.next();
       const input = {
-        partnerCampaignId, categoryId: String(1 + (partnerCampaignId % 12)), campaignType: 'PROMO', acceptUrl: `https://${p.domain}/new`,
-        merchantDomain: p.domain, merchantLogoSvg: `https://${p.domain}/logo.svg`, merchantLogoPng: `https://${p.domain}/logo.png`,
-        merchantName: 'Магазин нагрузки', backgroundColor: '#1A237E', fontColor: '#FFFFFF', description: 'Новая скидка', conditions: 'При заказе на сайте',
-        discountType: 'PERCENT', discountAmount: '7', campaignFee: '3', feeType: 'PERCENT',
+        partnerCampaignId, categoryId: String(1 + (partnerCampaignId % 12)), type: 'PROMO', acceptUrl: `https://${p.domain}/new`,
+        merchant: { domain: p.domain, logoSvgUrl: `https://${p.domain}/logo.svg`, logoPngUrl: `https://${p.domain}/logo.png`, name: 'Магазин нагрузки' },
+        appearance: { backgroundColor: '#1A237E', fontColor: '#FFFFFF' }, description: 'Новая скидка', conditions: 'При заказе на сайте',
+        discount: { type: 'PERCENT', amount: '7' }, fee: { type: 'PERCENT', amount: '3' },
       };
       const { answer, ms } = await gql(ctx, p, 'mutation ($input: CreateCampaignInput!) { createCampaign(input: $input) { campaign { id status } userErrors { code message } } }', { input });
       book(ctx, p, this.name, answer, ms, stats);

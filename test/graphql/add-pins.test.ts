@@ -133,7 +133,7 @@ describe('addPins', () => {
       ['input', 'pins', '2'],
       ['input', 'pins', '5'],
     ]);
-    expect(payload.userErrors.every((e: { code: string; message: string }) => e.code === 'INCORRECT_DATA' && /^must be exactly 13 digits for pinDisplayType EAN_13, got "/.test(e.message))).toBe(true);
+    expect(payload.userErrors.every((e: { code: string; message: string }) => e.code === 'INCORRECT_DATA' && /^must be exactly 13 digits for pinSettings.displayType EAN_13, got "/.test(e.message))).toBe(true);
     expect((await stack.calls())['campaigns/add-pins']).toBeUndefined();
   });
 
@@ -145,7 +145,7 @@ describe('addPins', () => {
   it('refuses campaigns that take no pins, and unknown ones', async () => {
     const reusable = await stack.gql(ADD, { input: { campaignId: '2', pins: ['A'] } });
     expect(reusable.body.data.addPins.userErrors).toEqual([expect.objectContaining({ code: 'INCORRECT_DATA', field: ['input', 'campaignId'] })]);
-    expect(reusable.body.data.addPins.userErrors[0].message).toContain('pinType REUSABLE');
+    expect(reusable.body.data.addPins.userErrors[0].message).toContain('pinSettings.pinType REUSABLE');
     const promo = await stack.gql(ADD, { input: { campaignId: '3', pins: ['A'] } });
     expect(promo.body.data.addPins.userErrors[0].message).toContain('campaign 3 is a PROMO campaign');
     const foreign = await stack.gql(ADD, { input: { campaignId: '9', pins: ['A'] } });

@@ -223,7 +223,7 @@ describe('values this API does not know', () => {
     proxy.rewrite.clear();
     proxy.rewrite.set('campaigns/get', (b) => b.replace(/"partnerCampaignId":\d+,/, ''));
     await viaProxy.resetCalls();
-    const { body } = await viaProxy.gql(`mutation { updateCampaign(input: { id: "3", merchantName: "Другое имя" }) { campaign { id } userErrors { field message code } } }`);
+    const { body } = await viaProxy.gql(`mutation { updateCampaign(input: { id: "3", merchant: { name: "Другое имя" } }) { campaign { id } userErrors { field message code } } }`);
     proxy.rewrite.clear();
     expect(body.data).toBeNull();
     expect(body.errors).toEqual([
@@ -239,7 +239,7 @@ describe('values this API does not know', () => {
   it('updateCampaign leaves out a value it cannot write back (the samples\' kind code), and the campaign API keeps it', async () => {
     proxy.rewrite.clear();
     proxy.rewrite.set('campaigns/get', (b) => b.replace('"campaignType":"codeOffline"', '"campaignType":"code"'));
-    const { body } = await viaProxy.gql(`mutation { updateCampaign(input: { id: "2", merchantName: "Техно Мир Плюс" }) { campaign { id status rawType merchant { name } } userErrors { field message code } } }`);
+    const { body } = await viaProxy.gql(`mutation { updateCampaign(input: { id: "2", merchant: { name: "Техно Мир Плюс" } }) { campaign { id status rawType merchant { name } } userErrors { field message code } } }`);
     proxy.rewrite.clear();
     expect(body.errors).toBeUndefined();
     expect(body.data.updateCampaign).toEqual({ campaign: { id: cid(2), status: 'MODERATION', rawType: 'code', merchant: { name: 'Техно Мир Плюс' } }, userErrors: [] });

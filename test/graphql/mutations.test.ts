@@ -32,7 +32,7 @@ describe('createCampaign', () => {
       `mutation ($input: CreateCampaignInput!) { createCampaign(input: $input) {
         campaign { id status type merchant { name domain } discount { type amount currency } fee { type amount currency } category { name } supportedPlatforms }
         userErrors { field message code } } }`,
-      { input: promoInput(7001, { supportedPlatforms: ['MOBILE', 'DESKTOP'], discountType: 'FIX', discountAmount: '500', discountCurrency: 'USD' }) },
+      { input: promoInput(7001, { supportedPlatforms: ['MOBILE', 'DESKTOP'], discount: { type: 'FIX', amount: '500', currency: 'USD' } }) },
     );
     expect(body.errors).toBeUndefined();
     const payload = body.data.createCampaign;
@@ -52,14 +52,12 @@ describe('createCampaign', () => {
   it('reports every problem of the input at once, by input path, and calls nothing', async () => {
     const input = promoInput(7002, {
       categoryId: '4242',
-      backgroundColor: '#FAFAFA',
+      appearance: { backgroundColor: '#FAFAFA' },
       description: 'English only',
-      merchantDomain: 'https://www.shop.example.ru/',
-      merchantLogoPng: 'not a url',
-      campaignFeeMin: '1',
-      discountType: 'PERCENT',
-      discountAmount: '150',
-      campaignEnd: 'tomorrow',
+      merchant: { domain: 'https://www.shop.example.ru/', logoPngUrl: 'not a url' },
+      fee: { min: '1' },
+      discount: { type: 'PERCENT', amount: '150' },
+      endsAt: 'tomorrow',
       supportedPlatforms: [],
     });
     const { body } = await stack.gql(CREATE, { input });
@@ -69,30 +67,31 @@ describe('createCampaign', () => {
     expect(userErrors.every((e: { code: string }) => e.code === 'INCORRECT_DATA')).toBe(true);
     expect(fields(userErrors)).toEqual(
       [
-        'input.backgroundColor',
-        'input.campaignEnd',
-        'input.campaignFee',
+        'input.appearance.backgroundColor',
+        'input.endsAt',
+        'input.fee.amount',
         'input.categoryId',
         'input.description',
-        'input.discountAmount',
-        'input.merchantDomain',
-        'input.merchantLogoPng',
+        'input.discount.amount',
+        'input.merchant.domain',
+        'input.merchant.logoPngUrl',
         'input.supportedPlatforms',
       ].sort(),
     );
     const byField = Object.fromEntries(userErrors.map((e: { field: string[]; message: string }) => [e.field.join('.'), e.message]));
-    expect(byField['input.backgroundColor']).toMatch(/too light/);
+    expect(byField['input.appearance.backgroundColor']).toMatch(/too light/);
     expect(byField['input.description']).toMatch(/Russian/);
-    expect(byField['input.merchantDomain']).toMatch(/scheme/);
+    expect(byField['input.merchant.domain']).toMatch(/scheme/);
     expect(byField['input.categoryId']).toBe('no category has id 4242; pick one from the categories query');
-    expect(byField['input.discountAmount']).toContain('"150"');
+    expect(byField['input.discount.amount']).toContain('"150"');
+    expect(byField['input.fee.amount']).toBe('give either fee.amount or the pair fee.min and fee.max, not both');
     expect(await stack.calls()).toEqual({});
   });
 
   it('offers inputs no read-only enum value: CODE and UNKNOWN are no values of the input enums', async () => {
     for (const [patch, message] of [
-      [{ campaignType: 'CODE' }, /"input\.campaignType".*Value "CODE" does not exist in "CampaignTypeInput" enum/],
-      [{ feeCurrency: 'UNKNOWN' }, /"input\.feeCurrency".*Value "UNKNOWN" does not exist in "CurrencyCodeInput" enum/],
+      [{ type: 'CODE' }, /"input\.type".*Value "CODE" does not exist in "CampaignTypeInput" enum/],
+      [{ fee: { currency: 'UNKNOWN' } }, /"input\.fee\.currency".*Value "UNKNOWN" does not exist in "CurrencyCodeInput" enum/],
     ] as const) {
       const { status, body } = await stack.gql(CREATE, { input: promoInput(7003, patch) });
       expect(status).toBe(400);
@@ -107,14 +106,14 @@ describe('createCampaign', () => {
   });
 
   it('checks the conditional requirements', async () => {
-    const code = await stack.gql(CREATE, { input: oneOffInput(7004, { campaignType: 'CODE_ONLINE', pinType: null, pinDisplayType: null }) });
-    expect(fields(code.body.data.createCampaign.userErrors)).toEqual(['input.acceptUrl', 'input.pinDisplayType', 'input.pinType']);
+    const code = await stack.gql(CREATE, { input: oneOffInput(7004, { type: 'CODE_ONLINE', pinSettings: null }) });
+    expect(fields(code.body.data.createCampaign.userErrors)).toEqual(['input.acceptUrl', 'input.pinSettings.displayType', 'input.pinSettings.pinType']);
     expect(await stack.calls()).toEqual({});
   });
 
   it('answers REPEAT_CAMPAIGN_DATA for the same partnerCampaignId with another discount amount', async () => {
     await createCampaign(stack, promoInput(7005));
-    const { body } = await stack.gql(CREATE, { input: promoInput(7005, { discountAmount: '20' }) });
+    const { body } = await stack.gql(CREATE, { input: promoInput(7005, { discount: { amount: '20' } }) });
     expect(body.data.createCampaign.campaign).toBeNull();
     expect(body.data.createCampaign.userErrors).toHaveLength(1);
     expect(body.data.createCampaign.userErrors[0]).toMatchObject({ code: 'REPEAT_CAMPAIGN_DATA' });
@@ -147,7 +146,7 @@ describe('updateCampaign', () => {
   /** A store's started promo campaign of a fresh partner, with an end and platforms set. */
   async function started(partnerCampaignId: number, overrides: Record<string, unknown> = {}): Promise<{ token: string; id: string }> {
     const token = await newPartner(stack, 'store');
-    const id = await createCampaign(stack, promoInput(partnerCampaignId, { campaignEnd: future(30), supportedPlatforms: ['MOBILE'], ...overrides }), token);
+    const id = await createCampaign(stack, promoInput(partnerCampaignId, { endsAt: future(30), supportedPlatforms: ['MOBILE'], ...overrides }), token);
     await stack.admin('moderate', { ymCampaignId: numberOf(id), decision: 'approve' });
     await stack.resetCalls();
     return { token, id };
@@ -158,7 +157,7 @@ describe('updateCampaign', () => {
     const before = await read(id, token);
     expect(before.status).toBe('STARTED');
     await stack.resetCalls();
-    const { body } = await stack.gql(UPDATE, { input: { id, merchantName: 'Новое имя' } }, token);
+    const { body } = await stack.gql(UPDATE, { input: { id, merchant: { name: 'Новое имя' } } }, token);
     expect(body.errors).toBeUndefined();
     expect(body.data.updateCampaign).toEqual({ campaign: { id, status: 'MODERATION', type: 'PROMO', merchant: { name: 'Новое имя' } }, userErrors: [] });
     // One read of the campaign, the write, and a fresh read for the payload's fields.
@@ -169,22 +168,27 @@ describe('updateCampaign', () => {
 
   it('null clears an optional field; a field every campaign has cannot be null', async () => {
     const { token, id } = await started(7102);
-    const { body } = await stack.gql(UPDATE, { input: { id, campaignEnd: null, supportedPlatforms: null } }, token);
+    const { body } = await stack.gql(UPDATE, { input: { id, endsAt: null, supportedPlatforms: null } }, token);
     expect(body.data.updateCampaign.userErrors).toEqual([]);
     expect(await read(id, token)).toMatchObject({ endsAt: null, supportedPlatforms: null, merchant: { name: 'Магазин' } });
 
     await stack.resetCalls();
-    const required = await stack.gql(UPDATE, { input: { id, description: null, merchantName: null, feeType: null } }, token);
+    const required = await stack.gql(UPDATE, { input: { id, description: null, merchant: { name: null }, fee: { type: null } } }, token);
     expect(required.body.data.updateCampaign.campaign).toBeNull();
-    const byField = (errors: { field: string[] }[]) => [...errors].sort((a, b) => a.field[1]!.localeCompare(b.field[1]!));
+    const byField = (errors: { field: string[] }[]) => [...errors].sort((a, b) => a.field.join('.').localeCompare(b.field.join('.')));
     expect(byField(required.body.data.updateCampaign.userErrors)).toEqual(
-      ['description', 'feeType', 'merchantName'].map((f) => ({ field: ['input', f], code: 'INCORRECT_DATA', message: 'is required and cannot be cleared: leave it out to keep the current value' })),
+      [['description'], ['fee', 'type'], ['merchant', 'name']].map((f) => ({ field: ['input', ...f], code: 'INCORRECT_DATA', message: 'is required and cannot be cleared: leave it out to keep the current value' })),
+    );
+    // A whole group every campaign has cannot be null either; pinSettings and cashback can.
+    const group = await stack.gql(UPDATE, { input: { id, merchant: null, appearance: null } }, token);
+    expect(byField(group.body.data.updateCampaign.userErrors)).toEqual(
+      ['appearance', 'merchant'].map((f) => ({ field: ['input', f], code: 'INCORRECT_DATA', message: 'is required and cannot be cleared: leave it out to keep the current values' })),
     );
     expect(await stack.calls()).toEqual({});
   });
 
   it('an update that changes nothing is refused, with no backend write, and a STARTED campaign stays STARTED', async () => {
-    const { token, id } = await started(7103, { campaignStart: '2026-01-01T09:00:00+03:00', supportedPlatforms: ['MOBILE', 'DESKTOP'] });
+    const { token, id } = await started(7103, { startsAt: '2026-01-01T09:00:00+03:00', supportedPlatforms: ['MOBILE', 'DESKTOP'] });
     const nothing = await stack.gql(UPDATE, { input: { id } }, token);
     expect(nothing.body.data.updateCampaign).toEqual({
       campaign: null,
@@ -195,14 +199,13 @@ describe('updateCampaign', () => {
     // Every value equal to the current one, written another way where a value allows it.
     const same = {
       id,
-      merchantName: 'Магазин',
-      discountAmount: '15.00',
-      campaignFee: '5.0',
-      campaignStart: '2026-01-01T06:00:00Z',
+      merchant: { name: 'Магазин' },
+      discount: { amount: '15.00', currency: 'RUB' },
+      fee: { amount: '5.0' },
+      startsAt: '2026-01-01T06:00:00Z',
       supportedPlatforms: ['DESKTOP', 'MOBILE'],
-      discountCurrency: 'RUB',
-      backgroundImage: null,
-      cashbackType: null,
+      appearance: { backgroundImageUrl: null },
+      cashback: null,
     };
     const equal = await stack.gql(UPDATE, { input: same }, token);
     expect(equal.body.data.updateCampaign).toEqual({
@@ -215,26 +218,26 @@ describe('updateCampaign', () => {
 
   it('a fee form replaces the other; a new kind\'s requirements name their field before any write', async () => {
     const { token, id } = await started(7104);
-    const range = await stack.gql(UPDATE, { input: { id, campaignFeeMin: '1', campaignFeeMax: '3' } }, token);
+    const range = await stack.gql(UPDATE, { input: { id, fee: { min: '1', max: '3' } } }, token);
     expect(range.body.data.updateCampaign.userErrors).toEqual([]);
     expect((await read(id, token)).fee).toEqual({ amount: null, min: '1', max: '3' });
 
     await stack.resetCalls();
-    const banner = await stack.gql(UPDATE, { input: { id, campaignType: 'BANNER' } }, token);
-    expect(banner.body.data.updateCampaign.userErrors).toEqual([{ field: ['input', 'appearanceType'], code: 'INCORRECT_DATA', message: 'is required for campaignType BANNER' }]);
+    const banner = await stack.gql(UPDATE, { input: { id, type: 'BANNER' } }, token);
+    expect(banner.body.data.updateCampaign.userErrors).toEqual([{ field: ['input', 'appearance', 'appearanceType'], code: 'INCORRECT_DATA', message: 'is required for type BANNER' }]);
     expect(await stack.calls()).toEqual({ 'campaigns/get': 1 });
   });
 
   it('a current value the campaign API refuses because of the change is named as current, not as sent', async () => {
     const { token, id } = await started(7105);
     // Dark enough for a background, too light for the white text the campaign already has.
-    const { body } = await stack.gql(UPDATE, { input: { id, backgroundColor: '#888888' } }, token);
+    const { body } = await stack.gql(UPDATE, { input: { id, appearance: { backgroundColor: '#888888' } } }, token);
     expect(body.data.updateCampaign.campaign).toBeNull();
     expect(body.data.updateCampaign.userErrors).toEqual([
       {
-        field: ['input', 'fontColor'],
+        field: ['input', 'appearance', 'fontColor'],
         code: 'INCORRECT_DATA',
-        message: expect.stringMatching(/^the campaign's current fontColor \(not part of this update\) is refused: contrast with backgroundColor #888888 is 3\.\d+:1/),
+        message: expect.stringMatching(/^the campaign's current appearance\.fontColor \(not part of this update\) is refused: contrast with appearance\.backgroundColor #888888 is 3\.\d+:1/),
       },
     ]);
     expect((await read(id, token)).appearance.backgroundColor).toBe('#1A237E');
@@ -249,20 +252,20 @@ describe('updateCampaign', () => {
         {
           field: ['input', 'id'],
           code: 'FAIL_FINISHED',
-          message: 'campaign 7 is FINISHED (its end has passed): updateCampaign changes it only together with a campaignEnd in the future, which sends it to moderation again',
+          message: 'campaign 7 is FINISHED (its end has passed): updateCampaign changes it only together with an endsAt in the future, which sends it to moderation again',
         },
       ],
     });
     // An end that has passed too (the fixture ran from 60 to 30 days ago).
-    const past = await stack.gql(UPDATE, { input: { id: '7', campaignEnd: future(-1) } });
-    expect(past.body.data.updateCampaign.userErrors).toEqual([expect.objectContaining({ field: ['input', 'campaignEnd'], code: 'FAIL_FINISHED' })]);
-    const revived = await stack.gql(UPDATE, { input: { id: '7', description: 'Снова в продаже', campaignEnd: future(10) } });
+    const past = await stack.gql(UPDATE, { input: { id: '7', endsAt: future(-1) } });
+    expect(past.body.data.updateCampaign.userErrors).toEqual([expect.objectContaining({ field: ['input', 'endsAt'], code: 'FAIL_FINISHED' })]);
+    const revived = await stack.gql(UPDATE, { input: { id: '7', description: 'Снова в продаже', endsAt: future(10) } });
     expect(revived.body.data.updateCampaign).toMatchObject({ campaign: { id: cid(7), status: 'MODERATION' }, userErrors: [] });
   });
 
   it('checks the given fields alone before any call', async () => {
-    const { body } = await stack.gql(UPDATE, { input: { id: '1', fontColor: '#1A237F', campaignFee: 'free', categoryId: '999', supportedPlatforms: [] } });
-    expect(fields(body.data.updateCampaign.userErrors)).toEqual(['input.campaignFee', 'input.categoryId', 'input.supportedPlatforms']);
+    const { body } = await stack.gql(UPDATE, { input: { id: '1', appearance: { fontColor: '#1A237F' }, fee: { amount: 'free' }, categoryId: '999', supportedPlatforms: [] } });
+    expect(fields(body.data.updateCampaign.userErrors)).toEqual(['input.categoryId', 'input.fee.amount', 'input.supportedPlatforms']);
     expect(body.data.updateCampaign.userErrors.find((e: { field: string[] }) => e.field[1] === 'supportedPlatforms').message).toBe(
       'must list at least one platform; send null to show the offer on every device',
     );
@@ -271,7 +274,7 @@ describe('updateCampaign', () => {
 
   it('answers CAMPAIGN_NOT_FOUND on id for an unknown id, another partner\'s campaign and a malformed id', async () => {
     for (const id of ['987654', '9', 'abc']) {
-      const { body } = await stack.gql(UPDATE, { input: { id, merchantName: 'X' } });
+      const { body } = await stack.gql(UPDATE, { input: { id, merchant: { name: 'X' } } });
       expect(body.data.updateCampaign).toEqual({ campaign: null, userErrors: [expect.objectContaining({ code: 'CAMPAIGN_NOT_FOUND', field: ['input', 'id'] })] });
     }
     expect((await stack.calls())['campaigns/update']).toBeUndefined();
@@ -282,7 +285,7 @@ describe('updateCampaign', () => {
     // Writes wait a second, so both updates read the campaign before either writes.
     await stack.admin('faults', { mode: 'latency', operation: 'campaigns/update', latencyMs: 1000 });
     const [name, description] = await Promise.all([
-      stack.gql(UPDATE, { input: { id, merchantName: 'Первое имя' } }, token),
+      stack.gql(UPDATE, { input: { id, merchant: { name: 'Первое имя' } } }, token),
       stack.gql(UPDATE, { input: { id, description: 'Второе описание' } }, token),
     ]);
     expect(name.body.data.updateCampaign.userErrors).toEqual([]);
@@ -307,11 +310,11 @@ describe('partnerCampaignId: every integer the campaign API takes, up to 2^53 �
     const id = await createCampaign(stack, promoInput(partnerCampaignId), token);
     const read = await stack.gql(READ, { id }, token);
     expect(read.body).toEqual({ data: { campaign: { id, partnerCampaignId, merchant: { name: 'Магазин' } } } });
-    const { body } = await stack.gql(UPDATE, { input: { id, merchantName: 'Большой номер' } }, token);
+    const { body } = await stack.gql(UPDATE, { input: { id, merchant: { name: 'Большой номер' } } }, token);
     expect(body.errors).toBeUndefined();
     expect(body.data.updateCampaign).toMatchObject({ campaign: { id, merchant: { name: 'Большой номер' } }, userErrors: [] });
     // Created again with the same id: the same campaign, its data replaced.
-    expect(await createCampaign(stack, promoInput(partnerCampaignId, { merchantName: 'Снова' }), token)).toBe(id);
+    expect(await createCampaign(stack, promoInput(partnerCampaignId, { merchant: { name: 'Снова' } }), token)).toBe(id);
     expect((await stack.gql(READ, { id }, token)).body.data.campaign).toEqual({ id, partnerCampaignId, merchant: { name: 'Снова' } });
   });
 
@@ -364,7 +367,7 @@ describe('startCampaign and stopCampaign', () => {
   it('FAIL_PIN for a one-off campaign without unused pins', async () => {
     const token = await newPartner(stack, 'store');
     const future = new Date(Date.now() + 10 * 86_400_000).toISOString();
-    const id = await createCampaign(stack, oneOffInput(7201, { campaignStart: future }), token);
+    const id = await createCampaign(stack, oneOffInput(7201, { startsAt: future }), token);
     await stack.admin('moderate', { ymCampaignId: numberOf(id), decision: 'approve' });
     const { body } = await stack.gql(START, { id }, token);
     expect(body.data.startCampaign.campaign).toEqual({ id, status: 'PAUSED' });

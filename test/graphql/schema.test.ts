@@ -81,9 +81,12 @@ describe('schema', () => {
       expect(fields(payload)).toEqual(expect.arrayContaining(['campaign', 'userErrors']));
     }
     expect(fields('ReportLeadPayload')).toEqual(['lead', 'userErrors']);
+    // From 1.0 the inputs carry the output's names and groups (a form filled from a query is sent back as it is).
     expect(fields('CreateCampaignInput')).toEqual(
-      expect.arrayContaining(['partnerCampaignId', 'categoryId', 'campaignType', 'merchantName', 'backgroundColor', 'discountAmount', 'campaignFee']),
+      expect.arrayContaining(['partnerCampaignId', 'categoryId', 'type', 'merchant', 'appearance', 'discount', 'fee', 'pinSettings', 'cashback', 'startsAt', 'endsAt']),
     );
+    expect(fields('CampaignMerchantInput')).toEqual(fields('CampaignMerchant'));
+    expect(fields('CampaignFeeInput')).toEqual(['type', 'amount', 'min', 'max', 'currency']);
     // updateCampaign is keyed by id like every other mutation (design section 7).
     expect(fields('UpdateCampaignInput')[0]).toBe('id');
     expect(fields('UpdateCampaignInput')).not.toContain('partnerCampaignId');

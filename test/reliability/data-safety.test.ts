@@ -108,7 +108,7 @@ describe('reportLead when the backend times out after storing the lead', () => {
   beforeAll(async () => {
     token = await newPartner(stack, 'aggregator');
     // An aggregator's promo campaign is live at upload, so users can take it at once.
-    campaignId = await createCampaign(stack, oneOffInput(8100, { campaignType: 'PROMO', pinType: null, pinDisplayType: null, acceptUrl: 'https://shop.example.ru/go' }), token);
+    campaignId = await createCampaign(stack, oneOffInput(8100, { type: 'PROMO', pinSettings: null, acceptUrl: 'https://shop.example.ru/go' }), token);
   });
 
   async function lead(transactionId: string, redeemStatus?: string): Promise<Record<string, unknown>> {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { CREATE, newPartner, promoInput } from '../graphql/support.js';
+import { CREATE, newPartner, promoInput, withOverrides } from '../graphql/support.js';
 import { numberOf } from '../helpers/ids.js';
 
 /**
@@ -67,21 +67,27 @@ describe('text round trip', () => {
       fc.asyncProperty(anyText, fc.constantFrom('merchantName', 'description', 'conditions', 'discountAmount', 'couponCode'), async (raw, field) => {
         // Russian text where the field wants it, so only the text rule can refuse the value.
         const value = field === 'merchantName' || field === 'couponCode' ? raw : `Скидка ${raw}`.slice(0, 30);
-        const input = promoInput(nextId++, {
-          campaignType: 'CODE_OFFLINE',
+        // Where each field is in the input (the output's names and groups).
+        const at: Record<string, [string, string?]> = {
+          merchantName: ['merchant', 'name'],
+          description: ['description'],
+          conditions: ['conditions'],
+          discountAmount: ['discount', 'amount'],
+          couponCode: ['pinSettings', 'couponCode'],
+        };
+        const [group, name] = at[field]!;
+        const kind = {
+          type: 'CODE_OFFLINE',
           acceptUrl: null,
-          pinType: 'REUSABLE',
-          pinDisplayType: 'TEXT',
-          couponCode: 'SAVE-1',
-          discountType: 'TEXT',
-          discountAmount: 'Подарок',
-          [field]: value,
-        });
+          pinSettings: { pinType: 'REUSABLE', displayType: 'TEXT', couponCode: 'SAVE-1' },
+          discount: { type: 'TEXT', amount: 'Подарок' },
+        };
+        const input = promoInput(nextId++, withOverrides(kind, { [group]: name ? { [name]: value } : value }));
         const created = await post(stack.bffUrl, { query: CREATE, variables: { input } }, token);
         const payload = created.data.createCampaign;
         if (payload.userErrors.length) {
           seen.refused++;
-          for (const e of payload.userErrors) expect(e).toMatchObject({ code: 'INCORRECT_DATA', field: ['input', field] });
+          for (const e of payload.userErrors) expect(e).toMatchObject({ code: 'INCORRECT_DATA', field: ['input', ...at[field]!.filter(Boolean)] });
           return;
         }
         seen.accepted++;

@@ -86,7 +86,7 @@ describe.each(['websocket', 'sse'] as const)('@apollo/client with a split link, 
           createCampaign(input: $input) { campaign { id status } userErrors { message } }
         }
       `,
-      variables: { input: oneOffInput(801, { campaignStart: start }) },
+      variables: { input: oneOffInput(801, { startsAt: start }) },
     });
     const id = created.data.createCampaign.campaign.id as string;
     await client.query({ query: DETAIL, variables: { id } });

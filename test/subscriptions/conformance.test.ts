@@ -56,7 +56,7 @@ describe.each(variants.map((v) => ({ ...v, name: `${v.transport}, ${v.cache} bus
 
     // create: published by the mutation at once
     const start = new Date(Date.now() + 86_400_000).toISOString();
-    const id = await createCampaign(stack, oneOffInput(501, { campaignStart: start }), store);
+    const id = await createCampaign(stack, oneOffInput(501, { startsAt: start }), store);
     const [created] = await mine.waitFor(1);
     expect(created!.data.campaignChanged).toMatchObject({ campaign: { id, status: 'MODERATION' }, previousStatus: null, status: 'MODERATION' });
     expect(Number.isNaN(Date.parse(created!.data.campaignChanged.at))).toBe(false);

@@ -18,6 +18,7 @@ import { unavailableReason } from '../errors.js';
 import type { CampaignRef, UserErrorModel } from '../models.js';
 import { parseCampaignId } from '../campaign-id.js';
 import { inGraphQLTerms } from '../vocabulary.js';
+import { CAMPAIGN_NAMES } from './input-fields.js';
 import { incorrect, userError, userErrorsFromBusiness } from './user-errors.js';
 
 export interface AddPinsPayloadModel {
@@ -92,8 +93,8 @@ export async function addPins(ctx: GraphQLContext, input: { campaignId: string; 
   const type = details.campaignType;
   const takesPins = (t: typeof type) => !isUnknownEnumValue(t) && CODE_CAMPAIGN_TYPES.includes(t);
   if (!isUnknownEnumValue(type) && (!takesPins(type) || details.pinType === 'reusable')) {
-    const kind = takesPins(type) ? `a ${graphqlTypeName(type)} campaign with pinType REUSABLE (its one code is couponCode)` : `a ${graphqlTypeName(type)} campaign`;
-    return refused([incorrect(['input', 'campaignId'], `pins can be added only to CODE_ONLINE or CODE_OFFLINE campaigns with pinType ONE_OFF; campaign ${ymCampaignId} is ${kind}`)], campaign);
+    const kind = takesPins(type) ? `a ${graphqlTypeName(type)} campaign with pinSettings.pinType REUSABLE (its one code is pinSettings.couponCode)` : `a ${graphqlTypeName(type)} campaign`;
+    return refused([incorrect(['input', 'campaignId'], `pins can be added only to CODE_ONLINE or CODE_OFFLINE campaigns with pinSettings.pinType ONE_OFF; campaign ${ymCampaignId} is ${kind}`)], campaign);
   }
 
   const { unique, duplicateCount } = dedupePins(pins);
@@ -103,7 +104,7 @@ export async function addPins(ctx: GraphQLContext, input: { campaignId: string; 
     const problems: UserErrorModel[] = [];
     for (const { pin, index } of unique) {
       const problem = pinProblem(pin, displayType ?? 'text');
-      if (problem) problems.push(incorrect([...PINS, String(index)], inGraphQLTerms(problem)));
+      if (problem) problems.push(incorrect([...PINS, String(index)], inGraphQLTerms(problem, CAMPAIGN_NAMES)));
     }
     if (problems.length) return refused(problems, campaign);
   }
@@ -149,6 +150,7 @@ async function upload(ctx: GraphQLContext, campaign: CampaignRef, unique: Unique
               return path[0] === 'ymCampaignId' ? ['input', 'campaignId'] : path[0] === 'pinList' ? PINS : ['input', ...path];
             },
             PINS,
+            CAMPAIGN_NAMES,
           ),
         );
         if (stored > 0) userErrors.push(incorrect(PINS, `the upload stopped: ${range} were not stored; fix and re-send them (see notStoredPins)`));

@@ -2,6 +2,7 @@ import { BusinessError, quote } from '../../campaign-api/index.js';
 import type { GraphQLContext } from '../../schema/context.js';
 import type { CampaignRef, UserErrorModel } from '../models.js';
 import { parseCampaignId } from '../campaign-id.js';
+import { CAMPAIGN_NAMES } from './input-fields.js';
 import { userError, userErrorsFromBusiness } from './user-errors.js';
 
 export interface StatusChangePayload {
@@ -24,7 +25,7 @@ export async function changeStatus(ctx: GraphQLContext, id: string, operation: '
     return { campaign: { id: result.ymCampaignId, status: result.campaignStatus }, userErrors: [] };
   } catch (error) {
     if (!(error instanceof BusinessError)) throw error;
-    const userErrors = userErrorsFromBusiness(error, (path) => (path[0] === 'ymCampaignId' ? ['id'] : path), ['id']);
+    const userErrors = userErrorsFromBusiness(error, (path) => (path[0] === 'ymCampaignId' ? ['id'] : path), ['id'], CAMPAIGN_NAMES);
     if (error.code === 'campaignNotFound' || error.code === 'failMerchant') return { campaign: null, userErrors };
     if (error.current) return { campaign: { id: ymCampaignId, status: error.current.campaignStatus }, userErrors };
     // The backend did not say: read the status, so the payload still tells the truth.

@@ -18,9 +18,10 @@ import { ErrorCode } from '../../graphql/errors.js';
 import type { UpdateCampaignInput } from '../../schema/generated/resolvers-types.js';
 import type { UserErrorModel } from '../models.js';
 import { parseCampaignId } from '../campaign-id.js';
-import { checkUpdateChanges } from './campaign-input.js';
+import { atInput, checkUpdateChanges, problemsOf } from './campaign-input.js';
 import type { CampaignPayload } from './create-campaign.js';
-import { incorrect, splitBackendPath, userError, userErrorsFromBusiness, userErrorsFromIssues, type FieldPath } from './user-errors.js';
+import { INPUT_NAMES, flattenInput } from './input-fields.js';
+import { incorrect, splitBackendPath, userError, userErrorsFromBusiness, type FieldPath } from './user-errors.js';
 
 const ROOT = ['input'];
 const ID = ['input', 'id'];
@@ -63,6 +64,17 @@ const MONEY_FIELDS: ReadonlySet<string> = new Set(['campaignFee', 'campaignFeeMi
 const DATE_FIELDS: ReadonlySet<string> = new Set(['campaignStart', 'campaignEnd', 'offerEnd']);
 /** Optional currencies mean roubles, and campaigns/get answers 643 for one never set. */
 const CURRENCY_FIELDS: ReadonlySet<string> = new Set(['discountCurrency', 'feeCurrency']);
+const URL_FIELDS: ReadonlySet<string> = new Set(['acceptUrl', 'merchantLogoSvg', 'merchantLogoPng', 'backgroundImage']);
+const COLOUR_FIELDS: ReadonlySet<string> = new Set(['backgroundColor', 'fontColor']);
+
+/** A URL as the `URL` scalar answers it (normalised), or null when it is none. */
+function href(value: string): string | null {
+  try {
+    return new URL(value).href;
+  } catch {
+    return null;
+  }
+}
 
 /** Equal as values: the same amount, instant or set of platforms written another way is no change. */
 function sameValue(field: string, a: unknown, b: unknown): boolean {
@@ -71,6 +83,9 @@ function sameValue(field: string, a: unknown, b: unknown): boolean {
   if (typeof a !== 'string' || typeof b !== 'string') return false;
   if (MONEY_FIELDS.has(field)) return isMoney(a) && isMoney(b) && Number(a) === Number(b);
   if (DATE_FIELDS.has(field)) return !Number.isNaN(Date.parse(a)) && Date.parse(a) === Date.parse(b);
+  // A form sends back what a query answered: a URL as the scalar normalised it, a colour in any case.
+  if (URL_FIELDS.has(field)) return href(a) !== null && href(a) === href(b);
+  if (COLOUR_FIELDS.has(field)) return a.toLowerCase() === b.toLowerCase();
   if (field === 'supportedPlatforms') {
     const set = (v: string) => [...new Set(v.split(',').map((p) => p.trim()))].sort().join();
     return set(a) === set(b);
@@ -90,7 +105,7 @@ function sameRecord(a: CampaignRecord, b: CampaignRecord): boolean {
  */
 function describeField(field: string, message: string, sent: ReadonlySet<string>, held: ReadonlySet<string>): string {
   if (sent.has(field) || !held.has(field)) return message;
-  return `the campaign's current ${field} (not part of this update) is refused: ${message}`;
+  return `the campaign's current ${INPUT_NAMES[field] ?? field} (not part of this update) is refused: ${message}`;
 }
 
 /**
@@ -105,8 +120,9 @@ export async function updateCampaign(ctx: GraphQLContext, input: UpdateCampaignI
   if (ymCampaignId === null) {
     return refused([userError(ID, 'campaignNotFound', `no campaign has id ${quote(id)}; pass a Campaign.id`)]);
   }
-  const sent = new Set(Object.keys(fields).filter((f) => (fields as Record<string, unknown>)[f] !== undefined));
-  if (sent.size === 0) {
+  const given = flattenInput(fields as Record<string, unknown>);
+  const sent: ReadonlySet<string> = new Set(Object.keys(given.fields));
+  if (sent.size === 0 && given.unclearable.length === 0) {
     return refused([incorrect(ROOT, 'nothing would change: give at least one field to change besides id (null clears an optional field)')]);
   }
   const { request: changes, userErrors } = await checkUpdateChanges(ctx, fields);
@@ -137,11 +153,11 @@ export async function updateCampaign(ctx: GraphQLContext, input: UpdateCampaignI
   const whole = { ...next, partnerCampaignId };
   const parsed = campaignData.safeParse(whole, PARSE_OPTIONS);
   if (!parsed.success) {
-    const problems = userErrorsFromIssues(parsed.error, ROOT).filter((e) => {
-      const field = e.field?.[ROOT.length];
-      return field !== undefined && (sent.has(field) || !held.has(field));
+    const theirs = parsed.error.issues.filter((issue) => {
+      const field = issue.path[0];
+      return typeof field === 'string' && (sent.has(field) || !held.has(field));
     });
-    if (problems.length) return refused(problems);
+    if (theirs.length) return refused(problemsOf({ issues: theirs }));
   }
 
   // Fields the record had and no longer has go as null, so that a merging campaign API clears them too.
@@ -164,15 +180,15 @@ function refusal(error: BusinessError, id: string, ymCampaignId: number, sent: R
   }
   if (error.code === 'failFinished') {
     // The campaign is finished: say so, on campaignEnd only if the caller sent one.
-    const field = sent.has('campaignEnd') ? ['input', 'campaignEnd'] : ID;
+    const field = sent.has('campaignEnd') ? atInput(['campaignEnd']) : ID;
     return [
-      userError(field, 'failFinished', `campaign ${ymCampaignId} is FINISHED (its end has passed): updateCampaign changes it only together with a campaignEnd in the future, which sends it to moderation again`),
+      userError(field, 'failFinished', `campaign ${ymCampaignId} is FINISHED (its end has passed): updateCampaign changes it only together with an endsAt in the future, which sends it to moderation again`),
     ];
   }
-  const mapField = (path: string[]): FieldPath => (path[0] === 'partnerCampaignId' || path[0] === 'ymCampaignId' ? ID : [...ROOT, ...path]);
+  const mapField = (path: string[]): FieldPath => (path[0] === 'partnerCampaignId' || path[0] === 'ymCampaignId' ? ID : atInput(path));
   // One user error per field the campaign API named, in its order. It names fields of the whole
   // record it was sent: say which of them the caller did not send.
-  return userErrorsFromBusiness(error, mapField, null).map((e, i) => {
+  return userErrorsFromBusiness(error, mapField, null, INPUT_NAMES).map((e, i) => {
     const path = error.fields[i] ? splitBackendPath(error.fields[i].field) : null;
     if (!path || e.field === ID) return e;
     return { ...e, message: describeField(path[0]!, e.message, sent, held) };

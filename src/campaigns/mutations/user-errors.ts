@@ -28,12 +28,13 @@ export function splitBackendPath(path: string): string[] | null {
  * GraphQL API's words. Parse with the contract's PARSE_OPTIONS, so no message is zod's own.
  */
 export function userErrorsFromIssues(
-  error: z.ZodError,
+  error: Pick<z.ZodError, 'issues'>,
   root: FieldPath,
   rename: (path: string[]) => FieldPath = (path) => path,
+  names: Readonly<Record<string, string>> = {},
 ): UserErrorModel[] {
   return error.issues.map((issue) =>
-    incorrect(issue.path.length ? [...root, ...rename(issue.path.map(String))] : root, inGraphQLTerms(issue.message)),
+    incorrect(issue.path.length ? [...root, ...rename(issue.path.map(String))] : root, inGraphQLTerms(issue.message, names)),
   );
 }
 
@@ -46,6 +47,7 @@ export function userErrorsFromBusiness(
   error: BusinessError,
   mapField: (backendPath: string[]) => FieldPath | null,
   fallbackField: FieldPath | null,
+  names: Readonly<Record<string, string>> = {},
 ): UserErrorModel[] {
   const isKnown = (BUSINESS_ERROR_CODES as readonly string[]).includes(error.code);
   const code = (isKnown ? error.code : UNKNOWN_VALUE) as UserErrorCodeValue;
@@ -53,8 +55,8 @@ export function userErrorsFromBusiness(
   if (error.fields.length) {
     return error.fields.map((f) => {
       const path = splitBackendPath(f.field);
-      return userError(path ? mapField(path) : fallbackField, code, `${prefix}${inGraphQLTerms(f.message)}`);
+      return userError(path ? mapField(path) : fallbackField, code, `${prefix}${inGraphQLTerms(f.message, names)}`);
     });
   }
-  return [userError(fallbackField, code, `${prefix}${error.detail ? inGraphQLTerms(error.detail) : 'no reason given'}`)];
+  return [userError(fallbackField, code, `${prefix}${error.detail ? inGraphQLTerms(error.detail, names) : 'no reason given'}`)];
 }

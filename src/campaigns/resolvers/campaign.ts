@@ -50,6 +50,7 @@ export const Campaign: CampaignResolvers = {
   startsAt: fromRecord((d) => d.campaignStart ?? null),
   endsAt: fromRecord((d) => d.campaignEnd ?? null),
   offerDurationHours: fromRecord((d) => d.offerDuration ?? null),
+  offerEndsAt: fromRecord((d) => d.offerEnd ?? null),
   acceptUrl: fromRecord((d) => d.acceptUrl ?? null),
   supportedPlatforms: fromRecord((d) => platforms(d.supportedPlatforms)),
   merchant: record,

@@ -17,19 +17,24 @@ export type Scalars = {
   Int: { input: number; output: number; }
   Float: { input: number; output: number; }
   /**
-   * An instant in time, written as an RFC 3339 / ISO 8601 timestamp in UTC, such as
+   * An instant in time, written as an RFC 3339 / ISO 8601 timestamp, such as
    * `2026-03-01T09:00:00.000Z`. The campaign API may store another time-zone offset; this API always
-   * answers in UTC.
+   * answers in UTC. Inputs take any offset (`2026-03-01T09:00:00+03:00`), and a value of the wrong
+   * form is reported in the mutation's `userErrors` with the input's other problems.
    */
   DateTime: { input: string; output: string | Date; }
   /**
    * A non-negative decimal number with at most two decimals, written as a string so that no
    * precision is lost: `"15"`, `"0.5"`, `"10.00"`. Used for money and percentages. The lexical form
    * of XML Schema's `decimal` restricted to digits, an optional point and one or two decimals (no
-   * sign, no exponent); docs/scalars.md in this API's repository states the full rules.
+   * sign, no exponent); docs/scalars.md in this API's repository states the full rules. In an input,
+   * a value of another form is reported in the mutation's `userErrors`.
    */
   Decimal: { input: string; output: string; }
-  /** A colour written as a CSS hex code: `#RGB` or `#RRGGBB`, such as `#1A1A2E`. */
+  /**
+   * A colour written as a CSS hex code: `#RGB` or `#RRGGBB`, such as `#1A1A2E`. In an input, a value
+   * of another form is reported in the mutation's `userErrors`.
+   */
   HexColorCode: { input: string; output: string; }
   /**
    * A whole number from −(2^53 − 1) to 2^53 − 1 (9,007,199,254,740,991): every integer a JSON
@@ -38,7 +43,10 @@ export type Scalars = {
    * refused (`BAD_USER_INPUT`), never rounded.
    */
   SafeInt: { input: number; output: number; }
-  /** An absolute URL, such as `https://cdn.example.ru/logo.png`. */
+  /**
+   * An absolute URL, such as `https://cdn.example.ru/logo.png`. In an input, a value of another form
+   * is reported in the mutation's `userErrors`.
+   */
   URL: { input: string; output: string | URL; }
 };
 
@@ -196,6 +204,11 @@ export type Campaign = Node & {
    */
   offerDurationHours?: Maybe<Scalars['Int']['output']>;
   /**
+   * Another end of the offer period (`offerEnd`); `null` when the default period applies. From the
+   * campaign's record.
+   */
+  offerEndsAt?: Maybe<Scalars['DateTime']['output']>;
+  /**
    * The partner's own id of the campaign (`partnerCampaignId`), used by `updateCampaign`.
    * From the campaign's record; `null` when the campaign API does not return it.
    */
@@ -268,6 +281,21 @@ export type CampaignAppearance = {
   fontColor: Scalars['HexColorCode']['output'];
 };
 
+/** How the offer looks, as `Campaign.appearance` has it. */
+export type CampaignAppearanceInput = {
+  /** How a banner is displayed; required for `BANNER`. */
+  appearanceType?: InputMaybe<AppearanceTypeInput>;
+  /** The card's background colour, `#RGB` or `#RRGGBB`; not light (relative luminance at most 0.5). */
+  backgroundColor: Scalars['HexColorCode']['input'];
+  /**
+   * Link to a 500×500 px JPG or PNG of at most 300 KB; required for a `BANNER` with `IMAGE_BANNER`.
+   * When omitted, the app shows its picture for the category.
+   */
+  backgroundImageUrl?: InputMaybe<Scalars['URL']['input']>;
+  /** The text colour, `#RGB` or `#RRGGBB`, with a WCAG contrast ratio of at least 4.5:1 against `backgroundColor`. */
+  fontColor: Scalars['HexColorCode']['input'];
+};
+
 /**
  * Everything a mobile app needs to draw a campaign's offer card, in one object, so a feed screen
  * asks for `card` and nothing else.
@@ -317,6 +345,17 @@ export type CampaignCashback = {
   type?: Maybe<CashbackType>;
 };
 
+/**
+ * Cashback settings of a cashback offer, as `Campaign.cashback` has them. In `updateCampaign` the
+ * fields given change and `null` clears one.
+ */
+export type CampaignCashbackInput = {
+  /** Days (0 to 3650) within which a lead must be confirmed with `reportLead`. */
+  confirmDays?: InputMaybe<Scalars['Int']['input']>;
+  /** Whether cashback is paid as bonus points or as money. */
+  type?: InputMaybe<CashbackTypeInput>;
+};
+
 /** A page of campaigns. */
 export type CampaignConnection = {
   __typename?: 'CampaignConnection';
@@ -363,6 +402,16 @@ export type CampaignDiscountLabelArgs = {
   locale?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** What the user gets, as `Campaign.discount` has it (`value` and `label` are derived, read-only). */
+export type CampaignDiscountInput = {
+  /** The discount: a percentage above 0 and at most 100 for `PERCENT` (`"15"`), a decimal amount for `FIX` (`"500"`, `"9.99"`), or a Russian text for `TEXT`; at most 30 characters. */
+  amount: Scalars['String']['input'];
+  /** The currency of a `FIX` discount; `USD` only with `FIX`. Roubles when omitted. */
+  currency?: InputMaybe<CurrencyCodeInput>;
+  /** How the discount is expressed. */
+  type: DiscountTypeInput;
+};
+
 /** A campaign in a page, with its cursor. */
 export type CampaignEdge = {
   __typename?: 'CampaignEdge';
@@ -393,6 +442,23 @@ export type CampaignFee = {
   type?: Maybe<FeeType>;
 };
 
+/**
+ * What the partner pays per lead, as `Campaign.fee` has it: a single `amount`, or the range `min`
+ * to `max` (exactly one of the two forms).
+ */
+export type CampaignFeeInput = {
+  /** The fee per lead. Give either this or both `min` and `max`. */
+  amount?: InputMaybe<Scalars['Decimal']['input']>;
+  /** The fee's currency; roubles when omitted. */
+  currency?: InputMaybe<CurrencyCodeInput>;
+  /** The highest fee per lead, with `min`. */
+  max?: InputMaybe<Scalars['Decimal']['input']>;
+  /** The lowest fee per lead, with `max`; at most `max`. */
+  min?: InputMaybe<Scalars['Decimal']['input']>;
+  /** Whether the fee is a share of the order or a fixed amount. */
+  type: FeeTypeInput;
+};
+
 /** Who offers the bonus. */
 export type CampaignMerchant = {
   __typename?: 'CampaignMerchant';
@@ -404,6 +470,18 @@ export type CampaignMerchant = {
   logoSvgUrl: Scalars['URL']['output'];
   /** The store's name as users see it (`merchantName`). */
   name: Scalars['String']['output'];
+};
+
+/** Who offers the bonus, as `Campaign.merchant` has it. */
+export type CampaignMerchantInput = {
+  /** The store's site as a bare host name, such as `shop.example.ru`: no `https://`, no `www.`, no trailing slash. */
+  domain: Scalars['String']['input'];
+  /** Link to a round PNG logo with a transparent background, 240×240 px, at most 100 KB; an absolute http(s) URL of at most 300 characters. */
+  logoPngUrl: Scalars['URL']['input'];
+  /** Link to a round SVG logo, 80×80 px with a viewBox, at most 100 KB; an absolute http(s) URL of at most 300 characters. */
+  logoSvgUrl: Scalars['URL']['input'];
+  /** The store's name as users see it, 1 to 300 characters. */
+  name: Scalars['String']['input'];
 };
 
 /** How a code campaign hands out promo codes (pins). */
@@ -420,6 +498,19 @@ export type CampaignPinSettings = {
   expiresAt?: Maybe<Scalars['DateTime']['output']>;
   /** One code per user (`ONE_OFF`, uploaded with `addPins`) or one code for everyone (`REUSABLE`). */
   pinType?: Maybe<PinType>;
+};
+
+/**
+ * How a code campaign hands out promo codes, as `Campaign.pinSettings` has it (`expiresAt` is the
+ * campaign API's, read-only).
+ */
+export type CampaignPinSettingsInput = {
+  /** The code every user gets; required when `pinType` is `REUSABLE`, refused for `ONE_OFF`. Must fit `displayType`. */
+  couponCode?: InputMaybe<Scalars['String']['input']>;
+  /** How codes are shown: as text or as an EAN-13 barcode. */
+  displayType: PinDisplayTypeInput;
+  /** One code per user (`ONE_OFF`, uploaded with `addPins`) or one code for everyone (`REUSABLE`). */
+  pinType: PinTypeInput;
 };
 
 /**
@@ -549,9 +640,14 @@ export type Category = {
 };
 
 /**
- * A new campaign. Fields keep the campaign API's names, so partners who know it can fill them at
- * once. Values a person types (colours, links, dates, money) are plain strings checked by this API:
- * every problem comes back at once in `userErrors`, each naming its field.
+ * A new campaign. Fields carry the names and types of `Campaign`'s fields, grouped as `Campaign`
+ * groups them (`merchant`, `appearance`, `discount`, `fee`, `pinSettings`, `cashback`): a form
+ * filled from a query of a campaign is sent as it is. Every value is checked by this API before
+ * anything is sent to the campaign API, and every problem comes back at once in `userErrors`, each
+ * naming its field by its path (`["input", "merchant", "logoPngUrl"]`) and saying what kind of
+ * problem it is (`code`). A value of a custom scalar in the wrong form (a `DateTime` without an
+ * offset, a `HexColorCode` that is no colour) is one of those problems too: it is reported with the
+ * others (`FORMAT`) rather than failing the whole request.
  *
  * Every string field holds plain text, stored and returned exactly as sent: not empty and not
  * blank (only spaces or invisible characters); no control character (only `conditions` may hold
@@ -563,29 +659,11 @@ export type Category = {
  */
 export type CreateCampaignInput = {
   /** The tracked link a user follows to get the bonus, an absolute http(s) URL; required for `PROMO`, `BANNER` and `CODE_ONLINE`. */
-  acceptUrl?: InputMaybe<Scalars['String']['input']>;
-  /** How a banner is displayed; required for `BANNER`. */
-  appearanceType?: InputMaybe<AppearanceTypeInput>;
-  /** The card's background colour, `#RGB` or `#RRGGBB`; not light (relative luminance at most 0.5). */
-  backgroundColor: Scalars['String']['input'];
-  /** Link to a 500×500 px JPG or PNG of at most 300 KB; required for a `BANNER` with `IMAGE_BANNER`. */
-  backgroundImage?: InputMaybe<Scalars['String']['input']>;
-  /** When the campaign stops being shown and becomes `FINISHED`: an ISO 8601 timestamp with an offset, after `campaignStart`. */
-  campaignEnd?: InputMaybe<Scalars['String']['input']>;
-  /** The fee per lead, a decimal string with at most two decimals. Give either this or both `campaignFeeMin` and `campaignFeeMax`. */
-  campaignFee?: InputMaybe<Scalars['String']['input']>;
-  /** The highest fee per lead, with `campaignFeeMin`, a decimal string. */
-  campaignFeeMax?: InputMaybe<Scalars['String']['input']>;
-  /** The lowest fee per lead, with `campaignFeeMax`, a decimal string; at most `campaignFeeMax`. */
-  campaignFeeMin?: InputMaybe<Scalars['String']['input']>;
-  /** When the campaign starts by schedule, once approved: an ISO 8601 timestamp with an offset, such as `2026-03-01T09:00:00+03:00`. Without it, an aggregator's campaign starts at once and a store's campaign on approval. */
-  campaignStart?: InputMaybe<Scalars['String']['input']>;
-  /** The kind of offer. */
-  campaignType: CampaignTypeInput;
-  /** For cashback offers: days (0 to 3650) within which a lead must be confirmed with `reportLead`. */
-  cashbackConfirmTime?: InputMaybe<Scalars['Int']['input']>;
-  /** For cashback offers: cashback as bonus points or as money. */
-  cashbackType?: InputMaybe<CashbackTypeInput>;
+  acceptUrl?: InputMaybe<Scalars['URL']['input']>;
+  /** How the offer looks. */
+  appearance: CampaignAppearanceInput;
+  /** Cashback settings, for cashback offers. */
+  cashback?: InputMaybe<CampaignCashbackInput>;
   /** The category (`Category.id`) from the `categories` directory. */
   categoryId: Scalars['ID']['input'];
   /**
@@ -593,42 +671,30 @@ export type CreateCampaignInput = {
    * hold line breaks (`\n`), shown as paragraphs.
    */
   conditions: Scalars['String']['input'];
-  /** The code every user gets; required when `pinType` is `REUSABLE`, refused for `ONE_OFF`. Must fit `pinDisplayType`. */
-  couponCode?: InputMaybe<Scalars['String']['input']>;
   /** The offer in one line (no line breaks), in Russian, 1 to 90 characters. */
   description: Scalars['String']['input'];
-  /** The discount: a percentage above 0 and at most 100 for `PERCENT` (`"15"`), a decimal amount for `FIX` (`"500"`, `"9.99"`), or a Russian text for `TEXT`; at most 30 characters. */
-  discountAmount: Scalars['String']['input'];
-  /** The currency of a `FIX` discount; `USD` only with `FIX`. Roubles when omitted. */
-  discountCurrency?: InputMaybe<CurrencyCodeInput>;
-  /** How the discount is expressed. */
-  discountType: DiscountTypeInput;
-  /** The fee's currency; roubles when omitted. */
-  feeCurrency?: InputMaybe<CurrencyCodeInput>;
-  /** Whether the fee is a share of the order or a fixed amount. */
-  feeType: FeeTypeInput;
-  /** The text colour, `#RGB` or `#RRGGBB`, with a WCAG contrast ratio of at least 4.5:1 against `backgroundColor`. */
-  fontColor: Scalars['String']['input'];
-  /** The store's site as a bare host name, such as `shop.example.ru`: no `https://`, no `www.`, no trailing slash. */
-  merchantDomain: Scalars['String']['input'];
-  /** Link to a round PNG logo with a transparent background, 240×240 px, at most 100 KB; an absolute http(s) URL of at most 300 characters. */
-  merchantLogoPng: Scalars['String']['input'];
-  /** Link to a round SVG logo, 80×80 px with a viewBox, at most 100 KB; an absolute http(s) URL of at most 300 characters. */
-  merchantLogoSvg: Scalars['String']['input'];
-  /** The store's name as users see it, 1 to 300 characters. */
-  merchantName: Scalars['String']['input'];
+  /** What the user gets. */
+  discount: CampaignDiscountInput;
+  /** When the campaign stops being shown and becomes `FINISHED`, with an offset, after `startsAt`. */
+  endsAt?: InputMaybe<Scalars['DateTime']['input']>;
+  /** What the partner pays per lead. */
+  fee: CampaignFeeInput;
+  /** Who offers the bonus. */
+  merchant: CampaignMerchantInput;
   /** Hours a user can use an offer they saved, 1 to 100000. */
-  offerDuration?: InputMaybe<Scalars['Int']['input']>;
-  /** Another end of the offer period: an ISO 8601 timestamp with an offset. */
-  offerEnd?: InputMaybe<Scalars['String']['input']>;
+  offerDurationHours?: InputMaybe<Scalars['Int']['input']>;
+  /** Another end of the offer period, with an offset. */
+  offerEndsAt?: InputMaybe<Scalars['DateTime']['input']>;
   /** The partner's own id of the campaign, a positive integer unique in the partner's system. Creating again with the same id replaces that campaign. */
   partnerCampaignId: Scalars['SafeInt']['input'];
-  /** How codes are shown; required for `CODE_ONLINE` and `CODE_OFFLINE`. */
-  pinDisplayType?: InputMaybe<PinDisplayTypeInput>;
-  /** How codes are handed out; required for `CODE_ONLINE` and `CODE_OFFLINE`. */
-  pinType?: InputMaybe<PinTypeInput>;
+  /** How promo codes are handed out; required for `CODE_ONLINE` and `CODE_OFFLINE`, refused for the others. */
+  pinSettings?: InputMaybe<CampaignPinSettingsInput>;
+  /** When the campaign starts by schedule, once approved, with an offset, such as `2026-03-01T09:00:00+03:00`. Without it, an aggregator's campaign starts at once and a store's campaign on approval. */
+  startsAt?: InputMaybe<Scalars['DateTime']['input']>;
   /** The devices to show the offer on; all when omitted. */
   supportedPlatforms?: InputMaybe<Array<PlatformInput>>;
+  /** The kind of offer. */
+  type: CampaignTypeInput;
 };
 
 /** The result of `createCampaign`. */
@@ -1186,12 +1252,12 @@ export type RedeemStatus =
 export type ReportLeadInput = {
   /** What the bonus was spent on. */
   bonusDescription?: InputMaybe<BonusDescriptionInput>;
-  /** The fee for this lead: a decimal string with at most two decimals, such as `"150.00"`. */
-  campaignFee: Scalars['String']['input'];
+  /** The fee for this lead, with at most two decimals, such as `"150.00"`. */
+  campaignFee: Scalars['Decimal']['input'];
   /** The campaign (`Campaign.id`, or its `ymCampaignId` as digits). */
   campaignId: Scalars['ID']['input'];
-  /** The cashback amount: a decimal string with at most two decimals. */
-  cashbackAmount?: InputMaybe<Scalars['String']['input']>;
+  /** The cashback amount, with at most two decimals. */
+  cashbackAmount?: InputMaybe<Scalars['Decimal']['input']>;
   /**
    * The click id the campaign API appended to `acceptUrl`. Required for `PROMO` and `BANNER`
    * campaigns and for code campaigns with `pinType` `REUSABLE`.
@@ -1199,8 +1265,8 @@ export type ReportLeadInput = {
   clickId?: InputMaybe<Scalars['String']['input']>;
   /** The fee's currency; roubles when omitted. */
   feeCurrency?: InputMaybe<CurrencyCodeInput>;
-  /** The order amount: a decimal string with at most two decimals. */
-  orderAmount?: InputMaybe<Scalars['String']['input']>;
+  /** The order amount, with at most two decimals. */
+  orderAmount?: InputMaybe<Scalars['Decimal']['input']>;
   /** The order amount's currency; roubles when omitted. */
   orderCurrency?: InputMaybe<CurrencyCodeInput>;
   /**
@@ -1210,8 +1276,8 @@ export type ReportLeadInput = {
   pinContent?: InputMaybe<Scalars['String']['input']>;
   /** The lead's status; `USED` when omitted. */
   redeemStatus?: InputMaybe<RedeemStatus>;
-  /** When the lead was made, an ISO 8601 timestamp with an offset, such as `2026-03-01T12:00:00+03:00`. */
-  redeemTime?: InputMaybe<Scalars['String']['input']>;
+  /** When the lead was made, with an offset, such as `2026-03-01T12:00:00+03:00`. */
+  redeemTime?: InputMaybe<Scalars['DateTime']['input']>;
   /** Where the lead was made, free text. */
   sceneRedeem?: InputMaybe<Scalars['String']['input']>;
   /**
@@ -1303,43 +1369,70 @@ export type SubscriptionCampaignChangedArgs = {
   ids?: InputMaybe<Array<Scalars['ID']['input']>>;
 };
 
-/**
- * Changes to a campaign, found by its `id`. Only the fields given change: a field left out keeps
- * its value, and `null` clears an optional field (what a cleared field means is said at each one).
- * Fields every campaign has (`categoryId`, `campaignType`, `merchantDomain`, both logos,
- * `merchantName`, `backgroundColor`, `fontColor`, `description`, `conditions`, `discountType`,
- * `discountAmount`, `feeType`) cannot be `null`. Giving one fee form replaces the other
- * (`campaignFee`, or `campaignFeeMin` with `campaignFeeMax`); `pinType` `ONE_OFF` drops
- * `couponCode`; a `campaignType` without codes (`PROMO`, `BANNER`) drops the pin settings. The
- * campaign as it is after the change must satisfy the rules of `CreateCampaignInput`; a problem with
- * a field not given (such as `acceptUrl` when the type becomes `PROMO`) is reported on that field.
- * Every string field given must be plain text (the rules of `CreateCampaignInput`).
- */
-export type UpdateCampaignInput = {
-  /** The tracked link a user follows to get the bonus, an absolute http(s) URL; required for `PROMO`, `BANNER` and `CODE_ONLINE`. */
-  acceptUrl?: InputMaybe<Scalars['String']['input']>;
+/** Changes to how the offer looks: the fields given change. */
+export type UpdateCampaignAppearanceInput = {
   /** How a banner is displayed; required for `BANNER`. */
   appearanceType?: InputMaybe<AppearanceTypeInput>;
   /** The card's background colour, `#RGB` or `#RRGGBB`; not light (relative luminance at most 0.5). Cannot be `null`. */
-  backgroundColor?: InputMaybe<Scalars['String']['input']>;
-  /** Link to a 500×500 px JPG or PNG of at most 300 KB; required for a `BANNER` with `IMAGE_BANNER`. `null`: an image of the offer's category is shown. */
-  backgroundImage?: InputMaybe<Scalars['String']['input']>;
-  /** When the campaign stops being shown and becomes `FINISHED`: an ISO 8601 timestamp with an offset, after `campaignStart` and in the future. `null`: it runs until stopped. A `FINISHED` campaign can be changed only together with a `campaignEnd` in the future (`FAIL_FINISHED` otherwise). */
-  campaignEnd?: InputMaybe<Scalars['String']['input']>;
-  /** The fee per lead, a decimal string with at most two decimals; replaces `campaignFeeMin` and `campaignFeeMax`. The campaign must keep one fee form. */
-  campaignFee?: InputMaybe<Scalars['String']['input']>;
-  /** The highest fee per lead, with `campaignFeeMin`, a decimal string. The pair replaces `campaignFee`. */
-  campaignFeeMax?: InputMaybe<Scalars['String']['input']>;
-  /** The lowest fee per lead, with `campaignFeeMax`, a decimal string; at most `campaignFeeMax`. The pair replaces `campaignFee`. */
-  campaignFeeMin?: InputMaybe<Scalars['String']['input']>;
-  /** When the campaign starts by schedule, once approved: an ISO 8601 timestamp with an offset, such as `2026-03-01T09:00:00+03:00`. `null`: no schedule (an aggregator's campaign starts at once, a store's campaign on approval). */
-  campaignStart?: InputMaybe<Scalars['String']['input']>;
-  /** The kind of offer. Cannot be `null`. */
-  campaignType?: InputMaybe<CampaignTypeInput>;
-  /** For cashback offers: days (0 to 3650) within which a lead must be confirmed with `reportLead`. `null`: none set. */
-  cashbackConfirmTime?: InputMaybe<Scalars['Int']['input']>;
-  /** For cashback offers: cashback as bonus points or as money. `null`: not a cashback offer. */
-  cashbackType?: InputMaybe<CashbackTypeInput>;
+  backgroundColor?: InputMaybe<Scalars['HexColorCode']['input']>;
+  /**
+   * Link to a 500×500 px JPG or PNG of at most 300 KB; required for a `BANNER` with `IMAGE_BANNER`.
+   * `null`: an image of the offer's category is shown.
+   */
+  backgroundImageUrl?: InputMaybe<Scalars['URL']['input']>;
+  /** The text colour, `#RGB` or `#RRGGBB`, with a WCAG contrast ratio of at least 4.5:1 against `backgroundColor`. Cannot be `null`. */
+  fontColor?: InputMaybe<Scalars['HexColorCode']['input']>;
+};
+
+/** Changes to what the user gets: the fields given change. */
+export type UpdateCampaignDiscountInput = {
+  /** The discount: a percentage above 0 and at most 100 for `PERCENT` (`"15"`), a decimal amount for `FIX` (`"500"`, `"9.99"`), or a Russian text for `TEXT`; at most 30 characters. Cannot be `null`. */
+  amount?: InputMaybe<Scalars['String']['input']>;
+  /** The currency of a `FIX` discount; `USD` only with `FIX`. `null`: roubles. */
+  currency?: InputMaybe<CurrencyCodeInput>;
+  /** How the discount is expressed. Cannot be `null`. */
+  type?: InputMaybe<DiscountTypeInput>;
+};
+
+/**
+ * Changes to what the partner pays per lead: the fields given change; giving one form replaces
+ * the other, and the campaign must keep one.
+ */
+export type UpdateCampaignFeeInput = {
+  /** The fee per lead; replaces `min` and `max`. */
+  amount?: InputMaybe<Scalars['Decimal']['input']>;
+  /** The fee's currency. `null`: roubles. */
+  currency?: InputMaybe<CurrencyCodeInput>;
+  /** The highest fee per lead, with `min`. The pair replaces `amount`. */
+  max?: InputMaybe<Scalars['Decimal']['input']>;
+  /** The lowest fee per lead, with `max`; at most `max`. The pair replaces `amount`. */
+  min?: InputMaybe<Scalars['Decimal']['input']>;
+  /** Whether the fee is a share of the order or a fixed amount. Cannot be `null`. */
+  type?: InputMaybe<FeeTypeInput>;
+};
+
+/**
+ * Changes to a campaign, found by its `id`. Fields carry the names and types of `Campaign`'s
+ * fields, grouped as `Campaign` groups them: a form filled from a query is sent back as it is (the
+ * read-only fields left out), and a field that holds the campaign's current value changes nothing.
+ *
+ * Only the fields given change, at every level: a field left out keeps its value (in a group too:
+ * `merchant: { name: "…" }` changes the name alone), and `null` clears an optional field (what a
+ * cleared field means is said at each one). Fields every campaign has (`categoryId`, `type`,
+ * `description`, `conditions`, `merchant`, `appearance`'s colours, `discount`'s type and amount,
+ * `fee.type`) cannot be `null`. Giving one fee form replaces the other (`fee.amount`, or `fee.min`
+ * with `fee.max`); `pinSettings.pinType` `ONE_OFF` drops `pinSettings.couponCode`; a `type` without
+ * codes (`PROMO`, `BANNER`) drops `pinSettings`. The campaign as it is after the change must
+ * satisfy the rules of `CreateCampaignInput`; a problem with a field not given (such as
+ * `acceptUrl` when the type becomes `PROMO`) is reported on that field.
+ */
+export type UpdateCampaignInput = {
+  /** The tracked link a user follows to get the bonus, an absolute http(s) URL; required for `PROMO`, `BANNER` and `CODE_ONLINE`. */
+  acceptUrl?: InputMaybe<Scalars['URL']['input']>;
+  /** How the offer looks: the fields given change. Cannot be `null`. */
+  appearance?: InputMaybe<UpdateCampaignAppearanceInput>;
+  /** Cashback settings: the fields given change. `null`: not a cashback offer. */
+  cashback?: InputMaybe<CampaignCashbackInput>;
   /** The category (`Category.id`) from the `categories` directory. Cannot be `null`. */
   categoryId?: InputMaybe<Scalars['ID']['input']>;
   /**
@@ -1347,48 +1440,45 @@ export type UpdateCampaignInput = {
    * hold line breaks (`\n`), shown as paragraphs. Cannot be `null`.
    */
   conditions?: InputMaybe<Scalars['String']['input']>;
-  /** The code every user gets; required when `pinType` is `REUSABLE`, refused for `ONE_OFF`. Must fit `pinDisplayType`. */
-  couponCode?: InputMaybe<Scalars['String']['input']>;
   /** The offer in one line (no line breaks), in Russian, 1 to 90 characters. Cannot be `null`. */
   description?: InputMaybe<Scalars['String']['input']>;
-  /** The discount: a percentage above 0 and at most 100 for `PERCENT` (`"15"`), a decimal amount for `FIX` (`"500"`, `"9.99"`), or a Russian text for `TEXT`; at most 30 characters. Cannot be `null`. */
-  discountAmount?: InputMaybe<Scalars['String']['input']>;
-  /** The currency of a `FIX` discount; `USD` only with `FIX`. `null`: roubles. */
-  discountCurrency?: InputMaybe<CurrencyCodeInput>;
-  /** How the discount is expressed. Cannot be `null`. */
-  discountType?: InputMaybe<DiscountTypeInput>;
-  /** The fee's currency. `null`: roubles. */
-  feeCurrency?: InputMaybe<CurrencyCodeInput>;
-  /** Whether the fee is a share of the order or a fixed amount. Cannot be `null`. */
-  feeType?: InputMaybe<FeeTypeInput>;
-  /** The text colour, `#RGB` or `#RRGGBB`, with a WCAG contrast ratio of at least 4.5:1 against `backgroundColor`. Cannot be `null`. */
-  fontColor?: InputMaybe<Scalars['String']['input']>;
+  /** What the user gets: the fields given change. Cannot be `null`. */
+  discount?: InputMaybe<UpdateCampaignDiscountInput>;
+  /** When the campaign stops being shown and becomes `FINISHED`, with an offset, after `startsAt` and in the future. `null`: it runs until stopped. A `FINISHED` campaign can be changed only together with an `endsAt` in the future (`FAIL_FINISHED` otherwise). */
+  endsAt?: InputMaybe<Scalars['DateTime']['input']>;
+  /** What the partner pays per lead: the fields given change. Cannot be `null`. */
+  fee?: InputMaybe<UpdateCampaignFeeInput>;
   /** The campaign to change (`Campaign.id`, or its `ymCampaignId` as digits). */
   id: Scalars['ID']['input'];
-  /** The store's site as a bare host name, such as `shop.example.ru`: no `https://`, no `www.`, no trailing slash. Cannot be `null`. */
-  merchantDomain?: InputMaybe<Scalars['String']['input']>;
-  /** Link to a round PNG logo with a transparent background, 240×240 px, at most 100 KB; an absolute http(s) URL of at most 300 characters. Cannot be `null`. */
-  merchantLogoPng?: InputMaybe<Scalars['String']['input']>;
-  /** Link to a round SVG logo, 80×80 px with a viewBox, at most 100 KB; an absolute http(s) URL of at most 300 characters. Cannot be `null`. */
-  merchantLogoSvg?: InputMaybe<Scalars['String']['input']>;
-  /** The store's name as users see it, 1 to 300 characters. Cannot be `null`. */
-  merchantName?: InputMaybe<Scalars['String']['input']>;
+  /** Who offers the bonus: the fields given change. Cannot be `null`. */
+  merchant?: InputMaybe<UpdateCampaignMerchantInput>;
   /** Hours a user can use an offer they saved, 1 to 100000. `null`: the campaign API's default. */
-  offerDuration?: InputMaybe<Scalars['Int']['input']>;
-  /** Another end of the offer period: an ISO 8601 timestamp with an offset. `null`: the default period. */
-  offerEnd?: InputMaybe<Scalars['String']['input']>;
+  offerDurationHours?: InputMaybe<Scalars['Int']['input']>;
+  /** Another end of the offer period, with an offset. `null`: the default period. */
+  offerEndsAt?: InputMaybe<Scalars['DateTime']['input']>;
   /**
-   * How codes are shown; required for `CODE_ONLINE` and `CODE_OFFLINE`. Cannot change (nor be
-   * `null`) while the campaign holds one-off codes.
+   * How promo codes are handed out: the fields given change. `null` clears them all (a campaign
+   * without codes). Cannot change (nor be `null`) while the campaign holds one-off codes.
    */
-  pinDisplayType?: InputMaybe<PinDisplayTypeInput>;
-  /**
-   * How codes are handed out; required for `CODE_ONLINE` and `CODE_OFFLINE`. Cannot change (nor be
-   * `null`) while the campaign holds one-off codes.
-   */
-  pinType?: InputMaybe<PinTypeInput>;
+  pinSettings?: InputMaybe<UpdateCampaignPinSettingsInput>;
+  /** When the campaign starts by schedule, once approved, with an offset. `null`: no schedule (an aggregator's campaign starts at once, a store's campaign on approval). */
+  startsAt?: InputMaybe<Scalars['DateTime']['input']>;
   /** The devices to show the offer on. `null`: all devices. */
   supportedPlatforms?: InputMaybe<Array<PlatformInput>>;
+  /** The kind of offer. Cannot be `null`. */
+  type?: InputMaybe<CampaignTypeInput>;
+};
+
+/** Changes to who offers the bonus: the fields given change, none can be `null`. */
+export type UpdateCampaignMerchantInput = {
+  /** The store's site as a bare host name, such as `shop.example.ru`: no `https://`, no `www.`, no trailing slash. */
+  domain?: InputMaybe<Scalars['String']['input']>;
+  /** Link to a round PNG logo with a transparent background, 240×240 px, at most 100 KB; an absolute http(s) URL of at most 300 characters. */
+  logoPngUrl?: InputMaybe<Scalars['URL']['input']>;
+  /** Link to a round SVG logo, 80×80 px with a viewBox, at most 100 KB; an absolute http(s) URL of at most 300 characters. */
+  logoSvgUrl?: InputMaybe<Scalars['URL']['input']>;
+  /** The store's name as users see it, 1 to 300 characters. */
+  name?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** The result of `updateCampaign`. */
@@ -1401,6 +1491,19 @@ export type UpdateCampaignPayload = {
   campaign?: Maybe<Campaign>;
   /** Every problem with the input, each naming its field; empty on success. */
   userErrors: Array<UserError>;
+};
+
+/**
+ * Changes to how a code campaign hands out promo codes: the fields given change. `pinType` and
+ * `displayType` cannot change (nor be `null`) while the campaign holds one-off codes.
+ */
+export type UpdateCampaignPinSettingsInput = {
+  /** The code every user gets; required when `pinType` is `REUSABLE`, refused for `ONE_OFF`. Must fit `displayType`. */
+  couponCode?: InputMaybe<Scalars['String']['input']>;
+  /** How codes are shown; required for `CODE_ONLINE` and `CODE_OFFLINE`. */
+  displayType?: InputMaybe<PinDisplayTypeInput>;
+  /** One code per user (`ONE_OFF`) or one code for everyone (`REUSABLE`); required for `CODE_ONLINE` and `CODE_OFFLINE`. */
+  pinType?: InputMaybe<PinTypeInput>;
 };
 
 /**
@@ -1553,14 +1656,20 @@ export type ResolversTypes = {
   CacheControlScope: CacheControlScope;
   Campaign: ResolverTypeWrapper<CampaignRef>;
   CampaignAppearance: ResolverTypeWrapper<CampaignDetails>;
+  CampaignAppearanceInput: CampaignAppearanceInput;
   CampaignCard: ResolverTypeWrapper<CardModel>;
   CampaignCashback: ResolverTypeWrapper<CampaignDetails>;
+  CampaignCashbackInput: CampaignCashbackInput;
   CampaignConnection: ResolverTypeWrapper<CampaignPage>;
   CampaignDiscount: ResolverTypeWrapper<CampaignDetails>;
+  CampaignDiscountInput: CampaignDiscountInput;
   CampaignEdge: ResolverTypeWrapper<Omit<CampaignEdge, 'node'> & { node?: Maybe<ResolversTypes['Campaign']> }>;
   CampaignFee: ResolverTypeWrapper<CampaignDetails>;
+  CampaignFeeInput: CampaignFeeInput;
   CampaignMerchant: ResolverTypeWrapper<CampaignDetails>;
+  CampaignMerchantInput: CampaignMerchantInput;
   CampaignPinSettings: ResolverTypeWrapper<CampaignDetails>;
+  CampaignPinSettingsInput: CampaignPinSettingsInput;
   CampaignStats: ResolverTypeWrapper<CampaignStatsModel>;
   CampaignStatus: CampaignStatus;
   CampaignStatusEvent: ResolverTypeWrapper<StatusEvent>;
@@ -1614,8 +1723,13 @@ export type ResolversTypes = {
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   URL: ResolverTypeWrapper<Scalars['URL']['output']>;
+  UpdateCampaignAppearanceInput: UpdateCampaignAppearanceInput;
+  UpdateCampaignDiscountInput: UpdateCampaignDiscountInput;
+  UpdateCampaignFeeInput: UpdateCampaignFeeInput;
   UpdateCampaignInput: UpdateCampaignInput;
+  UpdateCampaignMerchantInput: UpdateCampaignMerchantInput;
   UpdateCampaignPayload: ResolverTypeWrapper<Omit<UpdateCampaignPayload, 'campaign' | 'userErrors'> & { campaign?: Maybe<ResolversTypes['Campaign']>, userErrors: Array<ResolversTypes['UserError']> }>;
+  UpdateCampaignPinSettingsInput: UpdateCampaignPinSettingsInput;
   UserError: ResolverTypeWrapper<UserErrorModel>;
   UserErrorCode: UserErrorCode;
 };
@@ -1628,14 +1742,20 @@ export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
   Campaign: CampaignRef;
   CampaignAppearance: CampaignDetails;
+  CampaignAppearanceInput: CampaignAppearanceInput;
   CampaignCard: CardModel;
   CampaignCashback: CampaignDetails;
+  CampaignCashbackInput: CampaignCashbackInput;
   CampaignConnection: CampaignPage;
   CampaignDiscount: CampaignDetails;
+  CampaignDiscountInput: CampaignDiscountInput;
   CampaignEdge: Omit<CampaignEdge, 'node'> & { node?: Maybe<ResolversParentTypes['Campaign']> };
   CampaignFee: CampaignDetails;
+  CampaignFeeInput: CampaignFeeInput;
   CampaignMerchant: CampaignDetails;
+  CampaignMerchantInput: CampaignMerchantInput;
   CampaignPinSettings: CampaignDetails;
+  CampaignPinSettingsInput: CampaignPinSettingsInput;
   CampaignStats: CampaignStatsModel;
   CampaignStatusEvent: StatusEvent;
   Category: CategoryModel;
@@ -1669,8 +1789,13 @@ export type ResolversParentTypes = {
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   URL: Scalars['URL']['output'];
+  UpdateCampaignAppearanceInput: UpdateCampaignAppearanceInput;
+  UpdateCampaignDiscountInput: UpdateCampaignDiscountInput;
+  UpdateCampaignFeeInput: UpdateCampaignFeeInput;
   UpdateCampaignInput: UpdateCampaignInput;
+  UpdateCampaignMerchantInput: UpdateCampaignMerchantInput;
   UpdateCampaignPayload: Omit<UpdateCampaignPayload, 'campaign' | 'userErrors'> & { campaign?: Maybe<ResolversParentTypes['Campaign']>, userErrors: Array<ResolversParentTypes['UserError']> };
+  UpdateCampaignPinSettingsInput: UpdateCampaignPinSettingsInput;
   UserError: UserErrorModel;
 };
 
@@ -1726,6 +1851,7 @@ export type CampaignResolvers<ContextType = GraphQLContext, ParentType extends R
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   merchant?: Resolver<ResolversTypes['CampaignMerchant'], ParentType, ContextType>;
   offerDurationHours?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  offerEndsAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   partnerCampaignId?: Resolver<Maybe<ResolversTypes['SafeInt']>, ParentType, ContextType>;
   pinSettings?: Resolver<Maybe<ResolversTypes['CampaignPinSettings']>, ParentType, ContextType>;
   pins?: Resolver<Maybe<ResolversTypes['PinConnection']>, ParentType, ContextType, RequireFields<CampaignPinsArgs, 'first' | 'status'>>;
