@@ -21,9 +21,8 @@ import { parseCampaignId } from '../campaign-id.js';
 import { atInput, checkUpdateChanges, problemsOf } from './campaign-input.js';
 import type { CampaignPayload } from './create-campaign.js';
 import { INPUT_NAMES, flattenInput } from './input-fields.js';
-import { incorrect, splitBackendPath, userError, userErrorsFromBusiness, type FieldPath } from './user-errors.js';
+import { splitBackendPath, userError, userErrorsFromBusiness, type FieldPath } from './user-errors.js';
 
-const ROOT = ['input'];
 const ID = ['input', 'id'];
 
 /** The writable fields of a campaign, less the key campaigns/update finds it by. */
@@ -113,6 +112,10 @@ function describeField(field: string, message: string, sent: ReadonlySet<string>
  * and sends the whole record to campaigns/update, which is keyed by partnerCampaignId. Sending
  * the whole record keeps the result the same whether the campaign API merges what it is sent
  * (reference 4.2) or replaces the data with it (its state table), and lets null clear a field.
+ *
+ * An update that changes nothing (no field but id, or every value the campaign already has, as a
+ * form saved again or a retried request sends it) succeeds with the campaign as it was read, and
+ * writes nothing: campaigns/update would send a running campaign back to moderation.
  */
 export async function updateCampaign(ctx: GraphQLContext, input: UpdateCampaignInput): Promise<CampaignPayload> {
   const { id, ...fields } = input;
@@ -122,9 +125,6 @@ export async function updateCampaign(ctx: GraphQLContext, input: UpdateCampaignI
   }
   const given = flattenInput(fields as Record<string, unknown>);
   const sent: ReadonlySet<string> = new Set(Object.keys(given.fields));
-  if (sent.size === 0 && given.unclearable.length === 0) {
-    return refused([incorrect(ROOT, 'nothing would change: give at least one field to change besides id (null clears an optional field)')]);
-  }
   const { request: changes, userErrors } = await checkUpdateChanges(ctx, fields);
   if (!changes) return refused(userErrors);
 
@@ -132,19 +132,19 @@ export async function updateCampaign(ctx: GraphQLContext, input: UpdateCampaignI
   ctx.loaders.details.clear(ymCampaignId);
   const details = await ctx.loaders.details.load(ymCampaignId);
   if (!details) return refused([userError(ID, 'campaignNotFound', `no campaign with id ${quote(id)} belongs to this partner`)]);
-  const { partnerCampaignId } = details;
-  if (partnerCampaignId === undefined) {
-    throw new GraphQLError(`The campaign API did not say which partnerCampaignId campaign ${ymCampaignId} has, and needs it to change the campaign; nothing was changed.`, {
-      extensions: { code: ErrorCode.BACKEND_BAD_RESPONSE, reason: 'contract' },
-    });
-  }
+  const unchanged: CampaignPayload = { campaign: { id: ymCampaignId, status: details.campaignStatus, details }, userErrors: [] };
+  if (sent.size === 0) return unchanged;
 
   const current = writableRecord(details);
   // Fields the campaign has, also those with a value this API cannot write back.
   const held: ReadonlySet<string> = new Set(FIELDS.filter((f) => (details as Record<string, unknown>)[f] !== undefined));
   const next = applyChanges(current, changes as Record<string, unknown>);
-  if (sameRecord(current, next)) {
-    return refused([incorrect(ROOT, `nothing would change: campaign ${ymCampaignId} already has every value given (null for a field it does not have)`)]);
+  if (sameRecord(current, next)) return unchanged;
+  const { partnerCampaignId } = details;
+  if (partnerCampaignId === undefined) {
+    throw new GraphQLError(`The campaign API did not say which partnerCampaignId campaign ${ymCampaignId} has, and needs it to change the campaign; nothing was changed.`, {
+      extensions: { code: ErrorCode.BACKEND_BAD_RESPONSE, reason: 'contract' },
+    });
   }
 
   // The whole campaign after the change, checked before anything is written. A problem with a

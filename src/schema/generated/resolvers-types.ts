@@ -831,9 +831,9 @@ export type Mutation = {
   /**
    * Changes some fields of a campaign, found by its `id`; the campaign goes back to moderation.
    * Only the fields given change, and `null` clears an optional one (see `UpdateCampaignInput`).
-   * An update that would change nothing (no field but `id`, or every value the campaign already
-   * has) is refused with `INCORRECT_DATA` and changes nothing, so it never sends a running
-   * campaign back to moderation.
+   * An update that changes nothing (no field but `id`, or every value the campaign already has,
+   * as a form saved again or a retried request sends it) succeeds with the campaign as it is and
+   * writes nothing to the campaign API, so it never sends a running campaign back to moderation.
    *
    * Concurrency: this mutation reads the campaign, applies the fields given and sends the whole
    * record to the campaign API, which stores what it is sent. Two updates of one campaign at the
@@ -1485,8 +1485,9 @@ export type UpdateCampaignMerchantInput = {
 export type UpdateCampaignPayload = {
   __typename?: 'UpdateCampaignPayload';
   /**
-   * The changed campaign, back in `MODERATION`, read after the change; `null` when the change was
-   * refused (nothing was changed then).
+   * The changed campaign, back in `MODERATION`, read after the change; the campaign as it is (in
+   * its status) when the update changed nothing; `null` when the change was refused (nothing was
+   * changed then).
    */
   campaign?: Maybe<Campaign>;
   /** Every problem with the input, each naming its field; empty on success. */
