@@ -45,8 +45,18 @@ export const LeadStateValues = { PROCESSING: 'processing', UNKNOWN: UNKNOWN_VALU
 /** ISO 4217 numeric codes, as the campaign API writes currencies. */
 export const CurrencyCodeValues = { RUB: 643, USD: 840, UNKNOWN: UNKNOWN_CURRENCY } as const;
 
-/** Backend error codes (reference section 7) and the BFF's own codes for multi-step mutations. */
+/**
+ * Backend error codes (reference section 7), the kinds of problem the BFF's own checks find
+ * (the contract's IssueKind values), and the BFF's codes for multi-step mutations.
+ */
 export const UserErrorCodeValues = {
+  REQUIRED: 'required',
+  TOO_LONG: 'tooLong',
+  FORMAT: 'format',
+  OUT_OF_RANGE: 'outOfRange',
+  NOT_ALLOWED: 'notAllowed',
+  NOT_ALLOWED_NOW: 'notAllowedNow',
+  NOT_FOUND: 'notFound',
   INCORRECT_DATA: 'incorrectData',
   REPEAT_CAMPAIGN_DATA: 'repeatCampaignData',
   CAMPAIGN_NOT_FOUND: 'campaignNotFound',

@@ -85,7 +85,7 @@ describe('addPins', () => {
     const { body } = await stack.gql(ADD, { input: { campaignId: id, pins: pinsFrom('P', 100_001) } }, token);
     expect(body.data.addPins).toMatchObject({ addedCount: 0, storedCount: 0, firstNotStoredIndex: 0, notStoredPins: [] });
     expect(body.data.addPins.userErrors).toEqual([
-      { field: ['input', 'pins'], code: 'INCORRECT_DATA', message: 'takes at most 100000 pins per call, got 100001; split them into several addPins calls' },
+      { field: ['input', 'pins'], code: 'TOO_LONG', message: 'takes at most 100000 pins per call, got 100001; split them into several addPins calls' },
     ]);
     expect(await stack.calls()).toEqual({});
   });
@@ -133,7 +133,7 @@ describe('addPins', () => {
       ['input', 'pins', '2'],
       ['input', 'pins', '5'],
     ]);
-    expect(payload.userErrors.every((e: { code: string; message: string }) => e.code === 'INCORRECT_DATA' && /^must be exactly 13 digits for pinSettings.displayType EAN_13, got "/.test(e.message))).toBe(true);
+    expect(payload.userErrors.every((e: { code: string; message: string }) => e.code === 'FORMAT' && /^must be exactly 13 digits for pinSettings.displayType EAN_13, got "/.test(e.message))).toBe(true);
     expect((await stack.calls())['campaigns/add-pins']).toBeUndefined();
   });
 
@@ -144,14 +144,14 @@ describe('addPins', () => {
 
   it('refuses campaigns that take no pins, and unknown ones', async () => {
     const reusable = await stack.gql(ADD, { input: { campaignId: '2', pins: ['A'] } });
-    expect(reusable.body.data.addPins.userErrors).toEqual([expect.objectContaining({ code: 'INCORRECT_DATA', field: ['input', 'campaignId'] })]);
+    expect(reusable.body.data.addPins.userErrors).toEqual([expect.objectContaining({ code: 'NOT_ALLOWED', field: ['input', 'campaignId'] })]);
     expect(reusable.body.data.addPins.userErrors[0].message).toContain('pinSettings.pinType REUSABLE');
     const promo = await stack.gql(ADD, { input: { campaignId: '3', pins: ['A'] } });
     expect(promo.body.data.addPins.userErrors[0].message).toContain('campaign 3 is a PROMO campaign');
     const foreign = await stack.gql(ADD, { input: { campaignId: '9', pins: ['A'] } });
     expect(foreign.body.data.addPins).toMatchObject({ campaign: null, userErrors: [expect.objectContaining({ code: 'CAMPAIGN_NOT_FOUND', field: ['input', 'campaignId'] })] });
     const empty = await stack.gql(ADD, { input: { campaignId: '1', pins: [] } });
-    expect(empty.body.data.addPins.userErrors[0]).toMatchObject({ code: 'INCORRECT_DATA', field: ['input', 'pins'] });
+    expect(empty.body.data.addPins.userErrors[0]).toMatchObject({ code: 'REQUIRED', field: ['input', 'pins'] });
     expect((await stack.calls())['campaigns/add-pins']).toBeUndefined();
   });
 

@@ -64,20 +64,20 @@ describe('createCampaign', () => {
     expect(body.errors).toBeUndefined();
     const { campaign, userErrors } = body.data.createCampaign;
     expect(campaign).toBeNull();
-    expect(userErrors.every((e: { code: string }) => e.code === 'INCORRECT_DATA')).toBe(true);
-    expect(fields(userErrors)).toEqual(
-      [
-        'input.appearance.backgroundColor',
-        'input.endsAt',
-        'input.fee.amount',
-        'input.categoryId',
-        'input.description',
-        'input.discount.amount',
-        'input.merchant.domain',
-        'input.merchant.logoPngUrl',
-        'input.supportedPlatforms',
-      ].sort(),
-    );
+    // Each says what kind of problem it is, for a form to branch on without reading the message.
+    const codes = Object.fromEntries(userErrors.map((e: { field: string[]; code: string }) => [e.field.join('.'), e.code]));
+    expect(codes).toEqual({
+      'input.appearance.backgroundColor': 'OUT_OF_RANGE',
+      'input.endsAt': 'FORMAT',
+      'input.fee.amount': 'NOT_ALLOWED',
+      'input.categoryId': 'NOT_FOUND',
+      'input.description': 'FORMAT',
+      'input.discount.amount': 'OUT_OF_RANGE',
+      'input.merchant.domain': 'FORMAT',
+      'input.merchant.logoPngUrl': 'FORMAT',
+      'input.supportedPlatforms': 'REQUIRED',
+    });
+    expect(userErrors).toHaveLength(9);
     const byField = Object.fromEntries(userErrors.map((e: { field: string[]; message: string }) => [e.field.join('.'), e.message]));
     expect(byField['input.appearance.backgroundColor']).toMatch(/too light/);
     expect(byField['input.description']).toMatch(/Russian/);
@@ -177,12 +177,12 @@ describe('updateCampaign', () => {
     expect(required.body.data.updateCampaign.campaign).toBeNull();
     const byField = (errors: { field: string[] }[]) => [...errors].sort((a, b) => a.field.join('.').localeCompare(b.field.join('.')));
     expect(byField(required.body.data.updateCampaign.userErrors)).toEqual(
-      [['description'], ['fee', 'type'], ['merchant', 'name']].map((f) => ({ field: ['input', ...f], code: 'INCORRECT_DATA', message: 'is required and cannot be cleared: leave it out to keep the current value' })),
+      [['description'], ['fee', 'type'], ['merchant', 'name']].map((f) => ({ field: ['input', ...f], code: 'REQUIRED', message: 'is required and cannot be cleared: leave it out to keep the current value' })),
     );
     // A whole group every campaign has cannot be null either; pinSettings and cashback can.
     const group = await stack.gql(UPDATE, { input: { id, merchant: null, appearance: null } }, token);
     expect(byField(group.body.data.updateCampaign.userErrors)).toEqual(
-      ['appearance', 'merchant'].map((f) => ({ field: ['input', f], code: 'INCORRECT_DATA', message: 'is required and cannot be cleared: leave it out to keep the current values' })),
+      ['appearance', 'merchant'].map((f) => ({ field: ['input', f], code: 'REQUIRED', message: 'is required and cannot be cleared: leave it out to keep the current values' })),
     );
     expect(await stack.calls()).toEqual({});
   });
@@ -229,8 +229,30 @@ describe('updateCampaign', () => {
 
     await stack.resetCalls();
     const banner = await stack.gql(UPDATE, { input: { id, type: 'BANNER' } }, token);
-    expect(banner.body.data.updateCampaign.userErrors).toEqual([{ field: ['input', 'appearance', 'appearanceType'], code: 'INCORRECT_DATA', message: 'is required for type BANNER' }]);
+    expect(banner.body.data.updateCampaign.userErrors).toEqual([{ field: ['input', 'appearance', 'appearanceType'], code: 'REQUIRED', message: 'is required for type BANNER' }]);
     expect(await stack.calls()).toEqual({ 'campaigns/get': 1 });
+  });
+
+  it('changing how codes are handed out while the campaign holds one-off codes is NOT_ALLOWED_NOW, before any write', async () => {
+    const token = await newPartner(stack, 'store');
+    const ADD_PINS = `mutation ($input: AddPinsInput!) { addPins(input: $input) { storedCount userErrors { code } } }`;
+    const id = await createCampaign(stack, oneOffInput(7107), token);
+    expect((await stack.gql(ADD_PINS, { input: { campaignId: id, pins: ['A-1', 'A-2'] } }, token)).body.data.addPins).toEqual({ storedCount: 2, userErrors: [] });
+    await stack.resetCalls();
+    const { body } = await stack.gql(UPDATE, { input: { id, type: 'PROMO', acceptUrl: 'https://shop.example.ru/go' } }, token);
+    expect(body.data.updateCampaign).toEqual({
+      campaign: null,
+      userErrors: [['type'], ['pinSettings', 'pinType'], ['pinSettings', 'displayType']].map((f) => ({
+        field: ['input', ...f],
+        code: 'NOT_ALLOWED_NOW',
+        message: 'cannot change while the campaign holds 2 ONE_OFF pins',
+      })),
+    });
+    expect(await stack.calls()).toEqual({ 'campaigns/get': 1, 'campaigns/info': 1 });
+    // The same kind of change on a one-off campaign without codes is allowed.
+    const empty = await createCampaign(stack, oneOffInput(7108), token);
+    const allowed = await stack.gql(UPDATE, { input: { id: empty, pinSettings: { pinType: 'REUSABLE', couponCode: 'ALL' } } }, token);
+    expect(allowed.body.data.updateCampaign.userErrors).toEqual([]);
   });
 
   it('a current value the campaign API refuses because of the change is named as current, not as sent', async () => {
@@ -485,9 +507,9 @@ describe('reportLead', () => {
   it('checks pinContent / clickId against the campaign kind before redeem', async () => {
     const promo = await stack.gql(REPORT, { input: { campaignId: '3', transactionId: 't-3', pinContent: 'X', campaignFee: '1' } });
     expect(promo.body.data.reportLead.lead).toBeNull();
-    expect(promo.body.data.reportLead.userErrors).toEqual([expect.objectContaining({ code: 'INCORRECT_DATA', field: ['input', 'clickId'] })]);
+    expect(promo.body.data.reportLead.userErrors).toEqual([expect.objectContaining({ code: 'REQUIRED', field: ['input', 'clickId'] })]);
     const code = await stack.gql(REPORT, { input: { campaignId: '1', transactionId: 't-4', clickId: 'c', campaignFee: '1' } });
-    expect(code.body.data.reportLead.userErrors).toEqual([expect.objectContaining({ code: 'INCORRECT_DATA', field: ['input', 'pinContent'] })]);
+    expect(code.body.data.reportLead.userErrors).toEqual([expect.objectContaining({ code: 'REQUIRED', field: ['input', 'pinContent'] })]);
     const reusable = await stack.gql(REPORT, { input: { campaignId: '2', transactionId: 't-5', pinContent: 'TECHNO500', campaignFee: '1' } });
     expect(reusable.body.data.reportLead.userErrors[0].field).toEqual(['input', 'clickId']);
     expect((await stack.calls())['campaigns/redeem']).toBeUndefined();
@@ -497,7 +519,8 @@ describe('reportLead', () => {
     const { body } = await stack.gql(REPORT, {
       input: { campaignId: '1', transactionId: 'x'.repeat(37), pinContent: 'TECHNO-0001', campaignFee: '1.999', orderAmount: '-5', redeemTime: 'yesterday' },
     });
-    expect(fields(body.data.reportLead.userErrors)).toEqual(['input.campaignFee', 'input.orderAmount', 'input.redeemTime', 'input.transactionId']);
+    const codes = Object.fromEntries(body.data.reportLead.userErrors.map((e: { field: string[]; code: string }) => [e.field.join('.'), e.code]));
+    expect(codes).toEqual({ 'input.campaignFee': 'FORMAT', 'input.orderAmount': 'FORMAT', 'input.redeemTime': 'FORMAT', 'input.transactionId': 'TOO_LONG' });
     expect((await stack.calls())['campaigns/redeem']).toBeUndefined();
   });
 

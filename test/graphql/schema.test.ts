@@ -104,6 +104,8 @@ describe('schema', () => {
     expect(values('UserErrorCode')).toEqual(
       expect.arrayContaining(['INCORRECT_DATA', 'REPEAT_CAMPAIGN_DATA', 'CAMPAIGN_NOT_FOUND', 'FAIL_PIN', 'FAIL_FINISHED', 'FAIL_MODERATOR', 'FAIL_MERCHANT']),
     );
+    // The kinds of problem this API's own checks find, to branch on without reading messages.
+    expect(values('UserErrorCode')).toEqual(expect.arrayContaining(['REQUIRED', 'TOO_LONG', 'FORMAT', 'OUT_OF_RANGE', 'NOT_ALLOWED', 'NOT_ALLOWED_NOW', 'NOT_FOUND']));
   });
 
   it('maps enum values to what the backend writes', () => {
@@ -123,13 +125,13 @@ describe('schema', () => {
     expect(schema.getType('Decimal')!.description).toContain('precision');
   });
 
-  it('integers the campaign API takes beyond 32 bits are SafeInt, specified as ECMAScript safe integers', () => {
+  it('integers the campaign API takes beyond 32 bits, and every count, are SafeInt, specified as ECMAScript safe integers', () => {
     const safeInt = schema.getType('SafeInt') as GraphQLScalarType;
     expect(safeInt.specifiedByURL).toBe('https://tc39.es/ecma262/#sec-number.issafeinteger');
     const typeOf = (type: string, field: string) => String((schema.getType(type) as GraphQLObjectType | GraphQLInputObjectType).getFields()[field]!.type);
     expect(typeOf('CreateCampaignInput', 'partnerCampaignId')).toBe('SafeInt!');
     expect(typeOf('Campaign', 'partnerCampaignId')).toBe('SafeInt');
-    for (const [type, field] of [['CampaignStats', 'shows'], ['CampaignStats', 'accepts'], ['CampaignStats', 'redeems'], ['PinCounts', 'total'], ['PinCounts', 'unused'], ['LeadCounts', 'used'], ['LeadCounts', 'approved'], ['LeadCounts', 'declined'], ['CampaignConnection', 'totalCount'], ['PinConnection', 'totalCount']]) {
+    for (const [type, field] of [['CampaignStats', 'shows'], ['CampaignStats', 'accepts'], ['CampaignStats', 'redeems'], ['PinCounts', 'total'], ['PinCounts', 'unused'], ['LeadCounts', 'used'], ['LeadCounts', 'approved'], ['LeadCounts', 'declined'], ['CampaignConnection', 'totalCount'], ['PinConnection', 'totalCount'], ['OfferConnection', 'totalCount'], ['OfferFeedCategory', 'offerCount'], ['AddPinsPayload', 'addedCount'], ['AddPinsPayload', 'duplicateCount'], ['AddPinsPayload', 'alreadyPresentCount'], ['AddPinsPayload', 'storedCount']]) {
       expect(typeOf(type!, field!), `${type}.${field}`).toBe('SafeInt!');
     }
   });

@@ -6,7 +6,7 @@ import { cid } from '../helpers/ids.js';
 
 /**
  * Issue 11, the BFF's side: bad text in any free-text input field (control characters, lone
- * surrogates, bidirectional and other invisible controls, blank values) is INCORRECT_DATA naming
+ * surrogates, bidirectional and other invisible controls, blank values) is FORMAT (REQUIRED when blank) naming
  * the GraphQL input field, and the campaign API is never called (its call counters stay empty).
  */
 let stack: Stack;
@@ -66,14 +66,16 @@ const CAMPAIGN_FIELDS: Case[] = [
 
 /**
  * Sends `mutation` with each bad text at `path`; returns what was not refused by the text rule
- * as INCORRECT_DATA at exactly that input path.
+ * at exactly that input path, as REQUIRED when nothing was given (empty, blank), FORMAT otherwise.
  */
+const textRuleCode = (message: string) => (/^must not be (?:empty|blank)/.test(message) ? 'REQUIRED' : 'FORMAT');
+
 async function misses(mutation: string, name: string, path: string[], multiline: boolean, variables: (bad: string) => Record<string, unknown>, valid: string) {
   const missed: string[] = [];
   for (const bad of badTextFor(multiline)) {
     const { status, body } = await stack.gql(mutation, variables(bad.make(valid)));
     const errors = body.data?.[name]?.userErrors ?? [];
-    const match = errors.find((e: { field: string[] | null; code: string; message: string }) => e.code === 'INCORRECT_DATA' && e.field?.join('.') === path.join('.') && TEXT_RULE_MESSAGE.test(e.message));
+    const match = errors.find((e: { field: string[] | null; code: string; message: string }) => e.code === textRuleCode(e.message) && e.field?.join('.') === path.join('.') && TEXT_RULE_MESSAGE.test(e.message));
     if (status !== 200 || !match) missed.push(`${bad.kind}: HTTP ${status} ${JSON.stringify(body).slice(0, 300)}`);
   }
   return missed;
@@ -103,14 +105,14 @@ describe('the text rule in the BFF, before any backend call', () => {
     const mixed = await stack.gql(UPDATE, { input: { id, endsAt: null, offerEndsAt: null, pinSettings: { couponCode: null }, merchant: { name: 'Магазин\u202E' } } });
     expect(mixed.body.data.updateCampaign.campaign).toBeNull();
     expect(mixed.body.data.updateCampaign.userErrors).toEqual([
-      { field: ['input', 'merchant', 'name'], code: 'INCORRECT_DATA', message: expect.stringMatching(TEXT_RULE_MESSAGE) },
+      { field: ['input', 'merchant', 'name'], code: 'FORMAT', message: expect.stringMatching(TEXT_RULE_MESSAGE) },
     ]);
     // null for a free-text field every campaign has: required, not bad text.
     const required = await stack.gql(UPDATE, { input: { id, merchant: { name: null, domain: null }, conditions: null } });
     expect(required.body.data.updateCampaign.userErrors).toEqual(
       [['merchant', 'domain'], ['merchant', 'name'], ['conditions']].map((f) => ({
         field: ['input', ...f],
-        code: 'INCORRECT_DATA',
+        code: 'REQUIRED',
         message: 'is required and cannot be cleared: leave it out to keep the current value',
       })),
     );

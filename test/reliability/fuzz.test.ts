@@ -29,7 +29,7 @@ import { cid, numberOf } from '../helpers/ids.js';
  * Seeds are fixed so a failure replays; runs are bounded to keep the file at a few seconds.
  */
 const SEED = 20_240_607;
-const USER_ERROR_CODES = ['INCORRECT_DATA', 'REPEAT_CAMPAIGN_DATA', 'CAMPAIGN_NOT_FOUND', 'FAIL_PIN', 'FAIL_FINISHED', 'FAIL_MODERATOR', 'FAIL_MERCHANT'];
+const USER_ERROR_CODES = ['REQUIRED', 'TOO_LONG', 'FORMAT', 'OUT_OF_RANGE', 'NOT_ALLOWED', 'NOT_ALLOWED_NOW', 'NOT_FOUND', 'INCORRECT_DATA', 'REPEAT_CAMPAIGN_DATA', 'CAMPAIGN_NOT_FOUND', 'FAIL_PIN', 'FAIL_FINISHED', 'FAIL_MODERATOR', 'FAIL_MERCHANT'];
 /** Top-level codes a request may earn on a healthy backend: bad variables, bad documents, limits. */
 const REQUEST_ERROR_CODES = ['BAD_REQUEST', 'BAD_USER_INPUT', 'GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED', 'QUERY_LIMIT_EXCEEDED', 'PERSISTED_QUERY_NOT_FOUND'];
 const ANSWER_BUDGET_MS = 3000;

@@ -113,15 +113,49 @@ export type UserErrorCode =
    */
   | 'FAIL_PIN'
   /**
-   * A value breaks a rule of the campaign API (checked by this API before it calls the backend,
-   * and by the backend itself). `field` names the value.
+   * A value is not in the form the field takes: a colour, URL, timestamp, decimal, host name, code
+   * or id written otherwise, text that is not plain text or not in Russian where Russian is asked.
+   */
+  | 'FORMAT'
+  /**
+   * The campaign API refused a value (`field` names it): its own check, after this API's checks
+   * passed. `message` says why in this API's words.
    */
   | 'INCORRECT_DATA'
+  /**
+   * A value the other fields rule out: both fee forms, `USD` for a discount that is not `FIX`, a
+   * coupon code for `ONE_OFF` pins, pins for a campaign that takes none.
+   */
+  | 'NOT_ALLOWED'
+  /**
+   * A change the campaign's current state rules out, such as changing how codes are handed out
+   * while the campaign holds one-off codes.
+   */
+  | 'NOT_ALLOWED_NOW'
+  /** A value names something that does not exist, such as a `categoryId` the directory does not list. */
+  | 'NOT_FOUND'
+  /**
+   * A value is beyond what is allowed, alone or against another field: a number or percentage
+   * out of its bounds, `fee.min` above `fee.max`, `endsAt` not after `startsAt`, a background too
+   * light or text with too little contrast against it.
+   */
+  | 'OUT_OF_RANGE'
   /**
    * A campaign with this `partnerCampaignId` already exists with another `discountAmount`.
    * Create it with a new `partnerCampaignId`, or keep the discount amount.
    */
   | 'REPEAT_CAMPAIGN_DATA'
+  /**
+   * A value is missing: a required field left out, empty or blank, `null` for a field that cannot
+   * be cleared, or a field the others make necessary (`acceptUrl` for `PROMO`, both `fee.min` and
+   * `fee.max`).
+   */
+  | 'REQUIRED'
+  /**
+   * Text or a list is longer than the field takes (`description` over 90 characters, more pins
+   * than one call takes).
+   */
+  | 'TOO_LONG'
   /** The campaign API refused with a code this API does not know yet; `message` carries its text. */
   | 'UNKNOWN';
 

@@ -4,7 +4,7 @@ import type { CreateCampaignInput, UpdateCampaignInput } from '../../schema/gene
 import type { UserErrorModel } from '../models.js';
 import { parsePositiveId } from '../../graphql/pagination.js';
 import { INPUT_NAMES, flattenInput, inputPath } from './input-fields.js';
-import { incorrect, userErrorsFromIssues } from './user-errors.js';
+import { problem, userErrorsFromIssues } from './user-errors.js';
 
 const ROOT = ['input'];
 
@@ -22,7 +22,7 @@ type NullMeans = 'absent' | 'clear';
 function toRestShape(input: Record<string, unknown>, nullMeans: NullMeans): { request: Record<string, unknown>; errors: UserErrorModel[] } {
   const { fields, unclearable } = flattenInput(input);
   const request: Record<string, unknown> = {};
-  const errors: UserErrorModel[] = unclearable.map((path) => incorrect([...ROOT, ...path], 'is required and cannot be cleared: leave it out to keep the current values'));
+  const errors: UserErrorModel[] = unclearable.map((path) => problem([...ROOT, ...path], 'required', 'is required and cannot be cleared: leave it out to keep the current values'));
   for (const [key, value] of Object.entries(fields)) {
     if (value === null) {
       if (nullMeans === 'clear') request[key] = null;
@@ -31,7 +31,7 @@ function toRestShape(input: Record<string, unknown>, nullMeans: NullMeans): { re
     if (key === 'supportedPlatforms' && Array.isArray(value)) {
       if (value.length === 0) {
         const instead = nullMeans === 'clear' ? 'send null' : 'omit the field';
-        errors.push(incorrect(atInput([key]), `must list at least one platform; ${instead} to show the offer on every device`));
+        errors.push(problem(atInput([key]), 'required', `must list at least one platform; ${instead} to show the offer on every device`));
         continue;
       }
       request[key] = [...new Set(value)].join(',');
@@ -40,7 +40,7 @@ function toRestShape(input: Record<string, unknown>, nullMeans: NullMeans): { re
     if (key === 'categoryId') {
       const id = parsePositiveId(String(value));
       if (id === null) {
-        errors.push(incorrect(atInput([key]), `must be a category id from the categories query, such as "3", got ${quote(String(value))}`));
+        errors.push(problem(atInput([key]), 'format', `must be a category id from the categories query, such as "3", got ${quote(String(value))}`));
         continue;
       }
       request[key] = id;
@@ -59,7 +59,7 @@ async function categoryProblem(ctx: GraphQLContext, categoryId: unknown): Promis
     // The directory is a convenience check; when it cannot be read, the campaign API still checks.
     return null;
   }
-  return incorrect(atInput(['categoryId']), `no category has id ${categoryId}; pick one from the categories query`);
+  return problem(atInput(['categoryId']), 'notFound', `no category has id ${categoryId}; pick one from the categories query`);
 }
 
 export interface CheckedInput<T> {

@@ -13,7 +13,7 @@ import type { ReportLeadInput } from '../../schema/generated/resolvers-types.js'
 import type { LeadModel, UserErrorModel } from '../models.js';
 import { parseCampaignId } from '../campaign-id.js';
 import { CAMPAIGN_NAMES } from './input-fields.js';
-import { incorrect, userError, userErrorsFromBusiness, userErrorsFromIssues } from './user-errors.js';
+import { problem, userError, userErrorsFromBusiness, userErrorsFromIssues } from './user-errors.js';
 
 export interface ReportLeadPayloadModel {
   lead: LeadModel | null;
@@ -30,11 +30,11 @@ function kindProblems(details: CampaignDetails, input: ReportLeadInput): UserErr
   const isCode = CODE_CAMPAIGN_TYPES.includes(type);
   const kind = `a campaign of type ${Object.entries(CampaignTypeValues).find(([, v]) => v === type)?.[0] ?? type}`;
   if (isCode && details.pinType === 'one-off') {
-    return input.pinContent ? [] : [incorrect([...ROOT, 'pinContent'], `is required for ${kind} with pinSettings.pinType ONE_OFF: send the promo code the user used`)];
+    return input.pinContent ? [] : [problem([...ROOT, 'pinContent'], 'required', `is required for ${kind} with pinSettings.pinType ONE_OFF: send the promo code the user used`)];
   }
   if (isCode && details.pinType === undefined) return [];
   if (input.clickId) return [];
-  return [incorrect([...ROOT, 'clickId'], `is required for ${kind}${isCode ? ' with pinSettings.pinType REUSABLE' : ''}: send the clickId the campaign API appended to acceptUrl`)];
+  return [problem([...ROOT, 'clickId'], 'required', `is required for ${kind}${isCode ? ' with pinSettings.pinType REUSABLE' : ''}: send the clickId the campaign API appended to acceptUrl`)];
 }
 
 /**

@@ -1,7 +1,10 @@
 import { GraphQLError } from 'graphql';
 import {
   BusinessError,
+  CODE_CAMPAIGN_TYPES,
+  CampaignApiError,
   PARSE_OPTIONS,
+  UnauthenticatedError,
   CAMPAIGN_TYPES,
   campaignData,
   campaignFieldShape,
@@ -21,7 +24,7 @@ import { parseCampaignId } from '../campaign-id.js';
 import { atInput, checkUpdateChanges, problemsOf } from './campaign-input.js';
 import type { CampaignPayload } from './create-campaign.js';
 import { INPUT_NAMES, flattenInput } from './input-fields.js';
-import { splitBackendPath, userError, userErrorsFromBusiness, type FieldPath } from './user-errors.js';
+import { problem, splitBackendPath, userError, userErrorsFromBusiness, type FieldPath } from './user-errors.js';
 
 const ID = ['input', 'id'];
 
@@ -98,6 +101,28 @@ function sameRecord(a: CampaignRecord, b: CampaignRecord): boolean {
 }
 
 /**
+ * One-off codes already uploaded pin the campaign's kind (they could not be handed out otherwise):
+ * the fields of a one-off code campaign this change would move away from it, each a NOT_ALLOWED_NOW
+ * while the campaign holds codes. Reads campaigns/info only when such a field changes; when that
+ * read fails, the campaign API judges the change itself.
+ */
+async function pinKindProblems(ctx: GraphQLContext, ymCampaignId: number, current: CampaignRecord, next: CampaignRecord): Promise<UserErrorModel[]> {
+  if (current.pinType !== 'one-off') return [];
+  const moved = (['campaignType', 'pinType', 'pinDisplayType'] as const).filter((field) =>
+    field === 'campaignType' ? !CODE_CAMPAIGN_TYPES.includes(String(next.campaignType)) : next[field] !== current[field],
+  );
+  if (moved.length === 0) return [];
+  let held: number;
+  try {
+    held = (await ctx.loaders.stats.load(ymCampaignId))?.campaignPinsStats.total ?? 0;
+  } catch (error) {
+    if (error instanceof UnauthenticatedError || !(error instanceof CampaignApiError)) throw error;
+    return [];
+  }
+  return held === 0 ? [] : moved.map((field) => problem(atInput([field]), 'notAllowedNow', `cannot change while the campaign holds ${held} ONE_OFF pins`));
+}
+
+/**
  * A problem with a field of the whole record, in the words of this update: a field the caller
  * sent is theirs; one the campaign has and the caller did not send is said to be its current
  * value; one it lacks is a requirement the change brought (acceptUrl for a PROMO).
@@ -140,6 +165,8 @@ export async function updateCampaign(ctx: GraphQLContext, input: UpdateCampaignI
   const held: ReadonlySet<string> = new Set(FIELDS.filter((f) => (details as Record<string, unknown>)[f] !== undefined));
   const next = applyChanges(current, changes as Record<string, unknown>);
   if (sameRecord(current, next)) return unchanged;
+  const pinKind = await pinKindProblems(ctx, ymCampaignId, current, next);
+  if (pinKind.length) return refused(pinKind);
   const { partnerCampaignId } = details;
   if (partnerCampaignId === undefined) {
     throw new GraphQLError(`The campaign API did not say which partnerCampaignId campaign ${ymCampaignId} has, and needs it to change the campaign; nothing was changed.`, {

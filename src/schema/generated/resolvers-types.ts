@@ -38,8 +38,10 @@ export type Scalars = {
   HexColorCode: { input: string; output: string; }
   /**
    * A whole number from −(2^53 − 1) to 2^53 − 1 (9,007,199,254,740,991): every integer a JSON
-   * number carries exactly, and every integer the campaign API takes for ids and counts. Used where
-   * a 32-bit `Int` would be too small, such as `partnerCampaignId` 3000000000. A value beyond it is
+   * number carries exactly, and every integer the campaign API takes for ids and counts. The type of
+   * every id number (`partnerCampaignId` 3000000000 does not fit a 32-bit `Int`) and of every count
+   * of this API (`totalCount`, statistics, `addPins`' counts); `Int` is left for small bounded
+   * settings and arguments (`first`, hours, days, an index into an input list). A value beyond it is
    * refused (`BAD_USER_INPUT`), never rounded.
    */
   SafeInt: { input: number; output: number; }
@@ -85,12 +87,12 @@ export type AddPinsPayload = {
    * Codes this call added to the campaign: new in the campaign (in any case) and confirmed stored.
    * 0 when the input was refused as a whole.
    */
-  addedCount: Scalars['Int']['output'];
+  addedCount: Scalars['SafeInt']['output'];
   /**
    * Codes sent that the campaign already had (in any case), so were not added again:
    * `storedCount` − `addedCount`.
    */
-  alreadyPresentCount: Scalars['Int']['output'];
+  alreadyPresentCount: Scalars['SafeInt']['output'];
   /**
    * The campaign with its status after the upload (a `PIN_REQUIRED` campaign starts again).
    * `null` when the campaign was not found.
@@ -100,7 +102,7 @@ export type AddPinsPayload = {
    * Codes of the input dropped because they repeat an earlier code of the input (case-insensitively).
    * 0 when the input was refused as a whole: nothing of it was taken, duplicates included.
    */
-  duplicateCount: Scalars['Int']['output'];
+  duplicateCount: Scalars['SafeInt']['output'];
   /**
    * The index in the input of the first code not confirmed stored: every code before it is stored
    * (and so is any later repeat of those). 0 when nothing was sent; `null` when everything was stored.
@@ -114,7 +116,7 @@ export type AddPinsPayload = {
    */
   notStoredPins: Array<Scalars['String']['output']>;
   /** Distinct codes of the input the campaign API confirmed it stored (added or already present). */
-  storedCount: Scalars['Int']['output'];
+  storedCount: Scalars['SafeInt']['output'];
   /**
    * Why codes were not stored: invalid codes (by index), a campaign that takes no codes, too many
    * codes, or a chunk the campaign API refused or could not take.
@@ -946,7 +948,7 @@ export type OfferConnection = {
   /** Where this page ends, to read the next one. */
   pageInfo: PageInfo;
   /** How many offers the feed has with these filters, over all pages. */
-  totalCount: Scalars['Int']['output'];
+  totalCount: Scalars['SafeInt']['output'];
 };
 
 /** An offer of the feed with its cursor. */
@@ -964,7 +966,7 @@ export type OfferFeedCategory = {
   /** The category. */
   category: Category;
   /** How many offers of the feed are in this category. */
-  offerCount: Scalars['Int']['output'];
+  offerCount: Scalars['SafeInt']['output'];
 };
 
 /**
@@ -1514,7 +1516,11 @@ export type UpdateCampaignPinSettingsInput = {
  */
 export type UserError = {
   __typename?: 'UserError';
-  /** A stable code to branch on in code. */
+  /**
+   * A stable code to branch on in code: what kind of problem it is (`REQUIRED`, `TOO_LONG`,
+   * `FORMAT`, `OUT_OF_RANGE`, `NOT_ALLOWED`, `NOT_ALLOWED_NOW`, `NOT_FOUND`) for the checks this API
+   * makes before calling the campaign API, or the campaign API's own refusal.
+   */
   code: UserErrorCode;
   /**
    * The path to the input field the problem is about, starting at the argument name, such as
@@ -1559,15 +1565,49 @@ export type UserErrorCode =
    */
   | 'failPin'
   /**
-   * A value breaks a rule of the campaign API (checked by this API before it calls the backend,
-   * and by the backend itself). `field` names the value.
+   * A value is not in the form the field takes: a colour, URL, timestamp, decimal, host name, code
+   * or id written otherwise, text that is not plain text or not in Russian where Russian is asked.
+   */
+  | 'format'
+  /**
+   * The campaign API refused a value (`field` names it): its own check, after this API's checks
+   * passed. `message` says why in this API's words.
    */
   | 'incorrectData'
+  /**
+   * A value the other fields rule out: both fee forms, `USD` for a discount that is not `FIX`, a
+   * coupon code for `ONE_OFF` pins, pins for a campaign that takes none.
+   */
+  | 'notAllowed'
+  /**
+   * A change the campaign's current state rules out, such as changing how codes are handed out
+   * while the campaign holds one-off codes.
+   */
+  | 'notAllowedNow'
+  /** A value names something that does not exist, such as a `categoryId` the directory does not list. */
+  | 'notFound'
+  /**
+   * A value is beyond what is allowed, alone or against another field: a number or percentage
+   * out of its bounds, `fee.min` above `fee.max`, `endsAt` not after `startsAt`, a background too
+   * light or text with too little contrast against it.
+   */
+  | 'outOfRange'
   /**
    * A campaign with this `partnerCampaignId` already exists with another `discountAmount`.
    * Create it with a new `partnerCampaignId`, or keep the discount amount.
    */
   | 'repeatCampaignData'
+  /**
+   * A value is missing: a required field left out, empty or blank, `null` for a field that cannot
+   * be cleared, or a field the others make necessary (`acceptUrl` for `PROMO`, both `fee.min` and
+   * `fee.max`).
+   */
+  | 'required'
+  /**
+   * Text or a list is longer than the field takes (`description` over 90 characters, more pins
+   * than one call takes).
+   */
+  | 'tooLong'
   /** The campaign API refused with a code this API does not know yet; `message` carries its text. */
   | 'unknown';
 
@@ -1823,13 +1863,13 @@ export type ListSizeDirectiveArgs = {
 export type ListSizeDirectiveResolver<Result, Parent, ContextType = GraphQLContext, Args = ListSizeDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type AddPinsPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AddPinsPayload'] = ResolversParentTypes['AddPinsPayload']> = {
-  addedCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  alreadyPresentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  addedCount?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
+  alreadyPresentCount?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
   campaign?: Resolver<Maybe<ResolversTypes['Campaign']>, ParentType, ContextType>;
-  duplicateCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  duplicateCount?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
   firstNotStoredIndex?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   notStoredPins?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
-  storedCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  storedCount?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
   userErrors?: Resolver<Array<ResolversTypes['UserError']>, ParentType, ContextType>;
 };
 
@@ -2037,7 +2077,7 @@ export type OfferConnectionResolvers<ContextType = GraphQLContext, ParentType ex
   edges?: Resolver<Array<ResolversTypes['OfferEdge']>, ParentType, ContextType>;
   nodes?: Resolver<Array<ResolversTypes['Offer']>, ParentType, ContextType>;
   pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
-  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
 };
 
 export type OfferEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OfferEdge'] = ResolversParentTypes['OfferEdge']> = {
@@ -2047,7 +2087,7 @@ export type OfferEdgeResolvers<ContextType = GraphQLContext, ParentType extends 
 
 export type OfferFeedCategoryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OfferFeedCategory'] = ResolversParentTypes['OfferFeedCategory']> = {
   category?: Resolver<ResolversTypes['Category'], ParentType, ContextType>;
-  offerCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  offerCount?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
 };
 
 export type PageInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
@@ -2144,7 +2184,7 @@ export type UserErrorResolvers<ContextType = GraphQLContext, ParentType extends 
   message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
-export type UserErrorCodeResolvers = EnumResolverSignature<{ BACKEND_BAD_RESPONSE?: any, BACKEND_UNAVAILABLE?: any, CAMPAIGN_NOT_FOUND?: any, FAIL_FINISHED?: any, FAIL_MERCHANT?: any, FAIL_MODERATOR?: any, FAIL_PIN?: any, INCORRECT_DATA?: any, REPEAT_CAMPAIGN_DATA?: any, UNKNOWN?: any }, ResolversTypes['UserErrorCode']>;
+export type UserErrorCodeResolvers = EnumResolverSignature<{ BACKEND_BAD_RESPONSE?: any, BACKEND_UNAVAILABLE?: any, CAMPAIGN_NOT_FOUND?: any, FAIL_FINISHED?: any, FAIL_MERCHANT?: any, FAIL_MODERATOR?: any, FAIL_PIN?: any, FORMAT?: any, INCORRECT_DATA?: any, NOT_ALLOWED?: any, NOT_ALLOWED_NOW?: any, NOT_FOUND?: any, OUT_OF_RANGE?: any, REPEAT_CAMPAIGN_DATA?: any, REQUIRED?: any, TOO_LONG?: any, UNKNOWN?: any }, ResolversTypes['UserErrorCode']>;
 
 export type Resolvers<ContextType = GraphQLContext> = {
   AddPinsPayload?: AddPinsPayloadResolvers<ContextType>;
