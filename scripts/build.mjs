@@ -1,7 +1,7 @@
 // Transpiles src/ to plain JavaScript in dist/ (esbuild, well under a second) so the product runs
 // on bare node: no loader thread, no on-the-fly transforms, less memory. Types are checked by
 // `npm run typecheck`, not here.
-import { cpSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -31,3 +31,10 @@ await build({
 });
 // The schema files are read at run time, relative to the compiled modules.
 cpSync(join(root, 'schema'), join(out, 'schema'), { recursive: true });
+// The kit's trusted-documents manifest, which the entry serves on the embedded emulator (it is not
+// in the image's build context, and production names its manifest with TRUSTED_DOCUMENTS).
+const kitManifest = join('client', 'src', 'gql', 'persisted-documents.json');
+if (existsSync(join(root, kitManifest))) {
+  mkdirSync(join(out, 'client', 'src', 'gql'), { recursive: true });
+  cpSync(join(root, kitManifest), join(out, kitManifest));
+}

@@ -1,41 +1,11 @@
 import { envSchema } from './config.js';
 
 /**
- * Variables the process reads besides its own schema: OpenTelemetry's, which the tracing SDK
- * reads itself (the standard names, so that one of them is never taken for a misspelling).
+ * Every variable name this process reads (as the process entry reads them; tests' own are not
+ * listed), OpenTelemetry's among them: the configuration's tracing section names those the SDK
+ * reads itself, so that one of them is never taken for a misspelling.
  */
-const OPENTELEMETRY_NAMES = [
-  'OTEL_SDK_DISABLED',
-  'OTEL_SERVICE_NAME',
-  'OTEL_RESOURCE_ATTRIBUTES',
-  'OTEL_LOG_LEVEL',
-  'OTEL_PROPAGATORS',
-  'OTEL_TRACES_EXPORTER',
-  'OTEL_METRICS_EXPORTER',
-  'OTEL_LOGS_EXPORTER',
-  'OTEL_TRACES_SAMPLER',
-  'OTEL_TRACES_SAMPLER_ARG',
-  'OTEL_BSP_SCHEDULE_DELAY',
-  'OTEL_BSP_EXPORT_TIMEOUT',
-  'OTEL_BSP_MAX_QUEUE_SIZE',
-  'OTEL_BSP_MAX_EXPORT_BATCH_SIZE',
-  'OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT',
-  'OTEL_ATTRIBUTE_COUNT_LIMIT',
-  'OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT',
-  'OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT',
-  'OTEL_SPAN_EVENT_COUNT_LIMIT',
-  'OTEL_SPAN_LINK_COUNT_LIMIT',
-  'OTEL_EVENT_ATTRIBUTE_COUNT_LIMIT',
-  'OTEL_LINK_ATTRIBUTE_COUNT_LIMIT',
-  ...['', 'TRACES_'].flatMap((signal) =>
-    ['ENDPOINT', 'HEADERS', 'TIMEOUT', 'COMPRESSION', 'PROTOCOL', 'CERTIFICATE', 'CLIENT_KEY', 'CLIENT_CERTIFICATE', 'INSECURE'].map(
-      (name) => `OTEL_EXPORTER_OTLP_${signal}${name}`,
-    ),
-  ),
-];
-
-/** Every variable name this process reads (as the process entry reads them; tests' own are not listed). */
-export const KNOWN_VARIABLES: ReadonlySet<string> = new Set([...Object.keys(envSchema.shape), ...OPENTELEMETRY_NAMES]);
+export const KNOWN_VARIABLES: ReadonlySet<string> = new Set(Object.keys(envSchema.shape));
 
 /**
  * Names Kubernetes gives every pod for each service of its namespace (`<SERVICE>_SERVICE_HOST`,

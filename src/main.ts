@@ -1,5 +1,7 @@
 // First: stack traces of everything below name the TypeScript sources.
 import './observability/source-maps.js';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { nearMisses, describeNearMiss } from './config-names.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from './emulator/index.js';
@@ -13,6 +15,13 @@ import { traceLogFields } from './tracing/logs.js';
 
 /** The app key `npm start` configures on the embedded emulator (public by design, like every app key). */
 const DEMO_APP_KEY = 'demo-app-key';
+
+/**
+ * The client kit's trusted-documents manifest (the build copies it next to dist/src/), served on
+ * the embedded emulator when TRUSTED_DOCUMENTS names none: the kit's documents then run by
+ * `documentId` locally, as they do against a deployment holding that manifest.
+ */
+const KIT_MANIFEST = fileURLToPath(new URL('../client/src/gql/persisted-documents.json', import.meta.url));
 
 /**
  * A start-up step that fails on a setting (a bad value, a file that cannot be used, an address
@@ -34,7 +43,7 @@ async function orExit<T>(step: () => T | Promise<T>): Promise<T> {
 const config = await orExit(() => loadConfig());
 applyHeapGrowth(config.heapGrowthPercent);
 // Before anything else is built: the schema, the loaders and the logger ask once whether tracing is on.
-const tracing = await orExit(() => startTracing());
+const tracing = config.tracing ? await orExit(() => startTracing(config.tracing)) : undefined;
 const logger = createLogger(config.logLevel, undefined, tracing ? { mixin: traceLogFields } : {});
 if (tracing) {
   tracing.logTo(logger);
@@ -56,8 +65,12 @@ if (!campaignApiUrl) {
   campaignApiUrl = started.url;
 }
 
+const served =
+  emulator && config.apps.trustedDocumentsFile === undefined && existsSync(KIT_MANIFEST)
+    ? { ...config, apps: { ...config.apps, trustedDocumentsFile: KIT_MANIFEST } }
+    : config;
 const bff = await orExit(() =>
-  startBff(config, {
+  startBff(served, {
     campaignApiUrl,
     fallbackToken: config.demoFallback ? DEMO_TOKENS.store : null,
     // On the embedded emulator an app key reads the demo partners' feed (docs/operations/offer-feed).
@@ -87,6 +100,9 @@ if (config.mode === 'production') {
     `  cache        ${cache}`,
     `  tracing      ${tracingWhere}`,
   ];
+  if (served.apps.trustedDocumentsFile) {
+    lines.push(`  documents    ${bff.apps.trusted.size} trusted documents from ${served.apps.trustedDocumentsFile} (by documentId or persisted-query hash)`);
+  }
   if (emulator) {
     lines.push(
       `  demo tokens  Authorization: Bearer ${DEMO_TOKENS.store}   (a store)`,

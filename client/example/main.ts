@@ -1,6 +1,8 @@
-import { ApolloClient, ApolloLink, HttpLink } from '@apollo/client';
-import { CampaignDetail, OfferCards, StartCampaign, StopCampaign } from '../src/documents.js';
-import type { CardFieldsFragment, OfferCardsQuery } from '../src/gql/graphql.js';
+import { ApolloClient } from '@apollo/client';
+import { CampaignChanged, CampaignDetail, OfferCards, StartCampaign, StopCampaign } from '../src/documents.js';
+import type { CampaignDetailQuery, CardFieldsFragment, OfferCardsQuery } from '../src/gql/graphql.js';
+import { createLink } from '../src/link.js';
+import { keepCampaignLists } from '../src/list-updates.js';
 import { createCache } from '../src/type-policies.js';
 
 /**
@@ -23,19 +25,18 @@ const token = params.get('token') ?? 'demo-store-token';
  * each opening its campaign page. The campaign page and start/stop always use the partner token.
  */
 const appKey = params.get('appKey');
-const credentials = new ApolloLink((operation, forward) => {
-  const asApp = appKey !== null && operation.operationName === 'OfferCards';
-  operation.setContext({ headers: asApp ? { 'x-app-key': appKey } : { authorization: `Bearer ${token}` } });
-  return forward(operation);
+// The kit's link: documents by their manifest hash (the server may run trusted documents only),
+// queries and mutations over HTTP, the campaign page's live status over the WebSocket.
+const { link } = createLink({
+  uri: window.EXAMPLE_CONFIG.bffUrl,
+  token,
+  headersFor: (operation) => (appKey !== null && operation.operationName === 'OfferCards' ? { 'x-app-key': appKey } : undefined),
 });
-const client = new ApolloClient({
-  link: ApolloLink.from([credentials, new HttpLink({ uri: window.EXAMPLE_CONFIG.bffUrl })]),
-  cache: createCache(),
-});
+const client = new ApolloClient({ link, cache: createCache() });
 
 const app = document.getElementById('app')!;
 document.getElementById('partner')!.textContent = appKey ? `feed: app key ${appKey}, pages: ${token}` : token;
-let current: { unsubscribe(): void } | undefined;
+let current: { unsubscribe(): void }[] = [];
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> & { dataset?: Record<string, string> } = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -78,7 +79,7 @@ function showFeed(): void {
   // server rebuilds the feed at once after a start or stop through it, so a campaign stopped on
   // its page has left the feed when the screen comes back (offers carry no status to filter on).
   const query = client.watchQuery({ query: OfferCards, variables: { first: 12 }, errorPolicy: 'all', fetchPolicy: 'cache-and-network' });
-  current = query.subscribe(({ data, error }) => {
+  current.push(query.subscribe(({ data, error }) => {
     const feed = (data as OfferCardsQuery | undefined)?.feed;
     const cards = (feed?.nodes ?? []).map((n) => cardView(n.id, n.category?.name ?? '', n.card));
     const tabs = (feed?.categories ?? []).map((tab) => el('span', { className: 'tab', textContent: `${tab.category.name} · ${tab.offerCount}` }));
@@ -91,7 +92,7 @@ function showFeed(): void {
       ...more,
       ...(error ? [errorsView([error])] : []),
     );
-  });
+  }));
 }
 
 function showCampaign(id: string): void {
@@ -103,14 +104,14 @@ function showCampaign(id: string): void {
     // The payload's campaign { id status } lands in the cache, which redraws this page and the feed.
     const { data, error } =
       action === 'start'
-        ? await client.mutate({ mutation: StartCampaign, variables: { id }, errorPolicy: 'all' }).then((r) => ({ data: r.data?.startCampaign, error: r.error }))
-        : await client.mutate({ mutation: StopCampaign, variables: { id }, errorPolicy: 'all' }).then((r) => ({ data: r.data?.stopCampaign, error: r.error }));
+        ? await client.mutate({ mutation: StartCampaign, variables: { id }, errorPolicy: 'all', update: keepCampaignLists }).then((r) => ({ data: r.data?.startCampaign, error: r.error }))
+        : await client.mutate({ mutation: StopCampaign, variables: { id }, errorPolicy: 'all', update: keepCampaignLists }).then((r) => ({ data: r.data?.stopCampaign, error: r.error }));
     problems = [...(data?.userErrors ?? []), ...(error ? [error] : [])];
     busy = false;
     render(query.getCurrentResult().data);
   };
   const render = (data: unknown) => {
-    const campaign = (data as { campaign?: any } | undefined)?.campaign;
+    const campaign = (data as CampaignDetailQuery | undefined)?.campaign;
     if (!campaign) {
       app.replaceChildren(el('p', { textContent: data ? 'No such campaign.' : 'Loading…' }));
       return;
@@ -141,11 +142,14 @@ function showCampaign(id: string): void {
       ),
     );
   };
-  current = query.subscribe(({ data }) => render(data));
+  current.push(query.subscribe(({ data }) => render(data)));
+  // Started or stopped elsewhere (another screen, the schedule, the moderator): the event's
+  // campaign { id status } lands in the cache, and this page redraws with no request.
+  current.push(client.subscribe({ query: CampaignChanged, variables: { ids: [id] } }).subscribe({ error: () => {} }));
 }
 
 function route(): void {
-  current?.unsubscribe();
+  for (const subscription of current.splice(0)) subscription.unsubscribe();
   const match = /^#\/campaign\/([^/]+)$/.exec(location.hash);
   if (match) showCampaign(decodeURIComponent(match[1]!));
   else showFeed();

@@ -16,7 +16,8 @@ export interface ExampleServer {
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
-export async function startExampleServer(options: { bffUrl: string; port?: number; host?: string }): Promise<ExampleServer> {
+/** `bffUrl` may be a function, read on each page load: a test starts the BFF after this server, with its origin allowed. */
+export async function startExampleServer(options: { bffUrl: string | (() => string); port?: number; host?: string }): Promise<ExampleServer> {
   const bundle = await build({
     entryPoints: [here('./main.ts')],
     bundle: true,
@@ -30,12 +31,15 @@ export async function startExampleServer(options: { bffUrl: string; port?: numbe
     logLevel: 'warning',
   });
   const js = bundle.outputFiles[0]!.text;
-  const html = readFileSync(here('./index.html'), 'utf8').replace('%BFF_URL%', JSON.stringify(options.bffUrl).replace(/</g, '\\u003c'));
+  const template = readFileSync(here('./index.html'), 'utf8');
+  const given = options.bffUrl;
+  const bffUrl = typeof given === 'string' ? () => given : given;
+  const html = () => template.replace('%BFF_URL%', JSON.stringify(bffUrl()).replace(/</g, '\\u003c'));
 
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path === '/' || path === '/index.html') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html);
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html());
     } else if (path === '/main.js') {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }).end(js);
     } else {

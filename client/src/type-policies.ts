@@ -1,4 +1,4 @@
-import { InMemoryCache, type FieldPolicy, type InMemoryCacheConfig, type Reference, type TypePolicies } from '@apollo/client';
+import { InMemoryCache, type FieldPolicy, type InMemoryCacheConfig, type Reference, type StoreObject, type TypePolicies } from '@apollo/client';
 
 /**
  * Apollo Client cache policies for this API. Without them the normalized cache loses data in two
@@ -32,28 +32,42 @@ export const VALUE_TYPES = [
 ] as const;
 
 /** What the cache keeps for a connection field: its items in order, whatever a page selected. */
-interface StoredConnection {
+export interface StoredConnection {
   items: StoredItem[];
   pageInfo?: Record<string, unknown>;
+  /** The arguments that chose this list (all but the paging ones), for updates that place an item in it. */
+  filter?: Record<string, unknown>;
   [field: string]: unknown;
 }
 
-interface StoredItem {
+export interface StoredItem {
   /** The item's cursor when the page had it (an edge's cursor, or `pageInfo.endCursor` for the last). */
   cursor?: string;
-  node?: Reference | Record<string, unknown> | null;
+  /** The item, when a page selected it (through `nodes` or its edge's `node`). */
+  node?: Reference | StoreObject | null;
+  /** The item's edge as a page selected it, when the page read `edges`. */
   edge?: Record<string, unknown>;
 }
 
 interface IncomingConnection {
-  nodes?: (Reference | Record<string, unknown> | null)[];
-  edges?: ({ cursor?: string; node?: Reference | Record<string, unknown> | null } & Record<string, unknown>)[];
+  nodes?: (Reference | StoreObject | null)[];
+  edges?: ({ cursor?: string; node?: Reference | StoreObject | null } & Record<string, unknown>)[];
   pageInfo?: { endCursor?: string | null; startCursor?: string | null; hasNextPage?: boolean } & Record<string, unknown>;
   [field: string]: unknown;
 }
 
 /** Arguments that move through a list rather than choose it. */
 const PAGING_ARGUMENTS = new Set(['first', 'after', 'last', 'before']);
+
+export interface ConnectionOptions {
+  /**
+   * Arguments that choose items by their field of the same name (`campaigns(status:)` and
+   * `Campaign.status`). An item whose field no longer holds the argument's value (a campaign
+   * stopped while its `STARTED` list is cached, by a mutation or a subscription event) is left
+   * out when the list is read, and out of `totalCount`; it is back if the value comes back.
+   */
+  filterBy?: readonly string[];
+}
 
 /**
  * A field policy for a Relay connection with `nodes` and/or `edges` (`campaigns`,
@@ -63,7 +77,8 @@ const PAGING_ARGUMENTS = new Set(['first', 'after', 'last', 'before']);
  * `relayStylePagination`, which merges `edges` only and keeps the last page's `nodes`, both
  * `nodes` and `edges` read the whole list, so a screen may use either.
  */
-export function connectionPagination(): FieldPolicy<StoredConnection, IncomingConnection, IncomingConnection> {
+export function connectionPagination(options: ConnectionOptions = {}): FieldPolicy<StoredConnection, IncomingConnection, IncomingConnection> {
+  const filterBy = options.filterBy ?? [];
   return {
     keyArgs: (args) => Object.keys(args ?? {}).filter((name) => !PAGING_ARGUMENTS.has(name)).sort(),
     merge(existing, incoming, { args }) {
@@ -86,16 +101,30 @@ export function connectionPagination(): FieldPolicy<StoredConnection, IncomingCo
               hasPreviousPage: existing.pageInfo.hasPreviousPage ?? incoming.pageInfo.hasPreviousPage,
             }
           : (incoming.pageInfo ?? existing?.pageInfo);
-      return { ...existing, ...rest, pageInfo, items: [...before, ...page] } as StoredConnection;
+      const filter = Object.fromEntries(Object.entries(args ?? {}).filter(([name]) => !PAGING_ARGUMENTS.has(name)));
+      return { ...existing, ...rest, pageInfo, filter, items: [...before, ...page] } as StoredConnection;
     },
-    read(existing) {
+    // Each shape is served only when every item has it: a list paged through `nodes` has no
+    // cursor per item, so `edges` is left out rather than read as an empty list (which Apollo
+    // would take for a complete answer). A query asking for a shape that is not there misses it,
+    // and Apollo asks the server.
+    read(existing, { args, readField }) {
       if (!existing) return undefined;
-      const { items, ...rest } = existing;
-      return {
-        ...rest,
-        nodes: items.map((item) => item.node ?? null),
-        edges: items.flatMap((item) => (item.edge ? [item.edge] : [])),
-      } as IncomingConnection;
+      const { items: stored, filter: _filter, ...rest } = existing;
+      const items = stored.filter(({ node }) => {
+        if (!node) return true;
+        return filterBy.every((name) => {
+          const wanted = args?.[name];
+          const value = wanted === undefined || wanted === null ? undefined : readField<unknown>(name, node);
+          // Unknown (the field was never read) counts as still matching: the server chose it.
+          return value === undefined || value === wanted;
+        });
+      });
+      const read: IncomingConnection = { ...rest };
+      if (typeof rest.totalCount === 'number') read.totalCount = rest.totalCount - (stored.length - items.length);
+      if (items.every((item) => item.node !== undefined)) read.nodes = items.map((item) => item.node ?? null);
+      if (items.every((item) => item.edge !== undefined)) read.edges = items.flatMap((item) => (item.edge ? [item.edge] : []));
+      return read;
     },
   };
 }
@@ -107,8 +136,9 @@ function itemsOf(incoming: IncomingConnection): StoredItem[] {
   return Array.from({ length: count }, (_, i) => {
     const edge = edges?.[i];
     const cursor = edge?.cursor ?? (i === count - 1 ? endCursor : undefined);
-    const node = nodes ? nodes[i] : edge?.node;
-    return { ...(cursor !== undefined ? { cursor } : {}), node: node ?? null, ...(edge ? { edge } : {}) };
+    // Known when the page selected it, in `nodes` or in its edge (`null` included).
+    const node = nodes && i < nodes.length ? nodes[i] : edge && 'node' in edge ? edge.node : undefined;
+    return { ...(cursor !== undefined ? { cursor } : {}), ...(node !== undefined ? { node } : {}), ...(edge ? { edge } : {}) };
   });
 }
 
@@ -118,7 +148,9 @@ export const typePolicies: TypePolicies = {
   PageInfo: { merge: true },
   Query: {
     fields: {
-      campaigns: connectionPagination(),
+      // A campaign whose status changed leaves the lists of its old status when they are read;
+      // `keepCampaignLists` (list-updates.ts) puts it into the lists of its new status.
+      campaigns: connectionPagination({ filterBy: ['status'] }),
       // The mobile card feed (the kit's OfferCards): one list per categoryId/platform/locale.
       offerFeed: connectionPagination(),
       // A campaign already in the cache (from a list) answers `campaign(id)` without a request

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { GraphQLSchema } from 'graphql';
 import type { CampaignApi } from '../campaign-api/api.js';
-import { BusinessError, UnauthenticatedError } from '../campaign-api/index.js';
+import { UnauthenticatedError } from '../campaign-api/index.js';
+import type { WriteEvents } from '../campaign-api/writes.js';
 import type { CategoryDirectory } from '../categories/directory.js';
 import type { PartnerCategories } from '../schema/context.js';
 import type { CacheStore } from '../cache/store.js';
@@ -13,6 +14,7 @@ import type { AppCaller, Policy } from '../pipeline/types.js';
 import { createAppKeyRegistry, hashKey, type AppKey, type AppKeyRegistry } from './app-keys.js';
 import { localCoordination, redisCoordination } from '../cache/coordination.js';
 import { createFeedCache, type FeedCache } from '../feed/cache.js';
+import { refreshOnWrites } from '../feed/refresh.js';
 import { createRateLimiter, rateLimitPolicy } from './rate-limit.js';
 import { appScopePolicy } from './scope.js';
 
@@ -40,9 +42,6 @@ export function appCategories(directory: CategoryDirectory, tokens: readonly str
   return { list: () => withAnyToken((r) => r.list()), get: (id) => withAnyToken((r) => r.get(id)) };
 }
 
-/** The REST operations after which a partner's feed may show something else. */
-const FEED_CHANGING = new Set(['create', 'update', 'start', 'stop', 'addPins']);
-
 export interface Apps {
   keys: AppKeyRegistry;
   feed: FeedCache;
@@ -52,8 +51,6 @@ export interface Apps {
   policies: readonly Policy[];
   /** The manifest (`TRUSTED_DOCUMENTS`). */
   trusted: TrustedDocuments;
-  /** The campaign API as resolvers use it: every write that may change a feed refreshes it. */
-  api: CampaignApi;
   /** Keys the HMAC of offer feed cursors: `CURSOR_SECRET`, else a random key of this process. */
   cursorSecret: string;
   /** Whether the feed's Redis connections (build lock, invalidations, rate limits) are ready; undefined without Redis. */
@@ -64,7 +61,8 @@ export interface Apps {
 export interface AppsOptions {
   config: AppsConfig;
   production: boolean;
-  api: CampaignApi;
+  /** The campaign API client: the feed reads with it, and is rebuilt after the writes it announces. */
+  api: CampaignApi & WriteEvents;
   cache: CacheStore;
   cacheUrl: string | undefined;
   schema: GraphQLSchema;
@@ -128,24 +126,7 @@ export async function createApps(options: AppsOptions): Promise<Apps> {
     appScopePolicy(options.schema),
   ];
 
-  const api = new Proxy(options.api, {
-    get(target, name, receiver) {
-      const value = Reflect.get(target, name, receiver);
-      if (typeof name !== 'string' || !FEED_CHANGING.has(name) || typeof value !== 'function') return value;
-      return (token: string, ...rest: unknown[]) => {
-        const call = (value as (...args: unknown[]) => Promise<unknown>).call(target, token, ...rest);
-        // Also after a failure, unless the backend refused it: a write whose answer was lost
-        // may still have happened.
-        call.then(
-          () => feed.invalidate(token),
-          (error: unknown) => {
-            if (!(error instanceof BusinessError)) feed.invalidate(token);
-          },
-        );
-        return call;
-      };
-    },
-  }) as CampaignApi;
+  const stopRefreshing = refreshOnWrites(feed, options.api);
 
   return {
     keys,
@@ -153,10 +134,10 @@ export async function createApps(options: AppsOptions): Promise<Apps> {
     appOf: (key) => keys.lookup(key),
     policies,
     trusted,
-    api,
     cursorSecret,
     redisConnected: coordination.kind === 'redis' ? () => coordination.connected() : undefined,
     async close() {
+      stopRefreshing();
       keys.close();
       await feed.settled();
       await coordination.close();

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { connectRedis } from './redis-connection.js';
 
 /**
  * What instances sharing a cache agree on beyond keyv's get/set: a short build lock (so a fleet
@@ -54,40 +55,26 @@ const UNLOCK_SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redi
  * message that cannot be sent leaves other instances on their copy until its freshness ends.
  */
 export async function redisCoordination(url: string, onError: (error: unknown) => void): Promise<Coordination> {
-  const { createClient } = await import('@keyv/redis');
-  const make = () => {
-    const client = createClient({
-      url,
-      disableOfflineQueue: true,
-      socket: { connectTimeout: 1000, reconnectStrategy: (retries: number) => Math.min(100 * 2 ** Math.min(retries, 5), 3000) },
-    });
-    client.on('error', onError);
-    return client;
-  };
-  const commands = make();
-  const subscriber = make();
+  const connection = await connectRedis(url, { onError });
+  const subscriber = await connectRedis(url, { onError, subscriber: true });
   const owner = randomUUID();
   const listeners: ((message: string) => void)[] = [];
-  // Start-up must not wait on, nor fail with, Redis: connect in the background. Once subscribed,
-  // node-redis subscribes again by itself after a reconnect.
-  const connected = commands.connect().catch(onError);
-  const subscribed = subscriber
-    .connect()
-    .then(() =>
-      subscriber.subscribe(CHANNEL, (message: string) => {
-        for (const listener of listeners) listener(message);
-      }),
-    )
-    .catch(onError);
+  // Start-up must not wait on, nor fail with, Redis: it connects in the background, and the
+  // subscription is made again after each reconnect and on each new master.
+  const subscribed = subscriber.subscribe(CHANNEL, (message: string) => {
+    for (const listener of listeners) listener(message);
+  });
   // In a healthy fleet, be connected and subscribed before serving: a lock attempt before the
   // connection reads as granted (two builds), a missed message leaves a stale copy.
-  await Promise.race([Promise.all([connected, subscribed]), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+  await Promise.race([Promise.all([connection.connected, subscribed]), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+  // Throws while there is no connection yet, which the callers treat as Redis being down.
+  const commands = () => connection.commands();
 
   return {
     kind: 'redis',
     async tryLock(name, ms) {
       try {
-        return (await commands.set(name, owner, { condition: 'NX', expiration: { type: 'PX', value: ms } })) === 'OK';
+        return (await commands().set(name, owner, { condition: 'NX', expiration: { type: 'PX', value: ms } })) === 'OK';
       } catch (error) {
         // Redis is down: act alone (this process still collapses its own builds).
         onError(error);
@@ -96,14 +83,14 @@ export async function redisCoordination(url: string, onError: (error: unknown) =
     },
     async unlock(name) {
       try {
-        await commands.eval(UNLOCK_SCRIPT, { keys: [name], arguments: [owner] });
+        await commands().eval(UNLOCK_SCRIPT, { keys: [name], arguments: [owner] });
       } catch (error) {
         onError(error);
       }
     },
     async countHit(name, windowMs) {
       try {
-        const [count, ttl] = (await commands.eval(COUNT_SCRIPT, { keys: [name], arguments: [String(windowMs)] })) as [number, number];
+        const [count, ttl] = (await commands().eval(COUNT_SCRIPT, { keys: [name], arguments: [String(windowMs)] })) as [number, number];
         return { count, resetInMs: ttl > 0 ? ttl : windowMs };
       } catch (error) {
         onError(error);
@@ -112,21 +99,16 @@ export async function redisCoordination(url: string, onError: (error: unknown) =
     },
     async publish(message) {
       try {
-        await commands.publish(CHANNEL, message);
+        await commands().publish(CHANNEL, message);
       } catch (error) {
         onError(error);
       }
     },
     subscribe: (listener) => void listeners.push(listener),
-    connected: () => commands.isReady && subscriber.isReady,
+    connected: () => connection.ready() && subscriber.ready(),
     async close() {
-      for (const client of [subscriber, commands]) {
-        try {
-          if (client.isOpen) await client.close();
-        } catch {
-          client.destroy();
-        }
-      }
+      await subscriber.close();
+      await connection.close();
     },
   };
 }

@@ -1,8 +1,10 @@
 import { Keyv } from 'keyv';
+import { connectRedis, type KeyvRedisClient } from './redis-connection.js';
 
 /**
  * The cache shared across requests: in-memory keyv by default, Redis when CACHE_URL is set so
- * that several BFF instances share the category directory and the APQ store.
+ * that several BFF instances share the category directory and the APQ store (one server, a
+ * Sentinel group's master or a Cluster: see redis-url.ts).
  *
  * Redis is a cache here, never a dependency: commands fail fast while it is down (no offline
  * queue), keyv turns a failure into a miss, and the client reconnects in the background.
@@ -52,24 +54,26 @@ function memoryStore(): CacheStore {
   };
 }
 
+/** Keeps nothing: a namespace's store until Redis has a client (the Sentinels named a master, a Cluster node answered). */
+class NothingKept<K, V> extends Map<K, V> {
+  override set(): this {
+    return this;
+  }
+}
+
 async function redisStore(url: string, { onError, onReady }: CacheStoreOptions): Promise<CacheStore> {
-  // Loaded only when Redis is configured: the client is a sizeable module most runs never need.
-  const { default: KeyvRedis, createClient } = await import('@keyv/redis');
-  const client = createClient({
-    url,
-    disableOfflineQueue: true,
-    socket: {
-      connectTimeout: 1000,
-      reconnectStrategy: (retries: number) => Math.min(100 * 2 ** Math.min(retries, 5), 3000),
-    },
-  });
-  client.on('error', (error: unknown) => onError?.(error));
-  client.on('ready', () => onReady?.());
-  // Start-up must not wait on, nor fail with, the cache: connect in the background.
-  client.connect().catch((error: unknown) => onError?.(error));
+  const { default: KeyvRedis } = await import('@keyv/redis');
+  // Start-up must not wait on, nor fail with, the cache: it connects in the background.
+  const connection = await connectRedis(url, { onError: (error) => onError?.(error), onReady: () => onReady?.() });
+  const adapter = (client: KeyvRedisClient) => new KeyvRedis(client, { throwOnConnectError: false, throwOnErrors: false });
 
   // One keyv per namespace: each adapter adds its listeners to the shared client.
   const namespaces = new Map<string, Keyv>();
+  // A new master (after a failover) or the first client: every namespace moves to it. The old
+  // client is closed, and an adapter left on it would open it again to the old master.
+  connection.onClient((client) => {
+    for (const keyv of namespaces.values()) keyv.store = adapter(client);
+  });
   return {
     kind: 'redis',
     keyv(namespace) {
@@ -77,36 +81,14 @@ async function redisStore(url: string, { onError, onReady }: CacheStoreOptions):
       if (existing) return existing;
       // Keyv hands its namespace to the adapter, which prefixes every key ("apq::<key>") the same
       // way for single and batched reads; keyv's own prefixing is off so the namespace is applied once.
-      const adapter = new KeyvRedis(client, { throwOnConnectError: false, throwOnErrors: false });
-      const keyv = new Keyv({ store: adapter, namespace, useKeyPrefix: false });
+      const client = connection.client();
+      const keyv = new Keyv({ store: client ? adapter(client) : new NothingKept(), namespace, useKeyPrefix: false });
       keyv.on('error', (error: unknown) => onError?.(error));
       namespaces.set(namespace, keyv);
       return keyv;
     },
-    connected: () => client.isReady,
-    async ping(timeoutMs = 500) {
-      if (!client.isReady) return false;
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        const answer = await Promise.race([
-          client.ping(),
-          new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new Error('redis ping timed out')), timeoutMs);
-          }),
-        ]);
-        return answer === 'PONG';
-      } catch {
-        return false;
-      } finally {
-        clearTimeout(timer);
-      }
-    },
-    async close() {
-      try {
-        if (client.isOpen) await client.close();
-      } catch {
-        client.destroy();
-      }
-    },
+    connected: () => connection.ready(),
+    ping: (timeoutMs = 500) => connection.ping(timeoutMs),
+    close: () => connection.close(),
   };
 }

@@ -6,6 +6,7 @@ import { Breaker, Bulkhead } from './resilience.js';
 import { startRestCall } from '../tracing/rest.js';
 import { activeTracer } from '../tracing/state.js';
 import { Transport } from './transport.js';
+import { isWrite, WriteAnnouncer, type WriteEvents } from './writes.js';
 
 export interface CampaignApiClientOptions {
   /** `{base_url}`; operations at `${baseUrl}/v1/${operations[name].path}`. */
@@ -34,7 +35,12 @@ export const DEFAULT_CLIENT_OPTIONS: Required<Omit<CampaignApiClientOptions, 'ba
   bulkhead: { maxConcurrent: 256, maxQueue: 10_000 },
 };
 
-export interface CampaignApiClient extends CampaignApi {
+/**
+ * The client is the one object every part of the server calls the campaign API through: the
+ * resolvers of mutations, the feed, live status. What must follow a write (a feed rebuilt, a
+ * status published) subscribes to its write events, so that whoever writes, it follows.
+ */
+export interface CampaignApiClient extends CampaignApi, WriteEvents {
   /** Aborts the calls in flight (they reject with AbortedError) and closes every socket. */
   close(): Promise<void>;
   breakerState(): 'closed' | 'open' | 'half-open';
@@ -102,6 +108,7 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
   const bySignal = new WeakMap<AbortSignal, Set<BackendCall<OperationName>>>();
   let closing: Promise<void> | undefined;
   let lastAnswered: number | undefined;
+  const writes = new WriteAnnouncer();
 
   const host: CallHost = {
     settings,
@@ -152,7 +159,7 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
     const traced = activeTracer() ? startRestCall(operations[name].path, body, breaker.state()) : undefined;
     const backendCall = new BackendCall(host, name, token, body, callOptions?.signal, startedAt, traced);
     backendCall.start();
-    return backendCall.promise;
+    return isWrite(name) ? writes.announce(name, token, request, backendCall.promise) : backendCall.promise;
   }
 
   const methods = Object.fromEntries(
@@ -164,6 +171,7 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
 
   return {
     ...methods,
+    onWrite: (listener) => writes.onWrite(listener),
     close() {
       closing ??= (async () => {
         stopAll(inFlight, 'client-closed');

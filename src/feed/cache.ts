@@ -1,8 +1,12 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Keyv } from 'keyv';
 import type { CampaignApi } from '../campaign-api/api.js';
-import { BusinessError, MAX_PAGE_LIMIT, type CampaignDetails } from '../campaign-api/index.js';
 import type { Coordination } from '../cache/coordination.js';
+import { createFeedBuilder } from './builder.js';
+import { createFeedRefresh } from './refresh.js';
+import { adopt, FeedStore, LocalFeeds, partnerHash, type FeedItem, type PartnerFeed } from './store.js';
+
+export type { FeedItem } from './store.js';
 
 /**
  * The shared response cache of the offer feed.
@@ -23,23 +27,10 @@ import type { Coordination } from '../cache/coordination.js';
  *   cached feed per request, so a flood of distinct variables cannot grow the cache.
  *
  * Keys hold a hash of the partner token, never the token.
+ *
+ * This module is the read path; builds are builder.ts's, refreshes after writes refresh.ts's,
+ * and where feeds are kept store.ts's.
  */
-
-export interface FeedItem {
-  /** ymCampaignId. */
-  id: number;
-  categoryId: number | null;
-  /** The campaign's record, which its card is made from (`cardOf`). */
-  record: CampaignDetails;
-}
-
-/** One partner's built feed, as stored. */
-interface PartnerFeed {
-  /** Newest campaign first. */
-  items: FeedItem[];
-  /** When the build started (so a build that raced a later change never overwrites it). */
-  builtAt: number;
-}
 
 export interface FeedView {
   /** The merged feed of every partner asked for, newest campaign first. */
@@ -91,70 +82,20 @@ export interface FeedCache {
   stats(): { builds: number; failures: number };
 }
 
-const hashes = new Map<string, string>();
-/** Tokens come from clients: only short ones are remembered, so the table's bytes are bounded too. */
-const MAX_HASHES = 10_000;
-const MAX_REMEMBERED_TOKEN = 256;
-/** A partner's name in keys and messages: a hash of its token, never the token. */
-export function partnerHash(token: string): string {
-  let hash = hashes.get(token);
-  if (hash === undefined) {
-    hash = createHash('sha256').update(`partner:${token}`).digest('hex').slice(0, 32);
-    if (token.length > MAX_REMEMBERED_TOKEN) return hash;
-    if (hashes.size >= MAX_HASHES) hashes.delete(hashes.keys().next().value!);
-    hashes.set(token, hash);
-  }
-  return hash;
-}
-
 const STORE_RECHECK_MS = 100;
-const POLL_MS = 25;
-const MAX_LOCAL = 10_000;
 const MAX_MERGED = 1000;
 
-interface Local {
-  entry: PartnerFeed | undefined;
-  /** Read the store again before trusting `entry` (another instance rebuilt it). */
-  recheck: boolean;
-  nextStoreCheckAt: number;
-  lastFailureAt: number;
-  /** Bumped by every invalidation: a build that started before it must not be kept. */
-  epoch: number;
-  /** A write happened while a forced rebuild ran: run one more after it. */
-  again: boolean;
-  /** No refresh attempt before this: while another instance holds the lock, not one per request. */
-  nextRefreshAt: number;
-  /** Why the last build failed: a feed that was never built answers it for a while without a call. */
-  lastError: unknown;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export function createFeedCache(options: FeedCacheOptions): FeedCache {
-  const { api, store, coordination, ttlMs, maxStaleMs } = options;
+  const { ttlMs, maxStaleMs } = options;
   const now = options.now ?? Date.now;
   const retryAfterFailureMs = Math.min(ttlMs, 5000);
-  const locals = new Map<string, Local>();
-  const flights = new Map<string, Promise<PartnerFeed | undefined>>();
+  const locals = new LocalFeeds();
+  const store = new FeedStore(options.store, ttlMs + maxStaleMs, options.onError);
   const merged = new Map<string, { parts: PartnerFeed[]; items: FeedItem[] }>();
   const pending = new Set<Promise<unknown>>();
-  let builds = 0;
-  let failures = 0;
 
-  const storeKey = (p: string) => `feed:v1:${p}`;
-  const lockKey = (p: string) => `campaign-bff:feed-lock:${p}`;
   const fresh = (entry: PartnerFeed) => now() - entry.builtAt <= ttlMs;
   const servable = (entry: PartnerFeed) => now() - entry.builtAt <= ttlMs + maxStaleMs;
-
-  function localOf(p: string): Local {
-    let local = locals.get(p);
-    if (!local) {
-      if (locals.size >= MAX_LOCAL) locals.delete(locals.keys().next().value!);
-      local = { entry: undefined, recheck: false, nextStoreCheckAt: 0, lastFailureAt: -Infinity, epoch: 0, again: false, nextRefreshAt: 0, lastError: undefined };
-      locals.set(p, local);
-    }
-    return local;
-  }
 
   function track<T>(promise: Promise<T>): Promise<T> {
     pending.add(promise);
@@ -162,150 +103,36 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
     return promise;
   }
 
-  async function fromStore(p: string): Promise<PartnerFeed | undefined> {
-    try {
-      const value = (await store.get(storeKey(p))) as PartnerFeed | undefined;
-      return value && Array.isArray(value.items) && typeof value.builtAt === 'number' ? value : undefined;
-    } catch (error) {
-      options.onError?.(error, 'feed store read');
-      return undefined;
-    }
-  }
-
-  /** Keeps the newer of what this process has and what the store has. */
-  function adopt(local: Local, entry: PartnerFeed | undefined): void {
-    if (entry && (!local.entry || entry.builtAt > local.entry.builtAt)) local.entry = entry;
-  }
-
-  /** The partner's running campaigns, newest first: the list, then each running campaign's record. */
-  async function build(token: string): Promise<PartnerFeed> {
-    const builtAt = now();
-    const started = performance.now();
-    builds++;
-    try {
-      const first = await api.getAllCampaigns(token, { limit: MAX_PAGE_LIMIT, offset: 0 });
-      const total = Math.min(first.total, options.maxCampaigns);
-      const offsets: number[] = [];
-      for (let offset = MAX_PAGE_LIMIT; offset < total; offset += MAX_PAGE_LIMIT) offsets.push(offset);
-      const rest = await Promise.all(offsets.map((offset) => api.getAllCampaigns(token, { limit: MAX_PAGE_LIMIT, offset })));
-      const running = [first, ...rest]
-        .flatMap((page) => page.campaigns)
-        .slice(0, total)
-        .filter((row) => row.campaignStatus === 'started')
-        .map((row) => row.ymCampaignId);
-      const records: (CampaignDetails | null)[] = new Array(running.length).fill(null);
-      let next = 0;
-      const worker = async () => {
-        while (next < running.length) {
-          const index = next++;
-          try {
-            records[index] = await api.get(token, { ymCampaignId: running[index]! });
-          } catch (error) {
-            // Gone between the list and the read: not in the feed.
-            if (!(error instanceof BusinessError && error.code === 'campaignNotFound')) throw error;
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(options.concurrency, running.length) }, worker));
-      const items = records
-        .filter((r): r is CampaignDetails => r !== null && r.campaignStatus === 'started')
-        .map((record) => ({ id: record.ymCampaignId, categoryId: record.categoryId ?? null, record }))
-        .sort((a, b) => b.id - a.id);
-      options.onBuild?.('ok', performance.now() - started);
-      return { items, builtAt };
-    } catch (error) {
-      failures++;
-      options.onBuild?.('error', performance.now() - started);
-      throw error;
-    }
-  }
-
-  async function save(p: string, entry: PartnerFeed): Promise<void> {
-    try {
-      // A slower build that started earlier (here or on another instance) must not replace it.
-      const current = await fromStore(p);
-      if (current && current.builtAt > entry.builtAt) return;
-      await store.set(storeKey(p), entry, ttlMs + maxStaleMs);
-    } catch (error) {
-      options.onError?.(error, 'feed store write');
-    }
-  }
-
-  /**
-   * One build of this partner's feed for this process, and for the fleet when `coordinate`.
-   * `wait`: the caller has no feed to serve, so wait for another instance's build rather than
-   * give up when it holds the lock.
-   */
-  function flight(p: string, token: string, mode: 'wait' | 'background' | 'force'): Promise<PartnerFeed | undefined> {
-    const existing = flights.get(p);
-    if (existing && mode !== 'force') return existing;
-    const local = localOf(p);
-    const promise = (async (): Promise<PartnerFeed | undefined> => {
-      const epoch = local.epoch;
-      const seen = local.entry?.builtAt ?? -Infinity;
-      let locked = await coordination.tryLock(lockKey(p), options.lockMs);
-      if (!locked && mode === 'background') return undefined;
-      if (!locked && mode === 'wait') {
-        // Another instance builds: wait for its value. Its lock ends when it saved the value (or
-        // when it died and the lock expired), so whoever takes the lock next builds only if no
-        // value came; a slow build on a busy machine never makes a second one.
-        const deadline = now() + options.lockWaitMs;
-        while (now() < deadline) {
-          await sleep(POLL_MS);
-          const stored = await fromStore(p);
-          if (stored && stored.builtAt > seen && fresh(stored)) {
-            adopt(local, stored);
-            return stored;
-          }
-          locked = await coordination.tryLock(lockKey(p), options.lockMs);
-          if (locked) break;
-        }
-      }
-      try {
-        if (locked && mode !== 'force') {
-          // Another instance may have finished a build between our look and our lock.
-          const stored = await fromStore(p);
-          if (stored && stored.builtAt > seen && fresh(stored)) {
-            adopt(local, stored);
-            return stored;
-          }
-        }
-        const entry = await build(token);
-        if (local.epoch !== epoch) return entry; // a write came in meanwhile: its own rebuild follows
-        adopt(local, entry);
-        local.recheck = false;
-        await save(p, entry);
-        return entry;
-      } catch (error) {
-        local.lastFailureAt = now();
-        local.lastError = error;
-        throw error;
-      } finally {
-        if (locked) await coordination.unlock(lockKey(p));
-      }
-    })();
-    flights.set(p, promise);
-    const done = () => {
-      if (flights.get(p) === promise) flights.delete(p);
-    };
-    promise.then(done, done);
-    return track(promise);
-  }
+  const builder = createFeedBuilder({
+    api: options.api,
+    store,
+    locals,
+    coordination: options.coordination,
+    lockMs: options.lockMs,
+    lockWaitMs: options.lockWaitMs,
+    maxCampaigns: options.maxCampaigns,
+    concurrency: options.concurrency,
+    now,
+    fresh,
+    track,
+    onBuild: options.onBuild,
+  });
+  const refresh = createFeedRefresh({ store, locals, builder, coordination: options.coordination, track, onError: options.onError });
 
   async function partnerFeed(token: string): Promise<{ entry: PartnerFeed; stale: boolean }> {
     const p = partnerHash(token);
-    const local = localOf(p);
+    const local = locals.of(p);
     // The hot path: a fresh copy in this process costs no store round trip.
     if (local.entry && !local.recheck && fresh(local.entry)) {
       options.onLookup?.('hit');
       return { entry: local.entry, stale: false };
     }
     // A rebuild after a write is running here: its answer is the one to serve.
-    const forced = local.recheck ? flights.get(p) : undefined;
+    const forced = local.recheck ? builder.running(p) : undefined;
     if (forced) await forced.catch(() => undefined);
     if (local.recheck || now() >= local.nextStoreCheckAt) {
       local.nextStoreCheckAt = now() + STORE_RECHECK_MS;
-      const stored = await fromStore(p);
+      const stored = await store.get(p);
       local.recheck = false;
       adopt(local, stored);
     }
@@ -316,9 +143,9 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
     }
     if (entry && servable(entry)) {
       options.onLookup?.('stale');
-      if (!flights.has(p) && now() >= local.nextRefreshAt && now() - local.lastFailureAt >= retryAfterFailureMs) {
+      if (!builder.running(p) && now() >= local.nextRefreshAt && now() - local.lastFailureAt >= retryAfterFailureMs) {
         local.nextRefreshAt = now() + STORE_RECHECK_MS;
-        flight(p, token, 'background').catch((error: unknown) => options.onError?.(error, 'feed refresh'));
+        builder.flight(p, token, 'background').catch((error: unknown) => options.onError?.(error, 'feed refresh'));
       }
       // Served while its refresh runs, it is as good as fresh; it is stale (and says so) once a
       // refresh failed, or when no refresh has landed for a whole further window.
@@ -327,12 +154,12 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
     }
     // A feed that could not be built a moment ago: the same answer, without another call (a
     // refused token or a down backend must not cost a call per app open).
-    if (!flights.has(p) && local.lastError !== undefined && now() - local.lastFailureAt < retryAfterFailureMs) {
+    if (!builder.running(p) && local.lastError !== undefined && now() - local.lastFailureAt < retryAfterFailureMs) {
       options.onLookup?.('error');
       throw local.lastError;
     }
     try {
-      const built = await flight(p, token, 'wait');
+      const built = await builder.flight(p, token, 'wait');
       options.onLookup?.('miss');
       if (built) return { entry: built, stale: false };
     } catch (error) {
@@ -354,58 +181,6 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
     if (merged.size >= MAX_MERGED) merged.delete(merged.keys().next().value!);
     merged.set(setKey, { parts, items });
     return items;
-  }
-
-  /** Tells this instance's rebuild notices from the other instances'. */
-  const origin = randomUUID();
-
-  coordination.subscribe((message) => {
-    // Another instance rebuilt this partner's feed: read the store before serving, and let no
-    // build begun before it overwrite it. This instance's own notice is ignored: its rebuild is
-    // already adopted, and on Redis the notice arrives late, when it would void a rebuild that a
-    // later write started (its answer then never served).
-    const [from, p] = message.split(' ');
-    if (from === origin || p === undefined) return;
-    const local = locals.get(p);
-    if (!local) return;
-    local.recheck = true;
-    local.epoch++;
-  });
-
-  /** Partners whose feed is being rebuilt after a write (one loop per partner). */
-  const rebuilding = new Set<string>();
-
-  async function invalidated(p: string, token: string): Promise<void> {
-    const local = localOf(p);
-    local.epoch++;
-    local.recheck = true;
-    if (rebuilding.has(p)) {
-      // A burst of writes costs at most the running rebuild and one more.
-      local.again = true;
-      return;
-    }
-    rebuilding.add(p);
-    try {
-      // Only feeds someone reads are rebuilt: a partner no app reads costs nothing per write.
-      if (!local.entry) adopt(local, await fromStore(p));
-      if (!local.entry) {
-        local.recheck = false;
-        return;
-      }
-      // The notice goes out inside the loop: a write that comes while it is being sent must
-      // still get its own rebuild (`again`), or its change would wait for the next window.
-      do {
-        local.again = false;
-        try {
-          await flight(p, token, 'force');
-        } catch (error) {
-          options.onError?.(error, 'feed rebuild after a write');
-        }
-        await coordination.publish(`${origin} ${p}`);
-      } while (local.again);
-    } finally {
-      rebuilding.delete(p);
-    }
   }
 
   return {
@@ -434,12 +209,10 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
       }
       return version;
     },
-    invalidate(token) {
-      track(invalidated(partnerHash(token), token)).catch((error: unknown) => options.onError?.(error, 'feed invalidation'));
-    },
+    invalidate: (token) => refresh.invalidate(token),
     async settled() {
       while (pending.size) await Promise.allSettled([...pending]);
     },
-    stats: () => ({ builds, failures }),
+    stats: () => builder.stats(),
   };
 }

@@ -59,9 +59,9 @@ function unwrapResolverError(error: unknown): unknown {
 }
 
 /**
- * A request-level error Apollo raises itself with the HTTP status to answer in
- * `extensions.http` (a persisted query of another version, or whose hash does not match its
- * text): a 4xx there is the client's mistake, whatever code it lacks.
+ * An error raised with the HTTP status to answer in `extensions.http` (the convention Apollo
+ * Server documents for setting a status from an error, which this server's own rules follow
+ * too): a 4xx there is the client's mistake, whatever code it lacks.
  */
 function isClientMistake(error: unknown): boolean {
   const status = (error as { extensions?: { http?: { status?: unknown } } } | undefined)?.extensions?.http?.status;
@@ -240,8 +240,10 @@ export interface ErrorFormatter {
   formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError;
   /**
    * What the client sees of a GraphQLError: a missing code reads INTERNAL_SERVER_ERROR, an
-   * `extensions.http` is the server's own and goes, then `formatError`. Every path formats its
-   * errors here, whichever executor or rule raised them.
+   * `extensions.http` (the status the server answers with) is the server's own and goes, then
+   * `formatError`. Every path formats its errors here, whichever executor or rule raised them,
+   * Apollo's included (its `formatError` option hands the error over): what a client sees never
+   * depends on how Apollo itself shapes an error before that.
    */
   formatGraphQLError(error: GraphQLError): GraphQLFormattedError;
   /** The same mapping, for code that wants a GraphQLError at once. */

@@ -1,4 +1,3 @@
-import { writeSync } from 'node:fs';
 import { pino, type Logger } from 'pino';
 import { redactCredentials } from './failures.js';
 
@@ -27,47 +26,40 @@ function isoTimeOncePerMs(): () => string {
 }
 
 /**
- * A file descriptor (standard output unless told), written synchronously: each line is handed to
- * the kernel by one write(2) before the call returns. Only what that write did not take (a full
- * non-blocking pipe, a partial write) goes to sonic-boom, whose synchronous mode retries until it
- * is written, in order, and reports what cannot be. sonic-boom alone also turns every line back
- * into a Buffer after writing it: about 0.3 µs of each request's 20 (bench/README.md, issue 15).
+ * A file descriptor (standard output unless told), written synchronously: each line is written,
+ * in order, before the call returns. sonic-boom's synchronous mode, as pino opens it, also waits
+ * out a full non-blocking pipe and a partial write instead of losing or splitting a line.
  */
 export function syncDestination(fd = 1): pino.DestinationStream {
-  let rest: ReturnType<typeof pino.destination> | undefined;
-  return {
-    write(line: string): void {
-      let written = 0;
-      try {
-        written = writeSync(fd, line);
-      } catch {
-        // Nothing was written (EAGAIN from a full pipe, or a failure sonic-boom reports as its own).
-      }
-      if (written > 0 && written === Buffer.byteLength(line)) return;
-      rest ??= pino.destination({ dest: fd, sync: true, contentMode: 'buffer' });
-      rest.write(Buffer.from(line).subarray(written) as unknown as string);
-    },
-  };
+  return pino.destination({ dest: fd, sync: true });
 }
+
+/**
+ * What a logger made here writes with: its destination and its time function, both handed to
+ * pino, kept so that the request line can be written the way pino writes a line (below). Not kept
+ * for a logger with a mixin: its lines get fields the request line's template does not know.
+ */
+const ownWriting = new WeakMap<Logger, { stream: pino.DestinationStream; time: () => string }>();
 
 /**
  * JSON logs on stdout. Anything that could carry a partner token is redacted by path, and
  * request logs are built from an allow-list of fields, so a token cannot reach a log line.
  *
- * Lines are written synchronously, each before the call returns (`syncDestination`). pino's own default is
- * sonic-boom's asynchronous mode: lines wait in memory while a write is under way in libuv's
- * thread pool, so a crash loses them (1,999 of 2,000 in
- * `test/unit/logger.test.ts`) and a slow log reader lets them grow without bound; and handing
- * each batch to the thread pool and back cost more CPU per request than writing it here
- * (bench/README.md, issue 15).
+ * Lines are written synchronously, each before the call returns (`syncDestination`). pino's own
+ * default is sonic-boom's asynchronous mode: lines wait in memory while a write is under way in
+ * libuv's thread pool, so a crash loses them (`test/unit/logger.test.ts` kills a process right
+ * after it logged) and a slow log reader lets them grow without bound; and handing each batch to
+ * the thread pool and back cost more CPU per request than writing it where it is made.
  */
 export function createLogger(level: string, destination?: pino.DestinationStream, options: LoggerOptions = {}): Logger {
-  return pino(
+  const stream = destination ?? syncDestination();
+  const time = isoTimeOncePerMs();
+  const logger = pino(
     {
       level,
       ...(options.mixin ? { mixin: options.mixin } : {}),
       base: { service: 'campaign-bff' },
-      timestamp: isoTimeOncePerMs(),
+      timestamp: time,
       redact: {
         paths: ['token', '*.token', 'authorization', '*.authorization', 'headers.authorization', '*.headers.authorization', 'req.headers.authorization'],
         censor: '[redacted]',
@@ -89,8 +81,10 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         },
       },
     },
-    destination ?? syncDestination(),
+    stream,
   );
+  if (!options.mixin) ownWriting.set(logger, { stream, time });
+  return logger;
 }
 
 function errorWithoutCredentials(error: unknown): unknown {
@@ -137,29 +131,30 @@ const PLAIN_ID = /^[\w.-]*$/;
 const quoteId = (id: string) => (PLAIN_ID.test(id) ? `"${id}"` : JSON.stringify(id));
 
 /**
- * Writes the request line at level info through the logger's own destination, time, level
- * filter and bindings, the bytes pino writes for it (`test/unit/logger.test.ts`), without pino's
- * general path for a line it knows nothing about: that path (arguments, message formatting, a
- * walk over the object, the redaction pass) was most of the line's cost, about 2.1 µs against 1.2
- * (bench/README.md, issue 15). None of the fields can carry a token, so nothing here redacts.
- * A logger with a mixin (trace ids when tracing is on) writes the line through pino, which merges it.
+ * Writes the request line at level info with the logger's own destination, time, level filter
+ * and bindings: the bytes pino writes for it (`test/unit/logger.test.ts` compares them), without
+ * pino's general path for a line it knows nothing about (arguments, message formatting, a walk
+ * over the object, the redaction pass), which was most of the line's cost. None of the fields
+ * can carry a token, so nothing here redacts. A logger this module did not make, or one with a
+ * mixin (trace ids when tracing is on), writes the line through pino, which merges it.
  */
 export function requestLineWriter(logger: Logger): (line: RequestLine) => void {
-  const lines = logger.child({}, { redact: [] });
-  const internals = lines as unknown as Record<symbol, unknown>;
-  const { mixinSym, streamSym, timeSym, chindingsSym, lsCacheSym } = pino.symbols;
-  if (internals[mixinSym]) {
+  const writing = ownWriting.get(logger);
+  if (!writing) {
+    const lines = logger.child({}, { redact: [] });
     return (line) => {
       if (lines.isLevelEnabled('info')) lines.info(line, REQUEST_LINE_MESSAGE);
     };
   }
-  const stream = internals[streamSym] as pino.DestinationStream;
-  const time = internals[timeSym] as () => string;
-  const start = (internals[lsCacheSym] as Record<number, string>)[lines.levels.values.info!]!;
-  const bindings = internals[chindingsSym] as string;
+  const { stream, time } = writing;
+  // pino's line: the level's number, the time, the bindings (the base included) as JSON fields.
+  const start = `{"level":${logger.levels.values.info}`;
+  const bindings = Object.entries(logger.bindings())
+    .map(([name, value]) => `,${JSON.stringify(name)}:${JSON.stringify(value)}`)
+    .join('');
   const quote = quoter(512);
   return (line) => {
-    if (!lines.isLevelEnabled('info')) return;
+    if (!logger.isLevelEnabled('info')) return;
     stream.write(
       `${start}${time()}${bindings},"requestId":${quoteId(line.requestId)},"operation":${quote(line.operation)}` +
         `${line.operationType === undefined ? '' : `,"operationType":${quote(line.operationType)}`},"outcome":${quote(line.outcome)}` +

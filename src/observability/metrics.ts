@@ -56,6 +56,15 @@ export function createMetrics(build: BuildFacts = {}) {
     registers: [registry],
   }).set({ version: BUILD_VERSION, node_version: process.versions.node, ...(build.commit ? { commit: build.commit } : {}) }, 1);
 
+  // The memory the process may use (its container's limit), so an alert can read resident memory
+  // as a share of it, whatever limit a deployment sets; 0 where there is no limit to read.
+  const memoryLimit = process.constrainedMemory();
+  new Gauge({
+    name: 'bff_memory_limit_bytes',
+    help: 'The memory this process may use: the limit of its container (cgroup), or 0 when it has none.',
+    registers: [registry],
+  }).set(memoryLimit > 0 && memoryLimit <= Number.MAX_SAFE_INTEGER ? memoryLimit : 0);
+
   // Each Redis connection this instance holds, read at scrape time from the client itself.
   const redisClients = new Map<string, () => boolean>();
   new Gauge({

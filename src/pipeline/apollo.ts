@@ -7,6 +7,8 @@ import type { Executor } from './executors.js';
  * operation the pipeline prepared and handed to it (a request reaching Apollo any other way is
  * refused as a fault of this server), and tells the log about the errors of what it ran.
  */
+export type ApolloExecution<C extends BaseContext> = ReturnType<typeof apolloExecution<C>>;
+
 export function apolloExecution<C extends BaseContext>(onErrors: (contextValue: C, errors: readonly GraphQLError[]) => void) {
   // The text a context was handed to Apollo with, by the executor below and nothing else; a
   // property of the context itself, as Apollo runs each operation on a copy of the context.

@@ -9,6 +9,11 @@ import type { Prepared } from './pipeline.js';
  * `GRAPHQL_JIT=false`): no parse, no validation, no plugin chain, a generated serialiser. Both get
  * the same prepared operation, the same context, and their errors are formatted by the same
  * function; what they answer is written by the same writer.
+ *
+ * One difference of graphql-jit's that resolvers must avoid: an item of a list that is a rejected
+ * promise is answered as null at the end of the list rather than in its place. A resolver that
+ * returns a list of promises lets each settle to its value or its error (an `Error` item, which
+ * both executors answer as that item's error).
  */
 export interface Execution {
   readonly data: unknown;

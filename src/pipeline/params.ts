@@ -53,13 +53,16 @@ export function paramsOf(body: unknown): GraphQLParams | Refusal {
   };
 }
 
+/** What a search parameter that is not JSON reads as: no JSON value is a symbol. */
+const NOT_JSON = Symbol('not JSON');
+
 function jsonParameter(search: URLSearchParams, name: string): unknown {
   const text = search.get(name);
   if (text === null || text === '') return undefined;
   try {
     return JSON.parse(text);
   } catch {
-    return Symbol.for('invalid');
+    return NOT_JSON;
   }
 }
 

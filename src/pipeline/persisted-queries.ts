@@ -26,7 +26,10 @@ export interface TextStore {
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
-/** The store's keys; the same as Apollo Server's own, so texts it registered before are still found. */
+/**
+ * The store's keys: this module's own prefix (Apollo's persisted queries are off). It is the one
+ * Apollo Server used when it kept them, so texts registered then, still in a fleet's Redis, are found.
+ */
 const KEY_PREFIX = 'apq:';
 
 export function createPersistedQueries(store: TextStore, onLookup?: (result: 'hit' | 'miss') => void): PersistedQueries {

@@ -7,9 +7,11 @@ import type { CallerKind, Policy, Refusal } from './types.js';
 /**
  * Trusted documents: the operations an app was built with, known to the server by hash. The
  * manifest is what GraphQL Codegen's client preset writes with `persistedDocuments: true`
- * (`persisted-documents.json`): `{ "<sha256 hex>": "<document>" }`. A request names a document
- * by `documentId` (GraphQL over HTTP, `sha256:<hex>` or the bare hex) or by Apollo's
- * `extensions.persistedQuery.sha256Hash`.
+ * (`persisted-documents.json`): `{ "<sha256 hex>": "<document>" }`, or Apollo's persisted-query
+ * manifest, which Apollo iOS, Apollo Kotlin and Apollo's generator for Apollo Client write:
+ * `{ "format": "apollo-persisted-query-manifest", "version": 1, "operations": [{ "id", "name",
+ * "type", "body" }] }`. A request names a document by `documentId` (GraphQL over HTTP,
+ * `sha256:<hex>` or the bare hex) or by Apollo's `extensions.persistedQuery.sha256Hash`.
  */
 export interface TrustedDocument {
   hash: string;
@@ -41,34 +43,70 @@ export function documentHash(id: string): string | undefined {
   return HEX.test(hex) ? hex : undefined;
 }
 
+const APOLLO_FORMAT = 'apollo-persisted-query-manifest';
+
+/** One entry of a manifest, whatever its format: where it is (for errors), its id and text, and what it says of its operation. */
+interface ManifestEntry {
+  where: string;
+  /** How the entry's id is named when it is not a hash. */
+  idLabel: string;
+  id: unknown;
+  body: unknown;
+  name?: unknown;
+  type?: unknown;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The entries of either manifest format; a file that is neither is refused, naming what was expected. */
+function entriesOf(json: unknown, problem: (what: string) => Error): ManifestEntry[] {
+  if (!isObject(json)) throw problem('expected an object mapping sha256 hashes to documents, or an Apollo persisted-query manifest');
+  if (!('format' in json)) {
+    return Object.entries(json).map(([key, body]) => ({ where: `key ${quote(key)}`, idLabel: `key ${JSON.stringify(key.slice(0, 80))}`, id: key, body }));
+  }
+  if (json.format !== APOLLO_FORMAT) throw problem(`"format" ${quote(String(json.format))} is not ${JSON.stringify(APOLLO_FORMAT)}`);
+  if (json.version !== 1) {
+    const version = typeof json.version === 'number' ? String(json.version) : quote(String(json.version));
+    throw problem(`${APOLLO_FORMAT} version ${version} is not supported (version 1 is)`);
+  }
+  if (!Array.isArray(json.operations)) throw problem(`${APOLLO_FORMAT}: "operations" must be a list`);
+  return json.operations.map((operation: unknown, i) => {
+    const where = `operations[${i}]`;
+    if (!isObject(operation)) throw problem(`${where} is not an object with "id", "name", "type" and "body"`);
+    return { where, idLabel: `${where}.id ${quote(String(operation.id))}`, id: operation.id, body: operation.body, name: operation.name, type: operation.type };
+  });
+}
+
 /** Reads and checks a manifest; a problem names the file, the entry and what is wrong. */
 export function loadTrustedDocuments(file: string | undefined, onMismatch?: (hash: string) => void): TrustedDocuments {
   const byHash = new Map<string, TrustedDocument>();
   if (file) {
+    const problem = (what: string) => new Error(`TRUSTED_DOCUMENTS=${file}: ${what}`);
     let json: unknown;
     try {
       json = JSON.parse(readFileSync(file, 'utf8'));
     } catch (error) {
-      throw new Error(`TRUSTED_DOCUMENTS=${file}: cannot read it as JSON (${(error as Error).message.slice(0, 200)})`);
+      throw problem(`cannot read it as JSON (${(error as Error).message.slice(0, 200)})`);
     }
-    if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-      throw new Error(`TRUSTED_DOCUMENTS=${file}: expected an object mapping sha256 hashes to documents`);
-    }
-    for (const [key, query] of Object.entries(json)) {
-      const hash = documentHash(key);
-      if (!hash) throw new Error(`TRUSTED_DOCUMENTS=${file}: key ${JSON.stringify(key.slice(0, 80))} is not a sha256 hash (64 hex digits)`);
-      if (typeof query !== 'string') throw new Error(`TRUSTED_DOCUMENTS=${file}: the document of ${hash} is not a string`);
+    for (const { where, idLabel, id, body: query, name, type } of entriesOf(json, problem)) {
+      const hash = typeof id === 'string' ? documentHash(id) : undefined;
+      if (!hash) throw problem(`${idLabel} is not a sha256 hash (64 hex digits)`);
+      if (typeof query !== 'string') throw problem(`the document of ${hash} is not a string`);
       let document: DocumentNode;
       try {
         document = parse(query);
       } catch (error) {
-        throw new Error(`TRUSTED_DOCUMENTS=${file}: the document of ${hash} does not parse: ${(error as Error).message}`);
+        throw problem(`the document of ${hash} does not parse: ${(error as Error).message}`);
       }
       // Codegen hashes the text it stores; another tool may hash a normalised print. The key is
       // only a name for the text, so a mismatch is reported, not refused.
       if (sha256Hex(query) !== hash) onMismatch?.(hash);
       const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
       const only = operations.length === 1 ? operations[0]! : undefined;
+      // An Apollo manifest says what each operation is: an entry that says otherwise is corrupt.
+      if ((name !== undefined && name !== only?.name?.value) || (type !== undefined && type !== only?.operation)) {
+        throw problem(`${where} (${hash}) says ${quote(String(type))} ${quote(String(name))}, but its body holds ${only ? `${only.operation} ${only.name?.value ?? '(anonymous)'}` : `${operations.length} operations`}`);
+      }
       byHash.set(hash, { hash, query, document, operation: only?.operation, operationName: only?.name?.value });
     }
   }

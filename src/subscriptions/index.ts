@@ -2,7 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { GraphQLError, GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { CampaignApi } from '../campaign-api/api.js';
-import { BusinessError, OPERATION_NAMES, type OperationName } from '../campaign-api/index.js';
+import type { WriteEvents } from '../campaign-api/writes.js';
 import type { TokenVerdicts } from '../cache/token-verdicts.js';
 import type { Config } from '../config.js';
 import { createContext, type BffDependencies, type GraphQLContext, type LiveSource } from '../schema/context.js';
@@ -26,16 +26,10 @@ export { LiveStatus } from './hub.js';
 /** Largest WebSocket message or SSE request body: a subscription document with its variables. */
 export const MAX_MESSAGE_BYTES = 64 * 1024;
 
-/** Refusals of start and stop that concern the caller's own campaign, with its current status. */
-const OWN_CAMPAIGN_REFUSALS = new Set<string>(['failPin', 'failFinished', 'failModerator']);
-
-/** Writes that answer with the campaign's status: each publishes it at once. */
-const STATUS_WRITES = new Set<OperationName>(['create', 'update', 'start', 'stop', 'addPins']);
-
 export interface LiveOptions {
   config: Config;
-  /** The REST client itself. */
-  api: CampaignApi;
+  /** The REST client: statuses are read with it, and what its writes left a campaign in is published. */
+  api: CampaignApi & WriteEvents;
   logger: Logger;
   registry: Registry;
   /** What the campaign API said of tokens lately, shared with the category directory. */
@@ -44,7 +38,7 @@ export interface LiveOptions {
 
 /**
  * Live campaign status for one BFF instance: the hub with its bus (memory, or Redis when
- * `CACHE_URL` is set), the REST client that publishes what mutations change, and the two
+ * `CACHE_URL` is set), what the REST client's writes change published at once, and the two
  * transports.
  */
 export async function createLive({ config, api, logger, registry, verdicts }: LiveOptions) {
@@ -126,33 +120,14 @@ export async function createLive({ config, api, logger, registry, verdicts }: Li
     },
   });
 
-  /** The REST client as mutations use it: every write that answers with a status publishes it. */
-  function publishing(target: CampaignApi): CampaignApi {
-    const wrapped: Record<string, unknown> = {};
-    for (const name of OPERATION_NAMES) {
-      const call = target[name] as (token: string, request: unknown, options?: unknown) => Promise<unknown>;
-      if (!STATUS_WRITES.has(name)) {
-        wrapped[name] = call.bind(target);
-        continue;
-      }
-      wrapped[name] = async (token: string, request: unknown, options?: unknown) => {
-        try {
-          const result = (await call.call(target, token, request, options)) as { ymCampaignId: number; campaignStatus: Parameters<typeof statusString>[0] };
-          live.published(token, result.ymCampaignId, statusString(result.campaignStatus));
-          return result;
-        } catch (error) {
-          // A start or stop refused for the campaign's state still tells its current status. Not
-          // so a refusal because the campaign is another partner's (failMerchant carries that
-          // partner's status): publishing it would tell the caller about a campaign not its own.
-          if (error instanceof BusinessError && error.current && OWN_CAMPAIGN_REFUSALS.has(error.code)) {
-            live.published(token, error.current.ymCampaignId, statusString(error.current.campaignStatus));
-          }
-          throw error;
-        }
-      };
-    }
-    return wrapped as CampaignApi;
-  }
+  // Every write through the client that tells the status it left a campaign in publishes it:
+  // delivered to this instance's watchers before the write's caller goes on (so before a
+  // mutation answers), and on the bus to the other instances. A refusal because the campaign is
+  // another partner's tells no status (see writes.ts), so nothing of it reaches the caller's
+  // watchers.
+  const stopPublishing = api.onWrite((write) => {
+    if (write.campaignId !== undefined && write.status !== undefined) live.published(write.token, write.campaignId, statusString(write.status));
+  });
 
   /** The transports, once the schema and the request dependencies exist. */
   function transports(options: {
@@ -236,11 +211,13 @@ export async function createLive({ config, api, logger, registry, verdicts }: Li
 
   return {
     live,
-    publishing,
     transports,
     /** Whether the bus's Redis connections are ready; undefined on the memory bus. */
     redisConnected: bus.kind === 'redis' ? () => bus.connected() : undefined,
     /** Closes the bus, once the requests in flight were answered (their mutations published). */
-    close: () => live.close(),
+    async close() {
+      await live.close();
+      stopPublishing();
+    },
   };
 }

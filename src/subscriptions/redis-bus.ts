@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { connectRedis } from '../cache/redis-connection.js';
 import type { BusEvent, Snapshot, StatusBus } from './bus.js';
 
 /**
  * The bus on Redis, for several BFF instances.
  *
- * - Lease `bff:live:lease:<partner>` (SET NX PX): the one instance that reads a partner's
+ * - Lease `bff:live:{<partner>}:lease` (SET NX PX): the one instance that reads a partner's
  *   statuses. Every instance with watchers of the partner tries each interval; the holder renews
  *   it. If the holder dies, another takes over within the lease time.
- * - Record `bff:live:status:<partner>` (a hash id → "status|stamp", with `_` its epoch and `_v`
+ * - Record `bff:live:{<partner>}:status` (a hash id → "status|stamp", with `_` its epoch and `_v`
  *   the count of changes published since): compared and updated by one Lua script, which
  *   publishes each change with the record's version after it. Being atomic on Redis, a change
  *   found by a poll and the same change published by a mutation on another instance is
@@ -16,12 +17,14 @@ import type { BusEvent, Snapshot, StatusBus } from './bus.js';
  *   The lease script answers every instance with the record's version each interval, so an
  *   instance whose subscription missed messages (a reconnect) knows it and reads the record.
  *
- * Keys and messages carry the partner's hash, never a token.
+ * Keys and messages carry the partner's hash, never a token. The braces make a partner's two keys
+ * one hash slot, as a script that names both needs on a Redis Cluster. On a Cluster the channel
+ * reaches every node, so a change published by the script on one node reaches subscribers on all.
  */
 
 const CHANNEL = 'bff:live:events';
-const leaseKey = (partner: string) => `bff:live:lease:${partner}`;
-const recordKey = (partner: string) => `bff:live:status:${partner}`;
+const leaseKey = (partner: string) => `bff:live:{${partner}}:lease`;
+const recordKey = (partner: string) => `bff:live:{${partner}}:status`;
 
 // KEYS[1] lease, KEYS[2] record; ARGV[1] instance, ARGV[2] lease ms, ARGV[3] record ms.
 // Answers { 1 when this instance holds the lease, the record's version or '' }.
@@ -81,20 +84,15 @@ export interface RedisBusOptions {
 }
 
 export async function createRedisBus({ url, leaseMs, onError }: RedisBusOptions): Promise<StatusBus> {
-  const { createClient } = await import('@keyv/redis');
   const instance = randomUUID();
   // The record outlives a lost lease long enough for the next holder to go on from it.
   const recordMs = 2 * leaseMs;
-  const options = {
-    url,
-    disableOfflineQueue: true,
-    socket: { connectTimeout: 1000, reconnectStrategy: (retries: number) => Math.min(100 * 2 ** Math.min(retries, 5), 3000) },
-  };
-  const client = createClient(options);
+  const reportError = (error: unknown) => onError?.(error);
+  const connection = await connectRedis(url, { onError: reportError });
   // Pub/sub needs a connection of its own.
-  const subscriber = createClient(options);
-  client.on('error', (error: unknown) => onError?.(error));
-  subscriber.on('error', (error: unknown) => onError?.(error));
+  const subscriber = await connectRedis(url, { onError: reportError, subscriber: true });
+  // Throws while there is no connection yet, which the hub treats as Redis being away.
+  const client = () => connection.commands();
   const listeners: ((event: BusEvent) => void)[] = [];
 
   const deliver = (message: string) => {
@@ -110,37 +108,33 @@ export async function createRedisBus({ url, leaseMs, onError }: RedisBusOptions)
     for (const listener of listeners) listener(event);
   };
   // As for the cache, start-up neither waits on nor fails with Redis: while it is away each
-  // instance reads for its own watchers (hub.ts). The client re-subscribes by itself after a
-  // reconnect; what was published meanwhile is caught up from the record.
-  client.connect().catch((error: unknown) => onError?.(error));
-  const subscribed = subscriber
-    .connect()
-    .then(() => subscriber.subscribe(CHANNEL, deliver))
-    .catch((error: unknown) => onError?.(error));
+  // instance reads for its own watchers (hub.ts). The subscription is made again after each
+  // reconnect and on each new master; what was published meanwhile is caught up from the record.
+  const subscribed = subscriber.subscribe(CHANNEL, deliver);
   await Promise.race([subscribed, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
 
   return {
     kind: 'redis',
     async lead(partner) {
-      const [leading, version] = (await client.eval(LEAD, {
+      const [leading, version] = (await client().eval(LEAD, {
         keys: [leaseKey(partner), recordKey(partner)],
         arguments: [instance, String(leaseMs), String(recordMs)],
       })) as [number, string];
       return { leading: leading === 1, version: version || null };
     },
     async release(partner) {
-      await client.eval(RELEASE, { keys: [leaseKey(partner)], arguments: [instance] });
+      await client().eval(RELEASE, { keys: [leaseKey(partner)], arguments: [instance] });
     },
     async record(partner, entries, stampMs, at, mode) {
       const pairs = entries.flatMap((e) => [String(e.id), e.status]);
-      await client.eval(RECORD, {
+      await client().eval(RECORD, {
         keys: [recordKey(partner)],
         // A record made now starts an epoch of its own: versions of an earlier record say nothing of it.
         arguments: [mode, String(stampMs), at, partner, CHANNEL, String(recordMs), `${instance.slice(0, 8)}${stampMs.toString(36)}`, ...pairs],
       });
     },
     async snapshot(partner): Promise<Snapshot | null> {
-      const fields = await client.hGetAll(recordKey(partner));
+      const fields = await client().hGetAll(recordKey(partner));
       const epoch = fields._;
       if (!epoch) return null;
       const entries: Snapshot['entries'] = [];
@@ -156,9 +150,9 @@ export async function createRedisBus({ url, leaseMs, onError }: RedisBusOptions)
     onEvent(listener) {
       listeners.push(listener);
     },
-    connected: () => client.isReady && subscriber.isReady,
+    connected: () => connection.ready() && subscriber.ready(),
     async close() {
-      await Promise.allSettled([subscriber.close(), client.close()]);
+      await Promise.allSettled([subscriber.close(), connection.close()]);
     },
   };
 }

@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/config.js';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { startBff, type RunningBff } from '../../src/server/bff.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { executorEnv } from '../helpers/executor.js';
 import { app, DEMO_APP, FEED, partner, post } from './support.js';
 import { numberOf } from '../helpers/ids.js';
 
@@ -44,7 +45,7 @@ describe('offer feed cursors', () => {
   let other: RunningBff;
   let unset: RunningBff[];
   const instance = async (env: Record<string, string>) =>
-    startBff(loadConfig({ LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', SHUTDOWN_GRACE_MS: '1000', ...env }), {
+    startBff(loadConfig({ LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', ...executorEnv, SHUTDOWN_GRACE_MS: '1000', ...env }), {
       campaignApiUrl: a.emulatorUrl,
       appKeys: KEYS,
     });

@@ -46,6 +46,46 @@ describe('trusted documents manifest', () => {
     }
   });
 
+  it("reads Apollo's persisted-query manifest (Apollo iOS, Apollo Kotlin, generate-persisted-query-manifest)", () => {
+    const query = 'query Tabs { categories { id name } }';
+    const subscription = 'subscription Live($ids: [ID!]) { campaignChanged(ids: $ids) { status } }';
+    const docs = loadTrustedDocuments(
+      manifest({
+        format: 'apollo-persisted-query-manifest',
+        version: 1,
+        operations: [
+          { id: sha(query), name: 'Tabs', type: 'query', body: query },
+          { id: sha(subscription), name: 'Live', type: 'subscription', body: subscription },
+        ],
+      }),
+    );
+    expect(docs.size).toBe(2);
+    expect(docs.byId(sha(query))).toMatchObject({ query, operation: 'query', operationName: 'Tabs' });
+    expect(docs.byId(`sha256:${sha(subscription)}`)?.operation).toBe('subscription');
+    expect(docs.byText(query)?.hash).toBe(sha(query));
+    expect([...docs.operationNames].sort()).toEqual(['Live', 'Tabs']);
+  });
+
+  it("says what is wrong with an Apollo manifest, naming the entry", () => {
+    const query = 'query Tabs { categories { id name } }';
+    const apollo = (operations: unknown, extra: Record<string, unknown> = {}) => ({ format: 'apollo-persisted-query-manifest', version: 1, operations, ...extra });
+    const cases: [unknown, RegExp][] = [
+      [{ format: 'relay', version: 1, operations: [] }, /"format" "relay" is not "apollo-persisted-query-manifest"/],
+      [apollo([], { version: 2 }), /apollo-persisted-query-manifest version 2 is not supported \(version 1 is\)/],
+      [apollo({}), /"operations" must be a list/],
+      [apollo(['x']), /operations\[0\] is not an object with "id", "name", "type" and "body"/],
+      [apollo([{ id: 'Tabs', name: 'Tabs', type: 'query', body: query }]), /operations\[0\]\.id "Tabs" is not a sha256 hash/],
+      [apollo([{ id: sha(query), name: 'Tabs', type: 'query' }]), /the document of [0-9a-f]{64} is not a string/],
+      [apollo([{ id: sha(query), name: 'Tabs', type: 'mutation', body: query }]), /operations\[0\] \([0-9a-f]{64}\) says "mutation" "Tabs", but its body holds query Tabs/],
+      [apollo([{ id: sha(query), name: 'Other', type: 'query', body: query }]), /says "query" "Other", but its body holds query Tabs/],
+    ];
+    for (const [content, message] of cases) {
+      const file = manifest(content);
+      expect(() => loadTrustedDocuments(file)).toThrow(message);
+      expect(() => loadTrustedDocuments(file)).toThrow(`TRUSTED_DOCUMENTS=${file}`);
+    }
+  });
+
   it('reports, and still serves, a hash that is not the sha256 of its text', () => {
     const mismatched: string[] = [];
     const docs = loadTrustedDocuments(manifest({ [sha('other')]: '{ categories { id } }' }), (hash) => mismatched.push(hash));

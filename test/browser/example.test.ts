@@ -1,20 +1,31 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExampleServer, type ExampleServer } from '../../client/example/serve.js';
-import { DEMO_APP, DEMO_APP_KEY } from '../apps/support.js';
+import { DEMO_TOKENS } from '../../src/emulator/index.js';
+import { DEMO_APP, DEMO_APP_KEY, app, partner, post } from '../apps/support.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { cid } from '../helpers/ids.js';
+import { metric } from '../subscriptions/support.js';
 
 /**
- * The browser example in a real headless Chromium against the real server: the card feed is
- * drawn from the kit's cache, and stopping a campaign changes its status on the page and in the
- * feed without a reload.
+ * The browser example in a real headless Chromium against a production instance that runs
+ * trusted documents only (NODE_ENV=production, the kit's manifest as TRUSTED_DOCUMENTS,
+ * TRUSTED_DOCUMENTS_ONLY=true): the kit's link sends each document by its manifest hash over HTTP
+ * and over the WebSocket; the card feed is drawn from the kit's cache, and a campaign stopped on
+ * its page, or elsewhere, changes its status on the page and in the feed without a reload.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'test-output');
+const MANIFEST_FILE = fileURLToPath(new URL('../../client/src/gql/persisted-documents.json', import.meta.url));
+const manifest: Record<string, string> = JSON.parse(readFileSync(MANIFEST_FILE, 'utf8'));
+const idOf = (name: string) => Object.entries(manifest).find(([, text]) => new RegExp(`\\b(?:query|mutation|subscription) ${name}\\b`).test(text))![0];
+/** A kit document run by its id, as only trusted documents run on this instance. */
+const run = (name: string, variables: Record<string, unknown>, headers: Record<string, string> = partner(DEMO_TOKENS.store)) =>
+  post(stack.bffUrl, { documentId: idOf(name), variables }, headers);
 
 let stack: Stack;
 let example: ExampleServer;
@@ -28,9 +39,19 @@ beforeAll(async () => {
       `Chromium not found at ${CHROMIUM}: the browser test needs it. Install it (Debian/Ubuntu: sudo apt-get install chromium), or set CHROMIUM_PATH to a Chromium or Chrome binary.`,
     );
   }
-  // The demo app key as `npm start` configures it, for the example's ?appKey= mode.
-  stack = await startStack({ emulator: { moderation: { mode: 'manual' } }, appKeys: DEMO_APP });
-  example = await startExampleServer({ bffUrl: stack.bffUrl });
+  example = await startExampleServer({ bffUrl: () => stack.bffUrl });
+  stack = await startStack({
+    emulator: { moderation: { mode: 'manual' } },
+    // The demo app key as `npm start` configures it, for the example's ?appKey= mode.
+    appKeys: DEMO_APP,
+    env: {
+      NODE_ENV: 'production',
+      CAMPAIGN_API_URL: 'http://127.0.0.1:1', // replaced by the stack's emulator
+      TRUSTED_DOCUMENTS: MANIFEST_FILE,
+      TRUSTED_DOCUMENTS_ONLY: 'true',
+      CORS_ORIGINS: new URL(example.url).origin,
+    },
+  });
   profile = mkdtempSync(join(tmpdir(), 'example-chromium-'));
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -57,10 +78,16 @@ async function open(path = ''): Promise<Page> {
   return page;
 }
 
+interface SentRequest {
+  operationName?: string;
+  query?: string;
+  extensions?: { persistedQuery?: { sha256Hash?: string } };
+}
+
 describe('browser example', () => {
-  it('draws the card feed, stops a campaign and shows the new status without a reload', async () => {
-    // What the page asks the BFF for: the feed is the kit's OfferCards document over offerFeed.
-    const sent: { operationName?: string; query?: string }[] = [];
+  it('draws the card feed, stops a campaign and shows the new status without a reload; a stop elsewhere arrives over the WebSocket', async () => {
+    // What the page asks the BFF for: the kit's documents, each by its manifest hash alone.
+    const sent: SentRequest[] = [];
     context.on('request', (request) => {
       if (request.url() === stack.bffUrl && request.method() === 'POST') sent.push(JSON.parse(request.postData() ?? '{}'));
     });
@@ -68,13 +95,14 @@ describe('browser example', () => {
     const cards = page.locator('[data-testid=feed] a.card');
     await cards.first().waitFor({ timeout: 15_000 });
     // The demo store's running campaigns, as its offer feed has them (newest first): 3 and 1.
-    const served = await stack.gql(`{ offerFeed(first: 12) { totalCount nodes { id } categories { category { name } offerCount } } }`);
-    expect(served.body.data.offerFeed.nodes.map((n: { id: string }) => n.id)).toEqual([3, 1].map(cid));
+    const served = await run('OfferCards', { first: 12 });
+    expect(served.body.data.feed.nodes.map((n: { id: string }) => n.id)).toEqual([3, 1].map(cid));
     expect(await cards.evaluateAll((els) => els.map((e: any) => e.dataset.id))).toEqual([3, 1].map(cid));
     const feedRequest = sent.find((s) => s.operationName === 'OfferCards');
-    expect(feedRequest?.query).toMatch(/feed: offerFeed\(/);
+    expect(feedRequest?.extensions?.persistedQuery?.sha256Hash).toBe(idOf('OfferCards').slice('sha256:'.length));
+    expect(feedRequest?.query).toBeUndefined();
     // The feed's tabs: its categories with their offer counts.
-    const tabs = served.body.data.offerFeed.categories.map((t: { category: { name: string }; offerCount: number }) => `${t.category.name} · ${t.offerCount}`);
+    const tabs = served.body.data.feed.categories.map((t: { category: { name: string }; offerCount: number }) => `${t.category.name} · ${t.offerCount}`);
     expect(tabs.length).toBeGreaterThan(0);
     expect(await page.locator('[data-testid=tabs] .tab').allTextContents()).toEqual(tabs);
     const first = cards.first();
@@ -89,7 +117,7 @@ describe('browser example', () => {
         logo: !!card.querySelector('.logo'),
       };
     });
-    const { body } = await stack.gql(`{ campaign(id: "3") { card { title discountLabel backgroundColor fontColor } } }`);
+    const { body } = await run('CampaignDetail', { id: '3' });
     const card = body.data.campaign.card;
     expect(drawn).toMatchObject({ title: card.title, discount: card.discountLabel, logo: true });
     expect(drawn.background).toBe(rgb(card.backgroundColor));
@@ -98,12 +126,22 @@ describe('browser example', () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: join(SCREENSHOTS, 'browser-example-feed.png'), fullPage: true });
 
-    // The campaign page, then stop: the status changes in place.
+    // The campaign page; stopped elsewhere (not by this page), the status changes through the
+    // page's CampaignChanged subscription alone: the page sends no request for it.
     await first.click();
     const status = page.locator('[data-testid=status]');
     await expect.poll(() => status.textContent(), { timeout: 10_000 }).toBe('STARTED');
     const navigations: string[] = [];
     page.on('framenavigated', (frame) => navigations.push(frame.url()));
+    await expect.poll(() => metric(stack.metricsUrl, 'bff_live_subscriptions'), { timeout: 10_000 }).toBe(1);
+    const before = sent.length;
+    expect((await run('StopCampaign', { id: '3' })).body.data.stopCampaign.campaign.status).toBe('PAUSED');
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toBe('PAUSED');
+    expect(sent.slice(before)).toEqual([]);
+
+    // Started and stopped on the page: the status changes in place.
+    await page.locator('button[data-action=start]').click();
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toBe('STARTED');
     await page.locator('button[data-action=stop]').click();
     await expect.poll(() => status.textContent(), { timeout: 10_000 }).toBe('PAUSED');
     expect(await page.locator('button[data-action=start]').isEnabled()).toBe(true);
@@ -118,9 +156,14 @@ describe('browser example', () => {
     expect(navigations.filter((url) => !url.includes('#'))).toEqual([]);
     await page.screenshot({ path: join(SCREENSHOTS, 'browser-example-feed-after-stop.png'), fullPage: true });
 
-    // The server agrees.
-    const after = await stack.gql(`{ campaign(id: "3") { status } }`);
+    // The server agrees; and every request of the page named its document by hash, never by text.
+    const after = await run('CampaignDetail', { id: '3' });
     expect(after.body.data.campaign.status).toBe('PAUSED');
+    expect(sent.map((s) => s.operationName)).toEqual(expect.arrayContaining(['OfferCards', 'CampaignDetail', 'StartCampaign', 'StopCampaign']));
+    for (const request of sent) {
+      expect(request.query, request.operationName).toBeUndefined();
+      expect(request.extensions?.persistedQuery?.sha256Hash, request.operationName).toBe(idOf(request.operationName!).slice('sha256:'.length));
+    }
     expect(problems).toEqual([]);
   });
 });
@@ -132,17 +175,13 @@ describe('browser example with ?appKey=', () => {
       if (request.url() === stack.bffUrl && request.method() === 'POST' && /OfferCards/.test(request.postData() ?? '')) headers.push(request.headers());
     });
     const page = await open(`?appKey=${DEMO_APP_KEY}`);
-    const served = await fetch(stack.bffUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-app-key': DEMO_APP_KEY },
-      body: JSON.stringify({ query: '{ offerFeed(first: 12) { nodes { id } } }' }),
-    }).then((r) => r.json() as Promise<any>);
-    const expected = served.data.offerFeed.nodes.map((n: { id: string }) => n.id);
+    const served = await run('OfferCards', { first: 12 }, app());
+    const expected = served.body.data.feed.nodes.map((n: { id: string }) => n.id);
     const cards = page.locator('[data-testid=feed] a.card');
     await expect.poll(() => cards.evaluateAll((els) => els.map((e: any) => e.dataset.id)), { timeout: 15_000 }).toEqual(expected);
     // Both demo partners' offers: more than the store's own feed.
-    const own = await stack.gql(`{ offerFeed(first: 12) { totalCount } }`);
-    expect(expected.length).toBeGreaterThan(own.body.data.offerFeed.totalCount);
+    const own = await run('OfferCards', { first: 12 });
+    expect(expected.length).toBeGreaterThan(own.body.data.feed.totalCount);
     expect(headers.length).toBeGreaterThan(0);
     expect(headers[0]).toMatchObject({ 'x-app-key': DEMO_APP_KEY });
     expect(headers[0]!.authorization).toBeUndefined();

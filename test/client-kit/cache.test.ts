@@ -152,6 +152,45 @@ describe('connections read with nodes or edges', () => {
     expect(again.campaigns.edges).toHaveLength(6);
   });
 
+  it('a screen reading edges after another paged nodes is answered by the server, never with an empty list', async () => {
+    const cache = createCache();
+    const sent: string[] = [];
+    const client = new ApolloClient({
+      link: new HttpLink({
+        uri: stack.bffUrl,
+        headers: { authorization: `Bearer ${DEMO_TOKENS.store}` },
+        fetch: (input, init) => {
+          sent.push(JSON.parse(String(init?.body)).operationName);
+          return fetch(input, init);
+        },
+      }),
+      cache,
+    });
+    try {
+      const NODES = gql`
+        query Nodes($first: Int, $after: String) {
+          campaigns(first: $first, after: $after) { totalCount nodes { id status merchant { name } } pageInfo { hasNextPage endCursor } }
+        }`;
+      const first = await client.query<any>({ query: NODES, variables: { first: 3 } });
+      await client.query({ query: NODES, variables: { first: 3, after: first.data.campaigns.pageInfo.endCursor }, fetchPolicy: 'network-only' });
+      // The cache holds six campaigns without a cursor each: the edges shape is not there to serve.
+      expect(cache.readQuery({ query: CampaignList, variables: { first: 3 } })).toBeNull();
+
+      sent.length = 0;
+      const list = await client.query({ query: CampaignList, variables: { first: 3 } });
+      expect(sent).toEqual(['CampaignList']);
+      expect(list.data!.campaigns!.totalCount).toBe(8);
+      expect(list.data!.campaigns!.edges.map((e) => e.node?.id)).toEqual([1, 2, 3].map(cid));
+      expect(list.data!.campaigns!.edges.every((e) => e.cursor.length > 0)).toBe(true);
+      // Now the cache has the edges shape: the same screen again needs no request.
+      sent.length = 0;
+      await client.query({ query: CampaignList, variables: { first: 3 } });
+      expect(sent).toEqual([]);
+    } finally {
+      client.stop();
+    }
+  });
+
   it('Campaign.pins pages the same way', async () => {
     const data: any = await twoPages(createCache(), CampaignPins, { id: cid(1), status: 'NEW_UNUSED' }, (d) => d.campaign.pins.pageInfo.endCursor);
     expect(data.campaign.pins.nodes).toHaveLength(6);

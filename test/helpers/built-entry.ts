@@ -2,15 +2,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { envSchema } from '../../src/config.js';
+import { executorEnv } from './executor.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const entry = 'dist/src/main.js';
 
 export interface BuiltEntryOptions {
   /**
-   * Environment variables on top of PORT=0, METRICS_PORT=0, EMULATOR_PORT=0 and HOST=127.0.0.1. Neither the
-   * runner's NODE_ENV ("test" under vitest) nor configuration variables from the shell reach the
-   * process: what is not given here takes the product's default, as on a fresh machine.
+   * Environment variables on top of PORT=0, METRICS_PORT=0, EMULATOR_PORT=0, HOST=127.0.0.1 and the
+   * vitest project's executor (test/helpers/executor.ts). Neither the runner's NODE_ENV ("test"
+   * under vitest) nor configuration variables from the shell reach the process: what is not given
+   * here takes the product's default, as on a fresh machine.
    */
   env?: Record<string, string>;
   /** How long to wait for the banner; default 15 s. */
@@ -54,7 +56,7 @@ export async function startBuiltEntry(options: BuiltEntryOptions = {}): Promise<
   // OpenTelemetry's variables (read by src/tracing/settings.ts) are configuration too.
   for (const name of Object.keys(inherited)) if (name.startsWith('VITEST') || name.startsWith('OTEL_')) delete inherited[name];
 
-  const env: NodeJS.ProcessEnv = { ...inherited, PORT: '0', METRICS_PORT: '0', EMULATOR_PORT: '0', HOST: '127.0.0.1', ...options.env };
+  const env: NodeJS.ProcessEnv = { ...inherited, PORT: '0', METRICS_PORT: '0', EMULATOR_PORT: '0', HOST: '127.0.0.1', ...executorEnv, ...options.env };
   if (env.NODE_ENV === 'production' && ['warn', 'error', 'fatal', 'silent'].includes(env.LOG_LEVEL ?? '')) {
     throw new Error(`in production the banner is a log line at info: LOG_LEVEL=${env.LOG_LEVEL} would hide it`);
   }

@@ -5,6 +5,7 @@ import { DEMO_TOKENS, startEmulator, type EmulatorOptions } from '../../src/emul
 import type { BffDependencies } from '../../src/schema/context.js';
 import type { Admission } from '../../src/server/admission.js';
 import { startBff, type RunningBff } from '../../src/server/bff.js';
+import { executorEnv } from './executor.js';
 
 export interface StackOptions {
   emulator?: EmulatorOptions;
@@ -13,7 +14,10 @@ export interface StackOptions {
   /** Overrides of the BFF's limits (pin chunk size, loader concurrency, pins per mutation). */
   limits?: Partial<BffDependencies['limits']>;
   categoryTtlMs?: number;
-  /** Environment variables as the process would read them (NODE_ENV, MAX_DEPTH, CACHE_URL, ...). */
+  /**
+   * Environment variables as the process would read them (NODE_ENV, MAX_DEPTH, CACHE_URL, ...), on
+   * top of the vitest project's executor (test/helpers/executor.ts).
+   */
   env?: Record<string, string>;
   /** What a request without Authorization acts as (the development demo fallback); none by default. */
   fallbackToken?: string;
@@ -51,7 +55,7 @@ export interface Stack {
  */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const emulator = await startEmulator({ quiet: true, ...options.emulator });
-  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', SHUTDOWN_GRACE_MS: '2000', ...options.env });
+  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', SHUTDOWN_GRACE_MS: '2000', ...executorEnv, ...options.env });
   const { baseUrl, ...client } = options.client ?? {};
   Object.assign(config.client, client);
   Object.assign(config.limits, options.limits);

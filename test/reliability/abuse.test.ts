@@ -6,7 +6,7 @@ import { cid } from '../helpers/ids.js';
 
 /**
  * Abuse probes in the manner of graphql-cop and graphql-armor's attack list, against the BFF with
- * its default limits (README's configuration table). Each probe must be refused with the right
+ * its default limits (docs/configuration.md). Each probe must be refused with the right
  * status (or, for the fragment bomb, answered at the cost of the one field it really asks for),
  * make no backend call at all (the emulator's counters stay empty), answer within a second or two,
  * and leave the server serving. Where another suite proves a refusal in more detail, `seeAlso`

@@ -19,6 +19,8 @@ function loadCampaign(ctx: GraphQLContext, id: string): Promise<CampaignRef | nu
     .then((details) => (details ? { id: ymCampaignId, status: details.campaignStatus, details } : null));
 }
 
+const asItemError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
 /** What `node(id:)` finds: a campaign, by its global id only (a bare number names no type). */
 function loadNode(ctx: GraphQLContext, id: string): Promise<CampaignRef | null> | null {
   const ymCampaignId = campaignNumberOf(id);
@@ -44,10 +46,12 @@ export const Query: Pick<QueryResolvers, 'campaign' | 'campaigns' | 'campaignsBy
   campaignsByIds: (_root, { ids }, ctx) =>
     // A list of promises, not a promise of a list: graphql-js completes each item on its own, so
     // one failed read nulls its place and the others still answer. (The generated type cannot
-    // say "item promises that may resolve to null".)
-    checkedIds(ids).map((id) => loadCampaign(ctx, id)) as unknown as (CampaignRef | null)[],
+    // say "item promises that may resolve to null".) A failed read resolves to its error rather
+    // than rejecting: both executors answer either as that item's error, but graphql-jit puts the
+    // null of an item that rejects at the end of the list instead of in its place.
+    checkedIds(ids).map((id) => loadCampaign(ctx, id)?.catch(asItemError)) as unknown as (CampaignRef | null)[],
 
   node: (_root, { id }, ctx) => loadNode(ctx, id),
 
-  nodes: (_root, { ids }, ctx) => checkedIds(ids).map((id) => loadNode(ctx, id)) as unknown as (CampaignRef | null)[],
+  nodes: (_root, { ids }, ctx) => checkedIds(ids).map((id) => loadNode(ctx, id)?.catch(asItemError)) as unknown as (CampaignRef | null)[],
 };

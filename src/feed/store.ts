@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import type { Keyv } from 'keyv';
+import type { CampaignDetails } from '../campaign-api/index.js';
+
+/**
+ * Where built feeds are kept: the keyv store every instance shares (memory, or Redis for a
+ * fleet), and this process's own copy of each partner's feed, which the hot path reads. Keys hold
+ * a hash of the partner token, never the token.
+ */
+
+export interface FeedItem {
+  /** ymCampaignId. */
+  id: number;
+  categoryId: number | null;
+  /** The campaign's record, which its card is made from (`cardOf`). */
+  record: CampaignDetails;
+}
+
+/** One partner's built feed, as stored. */
+export interface PartnerFeed {
+  /** Newest campaign first. */
+  items: FeedItem[];
+  /** When the build started (so a build that raced a later change never overwrites it). */
+  builtAt: number;
+}
+
+const hashes = new Map<string, string>();
+/** Tokens come from clients: only short ones are remembered, so the table's bytes are bounded too. */
+const MAX_HASHES = 10_000;
+const MAX_REMEMBERED_TOKEN = 256;
+/** A partner's name in keys and messages: a hash of its token, never the token. */
+export function partnerHash(token: string): string {
+  let hash = hashes.get(token);
+  if (hash === undefined) {
+    hash = createHash('sha256').update(`partner:${token}`).digest('hex').slice(0, 32);
+    if (token.length > MAX_REMEMBERED_TOKEN) return hash;
+    if (hashes.size >= MAX_HASHES) hashes.delete(hashes.keys().next().value!);
+    hashes.set(token, hash);
+  }
+  return hash;
+}
+
+/** What this process knows of one partner's feed. */
+export interface Local {
+  entry: PartnerFeed | undefined;
+  /** Read the store again before trusting `entry` (another instance rebuilt it). */
+  recheck: boolean;
+  nextStoreCheckAt: number;
+  lastFailureAt: number;
+  /** Bumped by every invalidation: a build that started before it must not be kept. */
+  epoch: number;
+  /** A write happened while a forced rebuild ran: run one more after it. */
+  again: boolean;
+  /** No refresh attempt before this: while another instance holds the lock, not one per request. */
+  nextRefreshAt: number;
+  /** Why the last build failed: a feed that was never built answers it for a while without a call. */
+  lastError: unknown;
+}
+
+const MAX_LOCAL = 10_000;
+
+/** This process's copies, by partner hash; bounded, the partner seen first leaving first. */
+export class LocalFeeds {
+  readonly #locals = new Map<string, Local>();
+
+  /** The partner's, made empty when it has none. */
+  of(p: string): Local {
+    let local = this.#locals.get(p);
+    if (!local) {
+      if (this.#locals.size >= MAX_LOCAL) this.#locals.delete(this.#locals.keys().next().value!);
+      local = { entry: undefined, recheck: false, nextStoreCheckAt: 0, lastFailureAt: -Infinity, epoch: 0, again: false, nextRefreshAt: 0, lastError: undefined };
+      this.#locals.set(p, local);
+    }
+    return local;
+  }
+
+  /** The partner's, when this process has one. */
+  get(p: string): Local | undefined {
+    return this.#locals.get(p);
+  }
+}
+
+/** Keeps the newer of what this process has and what the store has. */
+export function adopt(local: Local, entry: PartnerFeed | undefined): void {
+  if (entry && (!local.entry || entry.builtAt > local.entry.builtAt)) local.entry = entry;
+}
+
+/** The shared store: a failure to reach it is reported and reads as nothing stored. */
+export class FeedStore {
+  constructor(
+    private readonly store: Keyv,
+    /** How long a stored feed is kept: its freshness and the time it may be served stale. */
+    private readonly keepMs: number,
+    private readonly onError: ((error: unknown, context: string) => void) | undefined,
+  ) {}
+
+  async get(p: string): Promise<PartnerFeed | undefined> {
+    try {
+      const value = (await this.store.get(storeKey(p))) as PartnerFeed | undefined;
+      return value && Array.isArray(value.items) && typeof value.builtAt === 'number' ? value : undefined;
+    } catch (error) {
+      this.onError?.(error, 'feed store read');
+      return undefined;
+    }
+  }
+
+  async save(p: string, entry: PartnerFeed): Promise<void> {
+    try {
+      // A slower build that started earlier (here or on another instance) must not replace it.
+      const current = await this.get(p);
+      if (current && current.builtAt > entry.builtAt) return;
+      await this.store.set(storeKey(p), entry, this.keepMs);
+    } catch (error) {
+      this.onError?.(error, 'feed store write');
+    }
+  }
+}
+
+const storeKey = (p: string) => `feed:v1:${p}`;

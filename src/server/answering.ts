@@ -1,0 +1,141 @@
+import { ApolloServer, type BaseContext } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
+import { GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
+import type { Apps } from '../apps/index.js';
+import type { CacheStore } from '../cache/store.js';
+import type { TokenVerdicts } from '../cache/token-verdicts.js';
+import type { Config } from '../config.js';
+import type { ErrorFormatter } from '../graphql/errors.js';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import { apolloExecution, type ApolloExecution } from '../pipeline/apollo.js';
+import { documentBytes } from '../pipeline/documents.js';
+import { createPersistedQueries } from '../pipeline/persisted-queries.js';
+import { createPipeline, type Pipeline } from '../pipeline/pipeline.js';
+import { createResponseCache, type ResponseCache } from '../pipeline/response-cache.js';
+import { cost, documentLimits, operationTypes, schemaPrivacy, tokenLimit, variables } from '../pipeline/rules.js';
+import { trustedDocumentsPolicy } from '../pipeline/trusted-documents.js';
+import type { AppCaller, Caller, Policy } from '../pipeline/types.js';
+
+/**
+ * Bytes of answers (with their keys) remembered at most, the least recently used going first:
+ * enough for the pages of a few apps and the shared directory; past it an answer is executed.
+ */
+export const RESPONSE_CACHE_MAX_BYTES = 16 * 1024 * 1024;
+
+/** Bytes of parsed documents kept at most, by each of the pipeline and Apollo. */
+const DOCUMENTS_MAX_BYTES = 32 * 1024 * 1024;
+
+export interface AnsweringOptions {
+  config: Config;
+  schema: GraphQLSchema;
+  apps: Apps;
+  cache: CacheStore;
+  verdicts: TokenVerdicts;
+  metrics: Metrics;
+  logger: Logger;
+  formatter: ErrorFormatter;
+}
+
+export interface Answering<Context extends BaseContext> {
+  pipeline: Pipeline;
+  responses: ResponseCache;
+  apollo: ApolloServer<Context>;
+  execution: ApolloExecution<Context>;
+}
+
+/**
+ * Every rule that decides whether and how a request is answered, once, for every path; the
+ * answers remembered after them; and Apollo Server as the executor of a document's first run.
+ */
+export async function createAnswering<Context extends BaseContext>(
+  options: AnsweringOptions,
+  reportErrors: (contextValue: Context, errors: readonly GraphQLError[]) => void,
+): Promise<Answering<Context>> {
+  const { config, schema, apps, verdicts, metrics, logger, formatter } = options;
+  const production = config.mode === 'production';
+  const policies: Policy[] = [
+    tokenLimit(config.limits.maxTokens),
+    documentLimits(config.limits),
+    schemaPrivacy(production),
+    // App keys run only the manifest's documents in production; partner tokens with TRUSTED_DOCUMENTS_ONLY.
+    trustedDocumentsPolicy(apps.trusted, (kind) => (kind === 'app' ? production : config.apps.trustedDocumentsOnly), () =>
+      metrics.limitRejections.inc({ limit: 'trusted_document' }),
+    ),
+    operationTypes(schema),
+    ...apps.policies,
+    variables(schema, { hideSuggestions: production }),
+    cost(schema, config.limits),
+  ];
+  const pipeline = createPipeline({
+    schema,
+    policies,
+    trusted: apps.trusted,
+    persisted: createPersistedQueries(options.cache.keyv('apq'), (result) => metrics.cacheLookups.inc({ cache: 'apq', result })),
+    documents: { maxBytes: DOCUMENTS_MAX_BYTES, maxTextLength: 64 * 1024 },
+  });
+
+  // A partner's key for what is remembered for it alone, and whether its token was accepted lately:
+  // one keyed hash per request.
+  const tokenKeys = new WeakMap<Caller, string>();
+  const tokenKey = (caller: Caller & { kind: 'partner' }) => {
+    let key = tokenKeys.get(caller);
+    if (key === undefined) tokenKeys.set(caller, (key = verdicts.key(caller.token)));
+    return key;
+  };
+  const appKeys = new WeakMap<AppCaller, string[]>();
+  const appTokenKeys = (app: AppCaller) => {
+    let keys = appKeys.get(app);
+    if (!keys) appKeys.set(app, (keys = app.partnerTokens.map((token) => verdicts.key(token))));
+    return keys;
+  };
+  const responses = createResponseCache({
+    schema,
+    maxBytes: RESPONSE_CACHE_MAX_BYTES,
+    callerKey: (caller) => (caller.kind === 'app' ? `app:${caller.app.keyHash}` : caller.kind === 'partner' ? `partner:${tokenKey(caller)}` : undefined),
+    // An app is trusted as its partners are: with a token the campaign API accepted lately (it
+    // reads with the first such token), so an app whose tokens are all refused is refused.
+    trusts: (caller) =>
+      caller.kind === 'partner'
+        ? verdicts.get(tokenKey(caller)) === 'accepted'
+        : caller.kind === 'app' && appTokenKeys(caller.app).some((key) => verdicts.get(key) === 'accepted'),
+  });
+
+  const execution = apolloExecution<Context>(reportErrors);
+  const apollo = new ApolloServer<Context>({
+    schema,
+    introspection: !production,
+    includeStacktraceInErrorResponses: false,
+    hideSchemaDetailsFromClientErrors: production,
+    csrfPrevention: true,
+    allowBatchedHttpRequests: false,
+    nodeEnv: config.nodeEnv,
+    // The process entry owns SIGTERM/SIGINT and drains the HTTP server first. Apollo's own
+    // handler, on by default outside NODE_ENV=test, stopped Apollo under the requests in flight
+    // and re-sent the signal, which the entry took as a second one.
+    stopOnTerminationSignals: false,
+    parseOptions: { maxTokens: config.limits.maxTokens },
+    // Apollo's default store sizes a document by its JSON, which leaves out the text its location
+    // holds. Sized by what they hold, and none larger than a document ever needs to be reused.
+    documentStore: new InMemoryLRUCache<DocumentNode>({
+      maxSize: DOCUMENTS_MAX_BYTES,
+      maxEntrySize: 1024 * 1024,
+      sizeCalculation: (document) => documentBytes(document, document.loc?.source.body.length ?? 0),
+    }),
+    // The pipeline prepared every operation Apollo runs: persisted queries and every rule are its own.
+    persistedQueries: false,
+    // Every path formats its errors with the same function.
+    formatError: (formatted, error) => (error instanceof GraphQLError ? formatter.formatGraphQLError(error) : formatter.formatError(formatted, error)),
+    logger: {
+      debug: (m) => logger.debug(m),
+      info: (m) => logger.info(m),
+      warn: (m) => logger.warn(m),
+      error: (m) => logger.error(m),
+    },
+    // Apollo serves no HTTP here: the endpoint's page is served by the GraphQL handler.
+    plugins: [execution.plugin, ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled()],
+  });
+  await apollo.start();
+  return { pipeline, responses, apollo, execution };
+}
