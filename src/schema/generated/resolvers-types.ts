@@ -920,15 +920,73 @@ export type Node = {
   id: Scalars['ID']['output'];
 };
 
-/** One running campaign as an app shows it. */
+/**
+ * One running campaign as an app shows it and acts on it: the card to draw, the kind of offer that
+ * says what a user does with it (follow a link, show a code, or both), the code when everyone gets
+ * the same one, and how long the offer lasts. The same for every user of an app, so answers are
+ * shared by the app's callers and by HTTP caches: nothing here is handed out per user (one-off codes
+ * are handed out by the offer service itself, never through this API). The fields other than `id`,
+ * `ymCampaignId` and `category` are read from the campaign's record as the campaign API returns
+ * it; a field its record lacks is `null`.
+ */
 export type Offer = {
   __typename?: 'Offer';
+  /**
+   * The tracked link a user follows to get the bonus (as `Campaign.acceptUrl`, the card's
+   * `actionUrl`); the campaign API appends its click id to it. `null` for offers without one (most
+   * `CODE_OFFLINE` offers).
+   */
+  acceptUrl?: Maybe<Scalars['URL']['output']>;
   /** Everything the card draws. */
   card: CampaignCard;
+  /**
+   * Cashback terms (as `Campaign.cashback`): points or money, and the days within which the
+   * purchase is confirmed; `null` for offers that are not cashback offers.
+   */
+  cashback?: Maybe<CampaignCashback>;
   /** The offer's category from the shared directory; `null` when the directory does not list it. */
   category?: Maybe<Category>;
+  /**
+   * What the user gets (as `Campaign.discount`): a percentage, a fixed amount or a text bonus, as a
+   * number to sort or filter by (`value`) and as the card's label. `label` formats in `ru-RU`
+   * unless given a `locale` (the feed's `locale` applies to `card.discountLabel`).
+   */
+  discount: CampaignDiscount;
+  /**
+   * When the campaign stops and the offer leaves the feed (as `Campaign.endsAt`); `null` when it
+   * runs until the partner stops it.
+   */
+  endsAt?: Maybe<Scalars['DateTime']['output']>;
   /** The campaign's global id (`Campaign.id`), for the tap-through and for reporting what a user saw. */
   id: Scalars['ID']['output'];
+  /** Who offers the bonus: the store's name, site and logos (as `Campaign.merchant`). */
+  merchant: CampaignMerchant;
+  /**
+   * How many hours a user can use the offer after taking it (as `Campaign.offerDurationHours`);
+   * `null` when the campaign API's default applies (two weeks). An offer taken before the campaign
+   * ends stays valid for that long after it ends too.
+   */
+  offerDurationHours?: Maybe<Scalars['Int']['output']>;
+  /**
+   * Another end of the offer period set by the partner (as `Campaign.offerEndsAt`); `null` when
+   * the period is `offerDurationHours` (or the default).
+   */
+  offerEndsAt?: Maybe<Scalars['DateTime']['output']>;
+  /**
+   * How the offer's code is handed out and shown (as `Campaign.pinSettings`); `null` for offers
+   * without codes (`PROMO`, `BANNER`). `couponCode` is the code every user gets, for `REUSABLE`
+   * offers only: a `ONE_OFF` offer's codes are handed out one per user by the offer service and
+   * never appear here.
+   */
+  pinSettings?: Maybe<CampaignPinSettings>;
+  /**
+   * The kind of offer, which says what a user does with it (as `Campaign.type`): `PROMO` and
+   * `BANNER`, follow `acceptUrl`; `CODE_ONLINE`, show the code (see `pinSettings`) and follow
+   * `acceptUrl` to the store; `CODE_OFFLINE`, show the code at the till (text or barcode);
+   * `CODE`, a code campaign of an older kind, as the code kinds; `UNKNOWN`, a kind this API does
+   * not know yet: draw the card and follow `acceptUrl` when there is one.
+   */
+  type: CampaignType;
   /** The campaign's number in the campaign API (`Campaign.ymCampaignId`). */
   ymCampaignId: Scalars['SafeInt']['output'];
 };
@@ -2066,9 +2124,18 @@ export type NodeResolvers<ContextType = GraphQLContext, ParentType extends Resol
 };
 
 export type OfferResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Offer'] = ResolversParentTypes['Offer']> = {
+  acceptUrl?: Resolver<Maybe<ResolversTypes['URL']>, ParentType, ContextType>;
   card?: Resolver<ResolversTypes['CampaignCard'], ParentType, ContextType>;
+  cashback?: Resolver<Maybe<ResolversTypes['CampaignCashback']>, ParentType, ContextType>;
   category?: Resolver<Maybe<ResolversTypes['Category']>, ParentType, ContextType>;
+  discount?: Resolver<ResolversTypes['CampaignDiscount'], ParentType, ContextType>;
+  endsAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  merchant?: Resolver<ResolversTypes['CampaignMerchant'], ParentType, ContextType>;
+  offerDurationHours?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  offerEndsAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  pinSettings?: Resolver<Maybe<ResolversTypes['CampaignPinSettings']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['CampaignType'], ParentType, ContextType>;
   ymCampaignId?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
 };
 
