@@ -6,6 +6,7 @@ import { startBuiltEntry, type BuiltEntry } from '../helpers/built-entry.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { CREATE, newPartner, promoInput } from '../graphql/support.js';
+import { cid } from '../helpers/ids.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -108,7 +109,7 @@ describe('the HTTP layer', () => {
     const partner = await newPartner(stack, 'store');
     const authorization = `Bearer ${partner}`;
     const body = (partnerCampaignId: number, name: Buffer) => {
-      const [before, after] = JSON.stringify({ query: CREATE, variables: { input: promoInput(partnerCampaignId, { merchantName: '@NAME@' }) } }).split('@NAME@');
+      const [before, after] = JSON.stringify({ query: CREATE, variables: { input: promoInput(partnerCampaignId, { merchant: { name: '@NAME@' } }) } }).split('@NAME@');
       return Buffer.concat([Buffer.from(before!), name, Buffer.from(after!)]);
     };
     const latin1 = body(9001, Buffer.from('Café Crème', 'latin1'));
@@ -288,7 +289,7 @@ describe('readiness without a backend', () => {
       expect((await lonely.gql('{ categories { id } }')).body.data.categories.length).toBeGreaterThan(0);
 
       await lonely.admin('faults', undefined, 'DELETE');
-      await until(async () => (await lonely.gql('{ campaign(id: "1") { id } }')).body.data?.campaign?.id === '1', 'a call to pass the half-open breaker');
+      await until(async () => (await lonely.gql('{ campaign(id: "1") { id } }')).body.data?.campaign?.id === cid(1), 'a call to pass the half-open breaker');
       expect((await readyz()).body.checks.backend).toEqual({ ok: true, detail: expect.stringMatching(/^last answer \d+ ms ago$/) });
       expect(logs.entries).toContainEqual(expect.objectContaining({ level: 30, dependency: 'backend', msg: 'dependency up again: backend' }));
     } finally {
