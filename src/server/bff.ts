@@ -219,6 +219,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     requestTimeoutMs: config.limits.requestTimeoutMs,
     cors,
     admission,
+    compression: config.compression,
     publicCacheControl: `public, max-age=${config.apps.httpMaxAgeS}, stale-while-revalidate=${config.apps.httpStaleWhileRevalidateS}`,
     logger,
     format: formatGraphQLError,
