@@ -22,6 +22,12 @@ import type { RequestRecord, UnexecutedRecord } from '../graphql/request-log.js'
  * as it is.
  */
 
+/** The endpoint's page for a browser, and the headers it goes with. */
+export interface LandingPage {
+  render(): Promise<string> | string;
+  headers: Readonly<Record<string, string>>;
+}
+
 /** What the context factory is given for a request that runs. */
 export interface RequestInfo {
   requestId: string;
@@ -46,8 +52,8 @@ export interface GraphQLHandlerOptions<C> {
   /** Runs documents already run once (undefined: Apollo runs every request). */
   compiled: Executor<C> | undefined;
   context(info: RequestInfo): Promise<C>;
-  /** The page a browser gets at the endpoint (Apollo Sandbox); undefined where there is none (production). */
-  landingPage: (() => Promise<string>) | undefined;
+  /** The page a browser gets at the endpoint (GraphiQL or Apollo Sandbox); undefined where there is none (production). */
+  landingPage: LandingPage | undefined;
   bodyLimitBytes: number;
   requestTimeoutMs: number;
   cors: CorsPolicy;
@@ -209,8 +215,8 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
       return;
     }
     if (method === 'GET' && options.landingPage && prefersHtml(req.headers.accept)) {
-      const html = await options.landingPage();
-      res.writeHead(200, { ...cors, 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html, 'utf8') });
+      const html = await options.landingPage.render();
+      res.writeHead(200, { ...cors, ...options.landingPage.headers, 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html, 'utf8') });
       res.end(html, 'utf8');
       return;
     }
