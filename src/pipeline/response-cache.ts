@@ -113,16 +113,6 @@ export interface ResponseCacheOptions {
 
 const ENTRY_OVERHEAD = 512;
 
-/** JSON with every object's keys in order: equal values give equal text, whatever the client's order. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    return `{${Object.keys(record).sort().map((k) => `${JSON.stringify(k)}:${canonical(record[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
 /** The `@cacheControl` hint of a field or type, if it has one. */
 function hintOf(directives: readonly DirectiveNode[] | undefined): { maxAge?: number; scope?: string } | undefined {
   const directive = directives?.find((d) => d.name.value === 'cacheControl');
@@ -226,20 +216,8 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     const who = cachePolicy.scope === 'PUBLIC' ? '*' : options.callerKey(caller);
     if (who === undefined) return undefined;
     const id = prepared.document.memo('response-cache:id', () => ++documents);
-    let values = '';
-    const given = prepared.variables;
-    if (given) {
-      for (const definition of prepared.operation.variableDefinitions ?? []) {
-        const name = definition.variable.name.value;
-        if (!Object.hasOwn(given, name)) continue;
-        try {
-          values += `${name}:${canonical(given[name])},`;
-        } catch {
-          // Nested too deep to write out again: answered, never remembered.
-          return undefined;
-        }
-      }
-    }
+    const values = prepared.variablesKey;
+    if (values === undefined) return undefined;
     return `${id}|${prepared.operationName ?? ''}|${who}|${values}`;
   }
 

@@ -28,6 +28,9 @@ export const RESPONSE_CACHE_MAX_BYTES = 16 * 1024 * 1024;
 /** Bytes of parsed documents kept at most, by each of the pipeline and Apollo. */
 const DOCUMENTS_MAX_BYTES = 32 * 1024 * 1024;
 
+/** Bytes of the operation policies' verdicts kept, by the variables' values they were given. */
+const VERDICTS_MAX_BYTES = 4 * 1024 * 1024;
+
 export interface AnsweringOptions {
   config: Config;
   schema: GraphQLSchema;
@@ -75,6 +78,7 @@ export async function createAnswering<Context extends BaseContext>(
     trusted: apps.trusted,
     persisted: createPersistedQueries(options.cache.keyv('apq'), (result) => metrics.cacheLookups.inc({ cache: 'apq', result })),
     documents: { maxBytes: DOCUMENTS_MAX_BYTES, maxTextLength: 64 * 1024 },
+    verdictBytes: VERDICTS_MAX_BYTES,
   });
 
   // A partner's key for what is remembered for it alone, and whether its token was accepted lately:
