@@ -156,7 +156,8 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
       return;
     }
     const send = (encoded: Buffer) => {
-      if (res.destroyed) return;
+      // The client may have gone while its answer was compressed.
+      if (res.destroyed || res.headersSent) return;
       res.writeHead(200, { ...sent, 'content-encoding': coding, 'content-length': encoded.length });
       res.end(encoded);
     };
