@@ -228,7 +228,7 @@ describe('the HTTP layer', () => {
   it('answers 405 to other methods and 404 to unknown paths', async () => {
     const put = await fetch(stack.bffUrl, { method: 'PUT' });
     expect(put.status).toBe(405);
-    expect(put.headers.get('allow')).toBe('GET, POST, OPTIONS');
+    expect(put.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
     const missing = await fetch(stack.bffUrl.replace('/graphql', '/nope'));
     expect(missing.status).toBe(404);
     expect(((await missing.json() as any)).error).toMatch(/GraphQL is at \/graphql/);

@@ -25,7 +25,7 @@ let emulator: RunningEmulator | undefined;
 beforeAll(() => {
   // A fresh clone: the sources and the lock of dependencies, no dist/. node_modules is the one installed here.
   project = mkdtempSync(join(tmpdir(), 'bff-start-'));
-  for (const path of ['package.json', 'package-lock.json', 'scripts', 'src', 'schema']) cpSync(join(root, path), join(project, path), { recursive: true });
+  for (const path of ['package.json', 'package-lock.json', 'scripts', 'src', 'schema', 'explorer']) cpSync(join(root, path), join(project, path), { recursive: true });
   symlinkSync(join(root, 'node_modules'), join(project, 'node_modules'), 'dir');
 });
 afterEach(async () => {
