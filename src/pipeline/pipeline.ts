@@ -134,18 +134,22 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       return null;
     });
     if (verdict) return verdict;
-    const request = { document: outcome, operation, operationName: params.operationName, variables: params.variables };
+    const { operationName, variables } = params;
+    const request: OperationRequest = { document: outcome, operation, operationName, variables };
     const variablesKey = variablesKeyOf(operation, params.variables);
     const on = { callerKind, transport };
     let judged: OperationVerdict | undefined;
     if (variablesKey === undefined) judged = judgeOperation(request, on);
     else {
-      const key = `${outcome.memo('pipeline:id', () => ++documentIds)}|${callerKind}|${transport}|${params.operationName ?? ''}|${variablesKey}`;
+      const key = `${outcome.memo('pipeline:id', () => ++documentIds)}|${callerKind}|${transport}|${operationName ?? ''}|${variablesKey}`;
       judged = verdicts.get(key);
       if (judged === undefined) verdicts.set(key, (judged = judgeOperation(request, on)));
     }
     if (judged) return { ...judged, operation: named };
-    return { ...request, variablesKey, situation, origin: source.origin ?? 'text' } as unknown as Prepared;
+    // Written out rather than spread from `request`: every Prepared has one shape, which keeps
+    // the executors' and the response cache's reads of it monomorphic.
+    const prepared: Omit<Prepared, typeof preparedBrand> = { document: outcome, operation, operationName, variables, variablesKey, situation, origin: source.origin ?? 'text' };
+    return prepared as Prepared;
   }
 
   function judgeOperation(request: OperationRequest, on: { callerKind: CallerKind; transport: Transport }): OperationVerdict {

@@ -107,6 +107,8 @@ export interface ResponseCacheOptions {
    * a refused token gets the same refusal whatever is remembered.
    */
   trusts(caller: Caller): boolean;
+  /** Bytes an answer's writer may keep beside it (its compressed copies), counted with it. */
+  allowance?: (bodyBytes: number) => number;
 }
 
 const ENTRY_OVERHEAD = 512;
@@ -197,7 +199,7 @@ export const etagOf = (body: string): string => `"${createHash('sha1').update(bo
 export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
   const answers = new LRUCache<string, Entry>({
     maxSize: options.maxBytes,
-    sizeCalculation: (entry, key) => entry.bytes.length + key.length * 2 + ENTRY_OVERHEAD,
+    sizeCalculation: (entry, key) => entry.bytes.length + (options.allowance?.(entry.bytes.length) ?? 0) + key.length * 2 + ENTRY_OVERHEAD,
     // Expired answers leave at once: an idle process gives them back.
     ttlAutopurge: true,
   });

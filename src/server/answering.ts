@@ -6,6 +6,7 @@ import type { Apps } from '../apps/index.js';
 import type { CacheStore } from '../cache/store.js';
 import type { TokenVerdicts } from '../cache/token-verdicts.js';
 import type { Config } from '../config.js';
+import { keptCopiesAllowance } from '../http/compression.js';
 import type { ErrorFormatter } from '../graphql/errors.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -104,6 +105,8 @@ export async function createAnswering<Context extends BaseContext>(
       caller.kind === 'partner'
         ? verdicts.get(tokenKey(caller)) === 'accepted'
         : caller.kind === 'app' && appTokenKeys(caller.app).some((key) => verdicts.get(key) === 'accepted'),
+    // The compressed copies the HTTP writer keeps of an answer count in the same budget.
+    ...(config.compression ? { allowance: keptCopiesAllowance } : {}),
   });
 
   const execution = apolloExecution<Context>(reportErrors);

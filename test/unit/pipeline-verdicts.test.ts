@@ -3,7 +3,7 @@ import { createSchema } from '../../src/server/schema.js';
 import { createPipeline } from '../../src/pipeline/pipeline.js';
 import { loadTrustedDocuments } from '../../src/pipeline/trusted-documents.js';
 import { cost, variables } from '../../src/pipeline/rules.js';
-import type { Policy, Situation, Transport } from '../../src/pipeline/types.js';
+import type { Policy, Refusal, Situation, Transport } from '../../src/pipeline/types.js';
 import { createRateLimiter, rateLimitPolicy } from '../../src/apps/rate-limit.js';
 import { localCoordination } from '../../src/cache/coordination.js';
 
@@ -72,8 +72,9 @@ describe('the operation policies judge a request once for the same values', () =
     const again = pipeline.prepare(params({ first: 'ten' }), situation());
     expect(judged).toHaveLength(1);
     expect(refused).toMatchObject({ status: 400, operation: { name: 'List', type: 'query' } });
-    expect((again as { errors: { message: string }[] }).errors[0]!.message).toBe((refused as { errors: { message: string }[] }).errors[0]!.message);
-    expect((refused as { errors: { message: string }[] }).errors[0]!.message).toMatch(/\$first/);
+    const messageOf = (answer: unknown) => (answer as Refusal).errors[0]!.message;
+    expect(messageOf(again)).toBe(messageOf(refused));
+    expect(messageOf(refused)).toMatch(/\$first/);
   });
 
   it('answers an app at once when its rate limits are counted in memory', () => {
