@@ -6,7 +6,7 @@ export const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The documentation a reader is sent to: the top-level guides, bench/README.md, and all of docs/. */
 export function documentationFiles(): string[] {
-  const files = ['README.md', 'CONTRIBUTING.md', 'SECURITY.md', 'bench/README.md', 'client/README.md', 'deploy/prometheus/README.md', 'src/emulator/README.md'];
+  const files = ['README.md', 'CONTRIBUTING.md', 'SECURITY.md', 'CHANGELOG.md', 'compat/README.md', 'bench/README.md', 'client/README.md', 'deploy/prometheus/README.md', 'src/emulator/README.md'];
   const walk = (dir: string) => {
     for (const name of readdirSync(join(root, dir))) {
       const path = `${dir}/${name}`;
