@@ -139,26 +139,31 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
    * accepts it and the body is worth it, each coding its own representation (its own ETag). A
    * remembered answer keeps its compressed copies, so a warm answer is compressed once.
    */
-  function write(req: IncomingMessage, res: ServerResponse, headers: Readonly<Record<string, string>>, body: string, remembered?: RememberedAnswer): void | Promise<void> {
+  /** `headers` is the answer's own (made for it): the coding and length are added to it. */
+  function write(req: IncomingMessage, res: ServerResponse, headers: Record<string, string | number>, body: string, remembered?: RememberedAnswer): void | Promise<void> {
     const bytes = remembered?.bytes ?? Buffer.from(body, 'utf8');
     const coding = options.compression && bytes.length >= COMPRESSION_THRESHOLD_BYTES ? codingFor(req.headers['accept-encoding']) : undefined;
-    const sent = coding
-      ? { ...headers, vary: headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding', ...(headers.etag ? { etag: codedEtag(headers.etag, coding) } : {}) }
-      : headers;
-    if (sent.etag && matches(req.headers['if-none-match'], sent.etag)) {
-      res.writeHead(304, sent);
+    if (coding) {
+      headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
+      if (headers.etag) headers.etag = codedEtag(String(headers.etag), coding);
+    }
+    if (headers.etag && matches(req.headers['if-none-match'], String(headers.etag))) {
+      res.writeHead(304, headers);
       res.end();
       return;
     }
     if (!coding || coding === 'identity') {
-      res.writeHead(200, { ...sent, 'content-length': bytes.length });
+      headers['content-length'] = bytes.length;
+      res.writeHead(200, headers);
       res.end(bytes);
       return;
     }
     const send = (encoded: Buffer) => {
       // The client may have gone while its answer was compressed.
       if (res.destroyed || res.headersSent) return;
-      res.writeHead(200, { ...sent, 'content-encoding': coding, 'content-length': encoded.length });
+      headers['content-encoding'] = coding;
+      headers['content-length'] = encoded.length;
+      res.writeHead(200, headers);
       res.end(encoded);
     };
     const encoded = coded(bytes, coding, remembered);
