@@ -4,6 +4,7 @@ import { DockerfileParser, type Copy, type Instruction } from 'dockerfile-ast';
 import { describe, expect, it } from 'vitest';
 import { envSchema } from '../../src/config.js';
 import { dockerIgnored } from '../helpers/dockerignore.js';
+import { startCommand } from '../helpers/start-command.js';
 
 /**
  * The image recipe, read with a Dockerfile parser, against the rules a production image of this
@@ -114,7 +115,7 @@ describe('Dockerfile', () => {
     expect(after.filter((i) => i.getKeyword() === 'RUN')).toEqual([]);
   });
 
-  it('runs node dist/src/main.js itself, in exec form, under an init', () => {
+  it('runs node dist/src/main.js itself, with the start command’s options, in exec form, under an init', () => {
     const cmds = dockerfile.getCMDs();
     const entrypoints = dockerfile.getENTRYPOINTs();
     expect(cmds).toHaveLength(1);
@@ -126,7 +127,11 @@ describe('Dockerfile', () => {
     expect(cmd, 'CMD in exec form').toBeDefined();
     // tini as PID 1 forwards signals to its child and reaps zombies.
     expect(entrypoint).toEqual(['/usr/bin/tini', '--']);
-    expect(cmd).toEqual(['node', 'dist/src/main.js']);
+    // The very command package.json's start script runs (its node options included), which the
+    // tests and the bench start the built entry with.
+    const start = startCommand();
+    expect(start.entry).toBe('dist/src/main.js');
+    expect(cmd).toEqual(['node', ...start.nodeOptions, start.entry]);
     expect(runs(runtime).some((command) => /apt-get install\b.*\btini\b/.test(command))).toBe(true);
     // Not through npm (which builds first under `npm start`) nor a shell.
     expect([...entrypoint!, ...cmd!].join(' ')).not.toMatch(/\bnpm\b|\bnpx\b|\bsh\b|\bbash\b/);
