@@ -29,6 +29,9 @@ const THROUGH_THE_HANDLER = [
  * the folders without a GraphQL request (unit, emulator, client, deploy, fleet, browser).
  */
 const NOT_TWICE = [
+  // The backend's faults and the breaker's timing: what is tested is the campaign API client,
+  // whichever executor asked it.
+  'test/reliability/fault-matrix.test.ts',
   // Unit tests: no server.
   'test/graphql/category-directory.test.ts',
   'test/graphql/discount-label.test.ts',
@@ -38,20 +41,24 @@ const NOT_TWICE = [
   'test/cache/token-verdicts-conformance.test.ts',
   'test/client-kit/codegen.test.ts',
   'test/client-kit/guide.test.ts',
+  'test/client-kit/schema-file.test.ts',
   // The process rather than its requests: the built entry's start-up, configuration, logs,
-  // metrics port, shutdown, memory and request shapes.
+  // metrics port, shutdown and memory.
   'test/server/built-entry-*.test.ts',
   'test/server/start-commands.test.ts',
   'test/server/shutdown.test.ts',
   'test/server/operation-cache-memory.test.ts',
-  'test/server/request-shapes.test.ts',
   'test/server/dependency-logs.test.ts',
   'test/server/metrics-port.test.ts',
   'test/server/source-maps.test.ts',
   'test/apps/hostile-sizes.test.ts',
   'test/client-kit/manifest-production.test.ts',
+  'test/client-kit/npm-start.test.ts',
+  // The kit packed and installed as another repository would: no request.
+  'test/client-kit/package.test.ts',
   // Fleets of instances sharing Redis: what they share, not how each executes.
   'test/apps/fleet.test.ts',
+  'test/cache/redis-ha-conformance.test.ts',
   'test/server/redis.test.ts',
   'test/server/shared-verdicts.test.ts',
   // Run both settings in each of their cases: request by request, Apollo against the compiled path.

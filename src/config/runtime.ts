@@ -16,7 +16,7 @@ export const runtime = section({
     }),
     HEAP_GROWTH_PERCENT: int(0, 300, 100, {
       description:
-        "How far V8 lets the old generation grow past what the last full collection kept before it collects again (100: to twice the live size; 0: V8's own choice, up to four times); not a cap, the heap still follows the live data (see [Configuration](../README.md#configuration), \"Memory\").",
+        "How far V8 lets the old generation grow past what the last full collection kept before it collects again (100: to twice the live size; 0: V8's own choice, up to four times); not a cap, the heap still follows the live data (see [Configuration](../README.md#configuration), \"Memory\", and [the figures](adr/heap-growth.md)).",
     }),
   },
   build: (e) => ({

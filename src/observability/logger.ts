@@ -1,4 +1,3 @@
-import { writeSync } from 'node:fs';
 import { pino, type Logger } from 'pino';
 import { redactCredentials } from './failures.js';
 
@@ -27,27 +26,12 @@ function isoTimeOncePerMs(): () => string {
 }
 
 /**
- * A file descriptor (standard output unless told), written synchronously: each line is handed to
- * the kernel by one write(2) before the call returns. Only what that write did not take (a full
- * non-blocking pipe, a partial write) goes to sonic-boom, whose synchronous mode retries until it
- * is written, in order, and reports what cannot be. sonic-boom alone also turns every line back
- * into a Buffer after writing it: about 0.3 µs of each request's 20 (bench/README.md, issue 15).
+ * A file descriptor (standard output unless told), written synchronously: each line is written,
+ * in order, before the call returns. sonic-boom's synchronous mode, as pino opens it, also waits
+ * out a full non-blocking pipe and a partial write instead of losing or splitting a line.
  */
 export function syncDestination(fd = 1): pino.DestinationStream {
-  let rest: ReturnType<typeof pino.destination> | undefined;
-  return {
-    write(line: string): void {
-      let written = 0;
-      try {
-        written = writeSync(fd, line);
-      } catch {
-        // Nothing was written (EAGAIN from a full pipe, or a failure sonic-boom reports as its own).
-      }
-      if (written > 0 && written === Buffer.byteLength(line)) return;
-      rest ??= pino.destination({ dest: fd, sync: true, contentMode: 'buffer' });
-      rest.write(Buffer.from(line).subarray(written) as unknown as string);
-    },
-  };
+  return pino.destination({ dest: fd, sync: true });
 }
 
 /**
@@ -61,12 +45,11 @@ const ownWriting = new WeakMap<Logger, { stream: pino.DestinationStream; time: (
  * JSON logs on stdout. Anything that could carry a partner token is redacted by path, and
  * request logs are built from an allow-list of fields, so a token cannot reach a log line.
  *
- * Lines are written synchronously, each before the call returns (`syncDestination`). pino's own default is
- * sonic-boom's asynchronous mode: lines wait in memory while a write is under way in libuv's
- * thread pool, so a crash loses them (1,999 of 2,000 in
- * `test/unit/logger.test.ts`) and a slow log reader lets them grow without bound; and handing
- * each batch to the thread pool and back cost more CPU per request than writing it here
- * (bench/README.md, issue 15).
+ * Lines are written synchronously, each before the call returns (`syncDestination`). pino's own
+ * default is sonic-boom's asynchronous mode: lines wait in memory while a write is under way in
+ * libuv's thread pool, so a crash loses them (`test/unit/logger.test.ts` kills a process right
+ * after it logged) and a slow log reader lets them grow without bound; and handing each batch to
+ * the thread pool and back cost more CPU per request than writing it where it is made.
  */
 export function createLogger(level: string, destination?: pino.DestinationStream, options: LoggerOptions = {}): Logger {
   const stream = destination ?? syncDestination();

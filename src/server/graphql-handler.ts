@@ -12,7 +12,7 @@ import { paramsOf, paramsOfSearch, type GraphQLParams } from '../pipeline/params
 import type { Pipeline, Prepared } from '../pipeline/pipeline.js';
 import { ResponseFacts, etagOf, type RememberedAnswer, type ResponseCache } from '../pipeline/response-cache.js';
 import type { Caller, Refusal, Transport } from '../pipeline/types.js';
-import type { AnswerPath, UnexecutedRecord } from '../graphql/request-log.js';
+import type { RequestRecord, UnexecutedRecord } from '../graphql/request-log.js';
 
 /**
  * GraphQL over HTTP at /graphql: read the parameters → resolve the caller → the pipeline (every
@@ -33,16 +33,8 @@ export interface RequestInfo {
   response: ResponseFacts;
 }
 
-export interface ExecutedRecord {
-  requestId: string;
-  contextValue: unknown;
-  operationName: string | undefined;
-  operationType: string | undefined;
-  errors: readonly GraphQLFormattedError[];
-  hasData: boolean;
-  durationMs: number;
-  path: AnswerPath;
-}
+/** The request line of a request that ran: the recorder's record, with what it reads its meta from. */
+export type ExecutedRecord = Omit<RequestRecord, 'meta'> & { requestId: string; contextValue: unknown };
 
 export interface GraphQLHandlerOptions<C> {
   pipeline: Pipeline;

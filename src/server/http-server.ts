@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { answerClientErrors } from '../http/client-errors.js';
 import type { Logger } from '../observability/logger.js';
 import { listen } from './listen.js';
-import { RequestShapes } from './request-shapes.js';
 
 /** How long the 503s of requests interrupted at the end of the grace period get to be written before every socket is closed. */
 const LAST_ANSWERS_MS = 1000;
@@ -50,9 +49,7 @@ export async function serveHttp(options: HttpServingOptions, attach: (server: Se
     // socket being closed is lost, and a POST is not sent again.
     if (stopping) server.closeIdleConnections();
   }
-  const shapes = new RequestShapes();
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
-    shapes.hold(req, res);
     if (draining) res.setHeader('connection', 'close');
     else {
       unanswered.add(res);
