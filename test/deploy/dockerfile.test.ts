@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { DockerfileParser, type Copy, type Instruction } from 'dockerfile-ast';
+import { DockerfileParser, type Arg, type Copy, type Env, type Instruction } from 'dockerfile-ast';
 import { describe, expect, it } from 'vitest';
-import { envSchema } from '../../src/config.js';
+import { envSchema, loadConfig } from '../../src/config.js';
 import { dockerIgnored } from '../helpers/dockerignore.js';
 import { startCommand } from '../helpers/start-command.js';
 
@@ -157,6 +157,33 @@ describe('Dockerfile', () => {
         .map((p) => [p.getName(), p.getValue()]),
     );
     for (const name of ['title', 'description', 'version', 'revision']) expect(labels.has(`org.opencontainers.image.${name}`), name).toBe(true);
+  });
+
+  it('gives the process the commit it is built from as BUILD_COMMIT, and starts when the build does not say', () => {
+    const args = runtime.instructions.filter((i) => i.getKeyword() === 'ARG').map((i) => (i as Arg).getProperty()!);
+    const env = new Map(
+      runtime.instructions.filter((i) => i.getKeyword() === 'ENV').flatMap((i) => (i as Env).getProperties().map((p) => [p.getName(), p.getValue() ?? ''] as const)),
+    );
+    const commitArg = args.find((arg) => arg.getName() === 'BUILD_COMMIT');
+    expect(commitArg, 'ARG BUILD_COMMIT in the runtime stage').toBeDefined();
+    expect(env.get('BUILD_COMMIT')).toMatch(/^\$\{?BUILD_COMMIT\}?$/);
+    const labels = runtime.instructions
+      .filter((i) => i.getKeyword() === 'LABEL')
+      .flatMap((i) => (i as unknown as { getProperties(): Array<{ getName(): string; getValue(): string | null }> }).getProperties());
+    expect(labels.find((p) => p.getName() === 'org.opencontainers.image.revision')?.getValue()).toMatch(/^"?\$\{?BUILD_COMMIT\}?"?$/);
+    // The image's environment as the build resolves it: with the commit passed, and with the ARG's default.
+    const resolved = (value: string) => value.replace(/\$\{?BUILD_COMMIT\}?/g, commitArg!.getValue() ?? '');
+    // What a deployment adds to the image's environment, at the least (docs/operations.md).
+    const image = { ...Object.fromEntries(env), CAMPAIGN_API_URL: 'https://partner-api.example.com/api' };
+    const commit = '3f2c1ab0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4';
+    expect(loadConfig({ ...image, BUILD_COMMIT: commit }).buildCommit).toBe(commit);
+    // The default must start: the process refuses a BUILD_COMMIT that is not a commit hash
+    // ("unknown", say), and reads an empty one as unset.
+    expect(loadConfig({ ...image, BUILD_COMMIT: resolved(env.get('BUILD_COMMIT')!) }).buildCommit).toBeUndefined();
+    // After the last RUN: every RUN after an ARG sees its value, so a new commit would install everything again.
+    const lastRun = runtime.instructions.findLastIndex((i) => i.getKeyword() === 'RUN');
+    const firstArg = runtime.instructions.findIndex((i) => i.getKeyword() === 'ARG');
+    expect(firstArg).toBeGreaterThan(lastRun);
   });
 
   it('adds nothing from outside the build context, and copies only what .dockerignore lets in', () => {
