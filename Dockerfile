@@ -14,13 +14,15 @@
 #   FROM node:24.21.0-trixie-slim@sha256:<digest> AS build
 # and let a dependency bot move version and digest together.
 
-# Build: every dependency (TypeScript tooling, esbuild), then `npm run build` compiles src/ to dist/.
+# Build: every dependency (TypeScript tooling, esbuild), then `npm run build` compiles src/ to dist/
+# and bundles the development explorer (explorer/, GraphiQL) into dist/public/.
 FROM node:24.21.0-trixie-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
-COPY scripts/build.mjs ./scripts/build.mjs
+COPY scripts/build.mjs scripts/build-explorer.mjs ./scripts/
+COPY explorer ./explorer
 COPY schema ./schema
 COPY src ./src
 RUN npm run build

@@ -5,6 +5,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildExplorer } from './build-explorer.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 // `--outdir DIR` (relative to the root) builds elsewhere: a test that runs the built entry while
@@ -38,3 +39,5 @@ if (existsSync(join(root, kitManifest))) {
   mkdirSync(join(out, 'client', 'src', 'gql'), { recursive: true });
   cpSync(join(root, kitManifest), join(out, kitManifest));
 }
+// The explorer a browser gets at /graphql in development, served from the BFF's own origin.
+await buildExplorer(root, join(out, 'public', 'explorer'));

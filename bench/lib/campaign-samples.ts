@@ -33,14 +33,19 @@ export function restCampaignBody(partnerCampaignId: number): Record<string, unkn
   };
 }
 
-/** The same campaign as `CreateCampaignInput` (GraphQL enum values, ids as strings). */
+/** The same campaign as `CreateCampaignInput` (the output's names and groups, GraphQL enum values, ids as strings). */
 export function graphqlCreateInput(partnerCampaignId: number): Record<string, unknown> {
   const rest = restCampaignBody(partnerCampaignId);
   return {
-    ...rest,
+    partnerCampaignId,
     categoryId: String(rest.categoryId),
-    campaignType: 'PROMO',
-    discountType: 'PERCENT',
-    feeType: 'PERCENT',
+    type: 'PROMO',
+    acceptUrl: rest.acceptUrl,
+    description: rest.description,
+    conditions: rest.conditions,
+    merchant: { name: rest.merchantName, domain: rest.merchantDomain, logoSvgUrl: rest.merchantLogoSvg, logoPngUrl: rest.merchantLogoPng },
+    appearance: { backgroundColor: rest.backgroundColor, fontColor: rest.fontColor },
+    discount: { type: 'PERCENT', amount: rest.discountAmount },
+    fee: { type: 'PERCENT', amount: rest.campaignFee },
   };
 }

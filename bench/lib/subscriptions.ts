@@ -45,7 +45,7 @@ export interface SubscriptionsResult {
   freed: { subscriptions: number; partners: number; backendCallsAfter: number };
 }
 
-const SUBSCRIPTION = 'subscription Live { campaignChanged { campaign { id status } previousStatus status at } }';
+const SUBSCRIPTION = 'subscription Live { campaignChanged { campaign { id ymCampaignId status } previousStatus status at } }';
 
 async function rest(origin: string, token: string, path: string, body: unknown): Promise<any> {
   const response = await fetch(`${origin}/v1/${path}`, {
@@ -143,8 +143,9 @@ export async function measureSubscriptions(options: {
           {
             next: (result: any) => {
               const at = performance.now();
-              const id = result.data?.campaignChanged?.campaign?.id;
-              if (!id) return;
+              const number = result.data?.campaignChanged?.campaign?.ymCampaignId;
+              if (!number) return;
+              const id = String(number);
               const list = subscriber.arrivals.get(id);
               if (list) list.push(at);
               else subscriber.arrivals.set(id, [at]);

@@ -1,5 +1,6 @@
 import type { Backend } from './backend.js';
 import type { Partner } from './partners.js';
+import { campaignNumberOf } from '../../src/campaigns/campaign-id.js';
 
 /** What one request of the soak sends, and how its answer is judged and booked. */
 
@@ -126,7 +127,7 @@ function ownerOf(ctx: Context, id: number): Partner | undefined {
 /** A campaign node a partner read: its id must not be another's, its domain must be one of its own. */
 function checkNode(ctx: Context, p: Partner, node: any, where: string, stats: Stats): void {
   if (!node) return;
-  const owner = ownerOf(ctx, Number(node.id));
+  const owner = ownerOf(ctx, campaignNumberOf(node.id) ?? NaN);
   if (owner && owner !== p) keep(stats.leaks, `${where} as ${p.name} returned ${owner.name}'s campaign ${node.id}`);
   const domain = node.merchant?.domain;
   if (domain && !p.domains.has(domain)) keep(stats.leaks, `${where} as ${p.name} returned campaign ${node.id} of domain ${domain}`);
@@ -195,17 +196,17 @@ export const ACTIONS: Action[] = [
     async run(ctx, p, stats) {
       const partnerCampaignId = 10_000_000 + ctx.next();
       const input = {
-        partnerCampaignId, categoryId: String(1 + (partnerCampaignId % 12)), campaignType: 'PROMO', acceptUrl: `https://${p.domain}/new`,
-        merchantDomain: p.domain, merchantLogoSvg: `https://${p.domain}/logo.svg`, merchantLogoPng: `https://${p.domain}/logo.png`,
-        merchantName: 'Магазин нагрузки', backgroundColor: '#1A237E', fontColor: '#FFFFFF', description: 'Новая скидка', conditions: 'При заказе на сайте',
-        discountType: 'PERCENT', discountAmount: '7', campaignFee: '3', feeType: 'PERCENT',
+        partnerCampaignId, categoryId: String(1 + (partnerCampaignId % 12)), type: 'PROMO', acceptUrl: `https://${p.domain}/new`,
+        merchant: { domain: p.domain, logoSvgUrl: `https://${p.domain}/logo.svg`, logoPngUrl: `https://${p.domain}/logo.png`, name: 'Магазин нагрузки' },
+        appearance: { backgroundColor: '#1A237E', fontColor: '#FFFFFF' }, description: 'Новая скидка', conditions: 'При заказе на сайте',
+        discount: { type: 'PERCENT', amount: '7' }, fee: { type: 'PERCENT', amount: '3' },
       };
       const { answer, ms } = await gql(ctx, p, 'mutation ($input: CreateCampaignInput!) { createCampaign(input: $input) { campaign { id status } userErrors { code message } } }', { input });
       book(ctx, p, this.name, answer, ms, stats);
       const payload = answer.body?.data?.createCampaign;
       if (payload?.campaign && payload.userErrors.length === 0) {
         p.creates.confirmed.add(partnerCampaignId);
-        p.ids.add(Number(payload.campaign.id));
+        p.ids.add(campaignNumberOf(payload.campaign.id)!);
       } else if (payload?.userErrors?.length) {
         p.creates.refused.add(partnerCampaignId);
       } else if (answer.body?.errors?.some(timedOut)) {

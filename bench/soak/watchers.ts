@@ -3,6 +3,7 @@ import { createClient as createWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { Backend } from './backend.js';
 import type { Partner } from './partners.js';
+import { campaignNodeId } from '../../src/campaigns/campaign-id.js';
 
 /**
  * Subscribers of `campaignChanged` held open for the whole soak, half over WebSocket and half over
@@ -93,7 +94,7 @@ export function startWatchers(bffOrigin: string, metricsUrl: string, partners: P
       }
       const leaks: string[] = [];
       for (const partner of new Set(watchers.map((w) => w.partner))) {
-        const own = new Set((await backend.campaignIds(partner.token)).map(String));
+        const own = new Set((await backend.campaignIds(partner.token)).map(campaignNodeId));
         for (const w of watchers.filter((x) => x.partner === partner)) {
           for (const e of w.events) if (!own.has(e.id)) leaks.push(`${partner.name} received an event about campaign ${e.id}, not its own`);
         }

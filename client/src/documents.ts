@@ -27,7 +27,7 @@ export const CardFields = graphql(`
  * `connectionPagination()` (one list per `categoryId`/`platform`/`locale`).
  */
 export const OfferCards = graphql(`
-  query OfferCards($first: Int, $after: String, $categoryId: ID, $platform: Platform, $locale: String) {
+  query OfferCards($first: Int, $after: String, $categoryId: ID, $platform: PlatformInput, $locale: String) {
     feed: offerFeed(first: $first, after: $after, categoryId: $categoryId, platform: $platform, locale: $locale) {
       totalCount
       categories {
@@ -55,7 +55,10 @@ export const OfferCards = graphql(`
   }
 `);
 
-/** A dashboard list: every campaign, a page at a time, with edges (cursor per row). */
+/**
+ * A dashboard list: every campaign, a page at a time, with edges (cursor per row). `ymCampaignId`
+ * is the list's order, which `keepCampaignLists` reads to place a campaign.
+ */
 export const CampaignList = graphql(`
   query CampaignList($first: Int, $after: String, $status: CampaignStatus) {
     campaigns(first: $first, after: $after, status: $status) {
@@ -64,6 +67,7 @@ export const CampaignList = graphql(`
         cursor
         node {
           id
+          ymCampaignId
           status
           merchant {
             name
@@ -154,6 +158,7 @@ export const StartCampaign = graphql(`
     startCampaign(id: $id) {
       campaign {
         id
+        ymCampaignId
         status
       }
       userErrors {
@@ -170,6 +175,7 @@ export const StopCampaign = graphql(`
     stopCampaign(id: $id) {
       campaign {
         id
+        ymCampaignId
         status
       }
       userErrors {

@@ -8,16 +8,19 @@ import type { StoredConnection, StoredItem } from './type-policies.js';
  * a campaign out of the lists of a status it no longer has when they are read.
  */
 
-/** A campaign as a payload or an event has it: its id, and its status when selected. */
+/** A campaign as a payload or an event has it: its id, and its status and number when selected. */
 export interface CampaignInResult {
   id: string;
   status?: string | null;
+  ymCampaignId?: number | null;
 }
 
-/** Lists are oldest first by id: the campaign API's ids are decimal numbers. */
-function compareIds(a: string, b: string): number | undefined {
-  if (!/^\d+$/.test(a) || !/^\d+$/.test(b)) return undefined;
-  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * Lists are oldest first by the campaign API's number (`ymCampaignId`): ids are opaque, so the
+ * number is read from the cache, where a document that selects it has put it.
+ */
+function compareNumbers(a: number | undefined, b: number | undefined): number | undefined {
+  return typeof a === 'number' && typeof b === 'number' ? a - b : undefined;
 }
 
 const isStoredConnection = (value: unknown): value is StoredConnection =>
@@ -27,8 +30,8 @@ const isStoredConnection = (value: unknown): value is StoredConnection =>
  * Puts a campaign into every cached `campaigns` list it belongs to (no filter, or its status)
  * and is not in yet: at its place when that place is among the loaded items or the list is
  * complete, `totalCount` one more either way (a place beyond the loaded pages is reached by
- * paging on, as the server has it). A list whose order cannot be told is dropped, so that its
- * screen reads it again rather than draw it wrong.
+ * paging on, as the server has it). A list whose order cannot be told (a `ymCampaignId` not
+ * selected) is dropped, so that its screen reads it again rather than draw it wrong.
  */
 export function placeCampaign(cache: ApolloCache, campaign: CampaignInResult): void {
   const id = cache.identify({ __typename: 'Campaign', id: campaign.id });
@@ -41,6 +44,7 @@ export function placeCampaign(cache: ApolloCache, campaign: CampaignInResult): v
         const ref = toReference(id);
         if (!ref) return value;
         const status = campaign.status ?? readField<string>('status', ref);
+        const number = campaign.ymCampaignId ?? readField<number>('ymCampaignId', ref);
         const wanted = value.filter?.status;
         if (wanted !== undefined && wanted !== null && wanted !== status) return value;
         const idOf = (node: StoredItem['node']) => (node ? readField<string>('id', node) : undefined);
@@ -48,8 +52,7 @@ export function placeCampaign(cache: ApolloCache, campaign: CampaignInResult): v
 
         let at = value.items.length;
         for (const [i, item] of value.items.entries()) {
-          const other = idOf(item.node);
-          const order = other === undefined ? undefined : compareIds(campaign.id, other);
+          const order = item.node ? compareNumbers(number, readField<number>('ymCampaignId', item.node)) : undefined;
           if (order === undefined) return DELETE;
           if (order < 0) {
             at = i;
@@ -80,7 +83,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /**
  * A mutation's `update` for `createCampaign`, `startCampaign` and `stopCampaign` (any mutation
- * whose payload has `campaign { id status }`): the campaign joins the cached lists it now belongs
+ * whose payload has `campaign { id ymCampaignId status }`): the campaign joins the cached lists it now belongs
  * to. `client.mutate({ mutation: StopCampaign, variables, update: keepCampaignLists })`.
  */
 export function keepCampaignLists(cache: ApolloCache, result: { data?: unknown }): void {
@@ -88,7 +91,11 @@ export function keepCampaignLists(cache: ApolloCache, result: { data?: unknown }
   for (const payload of Object.values(result.data)) {
     const campaign = isObject(payload) ? payload.campaign : undefined;
     if (isObject(campaign) && typeof campaign.id === 'string') {
-      placeCampaign(cache, { id: campaign.id, status: typeof campaign.status === 'string' ? campaign.status : null });
+      placeCampaign(cache, {
+        id: campaign.id,
+        status: typeof campaign.status === 'string' ? campaign.status : null,
+        ymCampaignId: typeof campaign.ymCampaignId === 'number' ? campaign.ymCampaignId : null,
+      });
     }
   }
 }

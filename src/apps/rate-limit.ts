@@ -9,8 +9,11 @@ import type { Coordination } from '../cache/coordination.js';
  * rather than growing the process.
  */
 export interface RateLimiter {
-  /** Undefined when the hit is allowed; else the seconds to wait (`Retry-After`). */
-  hit(bucket: string, limit: number): Promise<number | undefined>;
+  /**
+   * Undefined when the hit is allowed; else the seconds to wait (`Retry-After`). Answered at once
+   * when counted in memory, so an app's request waits for no promise unless Redis counts it.
+   */
+  hit(bucket: string, limit: number): number | undefined | Promise<number | undefined>;
 }
 
 const MAX_BUCKETS = 100_000;
@@ -32,11 +35,11 @@ export function createRateLimiter(coordination: Coordination, windowMs: number, 
   }
 
   return {
-    async hit(bucket, limit) {
+    hit(bucket, limit) {
       if (limit <= 0) return undefined;
-      const shared = coordination.kind === 'redis' ? await coordination.countHit(`campaign-bff:rate:${bucket}`, windowMs) : undefined;
-      const { count, resetInMs } = shared ?? countLocally(bucket);
-      return count > limit ? Math.max(1, Math.ceil(resetInMs / 1000)) : undefined;
+      const judge = ({ count, resetInMs }: { count: number; resetInMs: number }) => (count > limit ? Math.max(1, Math.ceil(resetInMs / 1000)) : undefined);
+      if (coordination.kind !== 'redis') return judge(countLocally(bucket));
+      return coordination.countHit(`campaign-bff:rate:${bucket}`, windowMs).then((shared) => judge(shared ?? countLocally(bucket)));
     },
   };
 }
@@ -69,14 +72,19 @@ export function rateLimitPolicy(options: RateLimitOptions): Policy {
     name: 'rate limits',
     admit({ caller, client }) {
       if (caller.kind !== 'app') return undefined;
-      return (async () => {
-        const retryAfter =
-          (options.appKeyRateLimit > 0 ? await options.limiter.hit(`key:${caller.app.keyHash}`, options.appKeyRateLimit) : undefined) ??
-          (options.clientRateLimit > 0 ? await options.limiter.hit(`client:${client}`, options.clientRateLimit) : undefined);
+      const refuse = (retryAfter: number | undefined): Refusal | undefined => {
         if (retryAfter === undefined) return undefined;
         options.onRefused?.();
         return tooMany(retryAfter);
-      })();
+      };
+      const byClient = (): Refusal | undefined | Promise<Refusal | undefined> => {
+        const retryAfter = options.clientRateLimit > 0 ? options.limiter.hit(`client:${client}`, options.clientRateLimit) : undefined;
+        return retryAfter instanceof Promise ? retryAfter.then(refuse) : refuse(retryAfter);
+      };
+      // The key's limit first; the address is counted only for a request the key's limit let through.
+      const byKey = options.appKeyRateLimit > 0 ? options.limiter.hit(`key:${caller.app.keyHash}`, options.appKeyRateLimit) : undefined;
+      if (byKey instanceof Promise) return byKey.then((retryAfter) => (retryAfter === undefined ? byClient() : refuse(retryAfter)));
+      return byKey === undefined ? byClient() : refuse(byKey);
     },
   };
 }

@@ -8,8 +8,24 @@ import type { Policy } from '../pipeline/types.js';
  * so a refused request never calls the backend.
  */
 export const APP_ROOT_FIELDS: ReadonlySet<string> = new Set(['offerFeed', 'categories']);
-/** Types whose every field is public: what the feed and the directory return. */
-export const APP_TYPES: ReadonlySet<string> = new Set(['OfferConnection', 'OfferEdge', 'Offer', 'OfferFeedCategory', 'CampaignCard', 'Category', 'PageInfo']);
+/**
+ * Types whose every field is public: what the feed and the directory return. The campaign groups
+ * an offer shares with `Campaign` (merchant, discount, pin settings, cashback) hold terms every
+ * user of an app sees; a field added to them is reachable by apps, so it must be such a term too.
+ */
+export const APP_TYPES: ReadonlySet<string> = new Set([
+  'OfferConnection',
+  'OfferEdge',
+  'Offer',
+  'OfferFeedCategory',
+  'CampaignCard',
+  'CampaignMerchant',
+  'CampaignDiscount',
+  'CampaignPinSettings',
+  'CampaignCashback',
+  'Category',
+  'PageInfo',
+]);
 
 export const FORBIDDEN = 'FORBIDDEN';
 

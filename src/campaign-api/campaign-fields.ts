@@ -22,10 +22,11 @@ import {
   isMoney,
   isPercent,
   merchantDomainProblem,
-  pinProblem,
+  pinIssue,
   relativeLuminance,
 } from './field-rules.js';
-import { textProblem, type TextOptions } from '../text/text-rule.js';
+import { textIssue, type TextOptions } from '../text/text-rule.js';
+import { kind, type IssueKind } from './issue-messages.js';
 
 /** Field bounds of reference section 2.1 (varchar sizes). */
 export const FIELD_LIMITS = {
@@ -53,15 +54,15 @@ export const FIELD_LIMITS = {
 export const text = (max: number, options: TextOptions = {}) =>
   z
     .string()
-    .refine((v) => textProblem(v, options) === null, {
-      error: (issue) => textProblem(issue.input as string, options) ?? undefined,
-      abort: true,
+    .superRefine((v, ctx) => {
+      const issue = textIssue(v, options);
+      if (issue) ctx.addIssue({ code: 'custom', message: issue.message, params: kind(issue.kind), continue: false });
     })
     .max(max);
 
 /** A check of a value that passed the text rule; its message states the contract and quotes what came. */
 const must = (holds: (value: string) => boolean, contract: string) =>
-  [holds, { error: (issue: { input?: unknown }) => `${contract}, got ${quote(String(issue.input))}` }] as const;
+  [holds, { error: (issue: { input?: unknown }) => `${contract}, got ${quote(String(issue.input))}`, params: kind('format') }] as const;
 
 export const dateTime = text(64)
   .datetime({ offset: true })
@@ -96,7 +97,7 @@ export const campaignFieldShape = {
   acceptUrl: url(FIELD_LIMITS.url),
   merchantDomain: text(FIELD_LIMITS.merchantDomain).superRefine((v, ctx) => {
     const problem = merchantDomainProblem(v);
-    if (problem) ctx.addIssue({ code: 'custom', message: `${problem}, got ${quote(v)}` });
+    if (problem) ctx.addIssue({ code: 'custom', message: `${problem}, got ${quote(v)}`, params: kind('format') });
   }),
   merchantLogoSvg: url(FIELD_LIMITS.merchantLogoSvg),
   merchantLogoPng: url(FIELD_LIMITS.merchantLogoPng),
@@ -143,6 +144,8 @@ export const ALWAYS_REQUIRED_ON_CREATE = [
 export interface FieldIssue {
   field: string;
   message: string;
+  /** What kind of problem it is, where the rule says (the BFF's user error codes). */
+  kind?: IssueKind;
 }
 
 type Loose = Partial<Record<CampaignFieldName, unknown>>;
@@ -150,7 +153,7 @@ type Loose = Partial<Record<CampaignFieldName, unknown>>;
 const str = (v: unknown): v is string => typeof v === 'string';
 
 /** A string that passes the text rule: the rules below judge only such values, so each bad value gets one message. */
-const goodText = (v: unknown): v is string => str(v) && textProblem(v) === null;
+const goodText = (v: unknown): v is string => str(v) && textIssue(v) === null;
 
 /**
  * The rules that tie fields together (reference 2.1, design 4.12). Written against possibly
@@ -164,39 +167,39 @@ const goodText = (v: unknown): v is string => str(v) && textProblem(v) === null;
  */
 export function crossFieldIssues(data: Loose, complete: boolean): FieldIssue[] {
   const issues: FieldIssue[] = [];
-  const add = (field: string, message: string) => issues.push({ field, message });
+  const add = (field: string, message: string, kind: IssueKind) => issues.push({ field, message, kind });
   const has = (f: CampaignFieldName) => data[f] !== undefined && data[f] !== null;
   const type = data.campaignType;
   const isCode = str(type) && CODE_CAMPAIGN_TYPES.includes(type);
 
   if (complete) {
-    for (const f of ALWAYS_REQUIRED_ON_CREATE) if (!has(f)) add(f, 'is required');
+    for (const f of ALWAYS_REQUIRED_ON_CREATE) if (!has(f)) add(f, 'is required', 'required');
     if (isCode) {
-      if (!has('pinType')) add('pinType', `is required for campaignType ${String(type)}`);
-      if (!has('pinDisplayType')) add('pinDisplayType', `is required for campaignType ${String(type)}`);
-      if (data.pinType === 'reusable' && !has('couponCode')) add('couponCode', 'is required for pinType reusable');
+      if (!has('pinType')) add('pinType', `is required for campaignType ${String(type)}`, 'required');
+      if (!has('pinDisplayType')) add('pinDisplayType', `is required for campaignType ${String(type)}`, 'required');
+      if (data.pinType === 'reusable' && !has('couponCode')) add('couponCode', 'is required for pinType reusable', 'required');
     }
     if ((type === 'promo' || type === 'banner' || type === 'codeOnline') && !has('acceptUrl')) {
-      add('acceptUrl', `is required for campaignType ${type}`);
+      add('acceptUrl', `is required for campaignType ${type}`, 'required');
     }
     if (type === 'banner') {
-      if (!has('appearanceType')) add('appearanceType', 'is required for campaignType banner');
+      if (!has('appearanceType')) add('appearanceType', 'is required for campaignType banner', 'required');
       if (data.appearanceType === 'ImageBanner' && !has('backgroundImage')) {
-        add('backgroundImage', 'is required for campaignType banner with appearanceType ImageBanner');
+        add('backgroundImage', 'is required for campaignType banner with appearanceType ImageBanner', 'required');
       }
     }
     const feeForms = Number(has('campaignFee')) + Number(has('campaignFeeMin') || has('campaignFeeMax'));
-    if (feeForms === 0) add('campaignFee', 'either campaignFee or both campaignFeeMin and campaignFeeMax are required');
+    if (feeForms === 0) add('campaignFee', 'either campaignFee or both campaignFeeMin and campaignFeeMax are required', 'required');
   }
 
   if (has('campaignFee') && (has('campaignFeeMin') || has('campaignFeeMax'))) {
-    add('campaignFee', 'give either campaignFee or the pair campaignFeeMin and campaignFeeMax, not both');
+    add('campaignFee', 'give either campaignFee or the pair campaignFeeMin and campaignFeeMax, not both', 'notAllowed');
   } else if (has('campaignFeeMin') !== has('campaignFeeMax') && (complete || !has('campaignFee'))) {
-    add(has('campaignFeeMin') ? 'campaignFeeMax' : 'campaignFeeMin', 'campaignFeeMin and campaignFeeMax go together');
+    add(has('campaignFeeMin') ? 'campaignFeeMax' : 'campaignFeeMin', 'campaignFeeMin and campaignFeeMax go together', 'required');
   }
   if (goodText(data.campaignFeeMin) && goodText(data.campaignFeeMax) && isMoney(data.campaignFeeMin) && isMoney(data.campaignFeeMax)) {
     if (Number(data.campaignFeeMin) > Number(data.campaignFeeMax)) {
-      add('campaignFeeMin', `must not exceed campaignFeeMax (${quote(data.campaignFeeMin)} > ${quote(data.campaignFeeMax)})`);
+      add('campaignFeeMin', `must not exceed campaignFeeMax (${quote(data.campaignFeeMin)} > ${quote(data.campaignFeeMax)})`, 'outOfRange');
     }
   }
 
@@ -204,38 +207,38 @@ export function crossFieldIssues(data: Loose, complete: boolean): FieldIssue[] {
   if (goodText(bg) && isHexColor(bg)) {
     const luminance = relativeLuminance(bg);
     if (luminance > MAX_BACKGROUND_LUMINANCE) {
-      add('backgroundColor', `is too light: relative luminance ${luminance.toFixed(2)}, at most ${MAX_BACKGROUND_LUMINANCE} allowed`);
+      add('backgroundColor', `is too light: relative luminance ${luminance.toFixed(2)}, at most ${MAX_BACKGROUND_LUMINANCE} allowed`, 'outOfRange');
     } else if (goodText(data.fontColor) && isHexColor(data.fontColor)) {
       const ratio = contrastRatio(bg, data.fontColor);
       if (ratio < MIN_FONT_CONTRAST) {
-        add('fontColor', `contrast with backgroundColor ${bg} is ${ratio.toFixed(2)}:1, at least ${MIN_FONT_CONTRAST}:1 required`);
+        add('fontColor', `contrast with backgroundColor ${bg} is ${ratio.toFixed(2)}:1, at least ${MIN_FONT_CONTRAST}:1 required`, 'outOfRange');
       }
     }
   }
 
   const amount = data.discountAmount;
   if (goodText(amount)) {
-    if (data.discountType === 'text' && !hasCyrillic(amount)) add('discountAmount', `must be written in Russian for discountType text, got ${quote(amount)}`);
-    if (data.discountType === 'fix' && !isMoney(amount)) add('discountAmount', `must be a decimal amount for discountType fix, got ${quote(amount)}`);
-    if (data.discountType === 'percent' && !isPercent(amount)) add('discountAmount', `must be a percentage above 0 and at most 100 for discountType percent, got ${quote(amount)}`);
+    if (data.discountType === 'text' && !hasCyrillic(amount)) add('discountAmount', `must be written in Russian for discountType text, got ${quote(amount)}`, 'format');
+    if (data.discountType === 'fix' && !isMoney(amount)) add('discountAmount', `must be a decimal amount for discountType fix, got ${quote(amount)}`, 'format');
+    if (data.discountType === 'percent' && !isPercent(amount)) add('discountAmount', `must be a percentage above 0 and at most 100 for discountType percent, got ${quote(amount)}`, isMoney(amount) ? 'outOfRange' : 'format');
   }
   if (data.discountCurrency === 840 && has('discountType') && data.discountType !== 'fix') {
-    add('discountCurrency', `only discountType fix allows discountCurrency 840, got discountType ${String(data.discountType)}`);
+    add('discountCurrency', `only discountType fix allows discountCurrency 840, got discountType ${String(data.discountType)}`, 'notAllowed');
   }
 
   if (goodText(data.couponCode) && (data.pinDisplayType === 'text' || data.pinDisplayType === 'ean_13')) {
-    const problem = pinProblem(data.couponCode, data.pinDisplayType);
-    if (problem) add('couponCode', problem);
+    const problem = pinIssue(data.couponCode, data.pinDisplayType);
+    if (problem) add('couponCode', problem.message, problem.kind);
   }
   if (has('couponCode') && data.pinType === 'one-off') {
-    add('couponCode', 'is only for pinType reusable; for pinType one-off, upload the pins with campaigns/add-pins');
+    add('couponCode', 'is only for pinType reusable; for pinType one-off, upload the pins with campaigns/add-pins', 'notAllowed');
   }
 
   if (goodText(data.campaignStart) && goodText(data.campaignEnd)) {
     const start = Date.parse(data.campaignStart);
     const end = Date.parse(data.campaignEnd);
     if (!Number.isNaN(start) && !Number.isNaN(end) && end <= start) {
-      add('campaignEnd', `must be after campaignStart: ${quote(data.campaignEnd)} is not after ${quote(data.campaignStart)}`);
+      add('campaignEnd', `must be after campaignStart: ${quote(data.campaignEnd)} is not after ${quote(data.campaignStart)}`, 'outOfRange');
     }
   }
   return issues;
@@ -247,7 +250,7 @@ function withCrossRules<T extends z.ZodType>(schema: T, complete: boolean) {
     (value, ctx) => {
       if (typeof value !== 'object' || value === null) return;
       for (const issue of crossFieldIssues(value as Loose, complete)) {
-        ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
+        ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message, ...(issue.kind ? { params: kind(issue.kind) } : {}) });
       }
     },
     // zod skips refinements after a failed field unless told to run them anyway.
@@ -296,7 +299,9 @@ function withUpdateRules<T extends z.ZodType>(schema: T) {
     (value, ctx) => {
       if (typeof value !== 'object' || value === null) return;
       for (const field of NOT_CLEARABLE) {
-        if ((value as Loose)[field] === null) ctx.addIssue({ code: 'custom', path: [field], message: 'is required and cannot be cleared: leave it out to keep the current value' });
+        if ((value as Loose)[field] === null) {
+          ctx.addIssue({ code: 'custom', path: [field], message: 'is required and cannot be cleared: leave it out to keep the current value', params: kind('required') });
+        }
       }
     },
     { when: () => true } as never,

@@ -1,6 +1,6 @@
 import { isMoney } from '../text/money.js';
 import { quote } from '../text/received-value.js';
-import { textProblem } from '../text/text-rule.js';
+import { textIssue } from '../text/text-rule.js';
 
 /**
  * Value rules of reference section 2.1 and design 4.12 as plain predicates, so the zod contract,
@@ -85,11 +85,16 @@ export const MAX_TEXT_PIN_LENGTH = 255;
  * display type as `pinDisplayType <value>` (see crossFieldIssues).
  */
 export function pinProblem(pin: string, displayType: 'text' | 'ean_13'): string | null {
-  if (displayType === 'ean_13') return EAN_13.test(pin) ? null : `must be exactly 13 digits for pinDisplayType ean_13, got ${quote(pin)}`;
-  const text = textProblem(pin);
+  return pinIssue(pin, displayType)?.message ?? null;
+}
+
+/** `pinProblem` with the kind of problem it is. */
+export function pinIssue(pin: string, displayType: 'text' | 'ean_13'): { message: string; kind: 'required' | 'format' | 'tooLong' } | null {
+  if (displayType === 'ean_13') return EAN_13.test(pin) ? null : { message: `must be exactly 13 digits for pinDisplayType ean_13, got ${quote(pin)}`, kind: 'format' };
+  const text = textIssue(pin);
   if (text) return text;
-  if (pin.trim() !== pin) return 'must not start or end with white space';
-  if (pin.length > MAX_TEXT_PIN_LENGTH) return `must be at most ${MAX_TEXT_PIN_LENGTH} characters for pinDisplayType text, got ${pin.length}`;
+  if (pin.trim() !== pin) return { message: 'must not start or end with white space', kind: 'format' };
+  if (pin.length > MAX_TEXT_PIN_LENGTH) return { message: `must be at most ${MAX_TEXT_PIN_LENGTH} characters for pinDisplayType text, got ${pin.length}`, kind: 'tooLong' };
   return null;
 }
 

@@ -119,3 +119,48 @@ export function issueMessage(issue: RawIssue): string {
 
 /** The options every request parse passes to zod. */
 export const PARSE_OPTIONS = { error: issueMessage } as const;
+
+/**
+ * What kind of problem an issue is, for a caller to branch on without reading the message:
+ * `required` (missing, empty, or a field the other fields make necessary), `tooLong` (text or a
+ * list beyond its bound), `format` (not the form the field takes), `outOfRange` (a number, date
+ * or colour beyond what is allowed, alone or against another field), `notAllowed` (a value the
+ * other fields rule out), `notAllowedNow` (a change the campaign's current state rules out),
+ * `notFound` (names something that does not exist).
+ */
+export type IssueKind = 'required' | 'tooLong' | 'format' | 'outOfRange' | 'notAllowed' | 'notAllowedNow' | 'notFound';
+
+/** The `params` a refinement passes (`{ params: kind('format') }`) so its issues carry their kind. */
+export const kind = (k: IssueKind) => ({ kind: k });
+
+interface FinalIssue {
+  code?: string;
+  message?: string;
+  origin?: string;
+  minimum?: number | bigint;
+  params?: { kind?: IssueKind };
+}
+
+/** The kind of a parse issue: a refinement's own (`params.kind`), or what a built-in check means. */
+export function issueKind(issue: FinalIssue): IssueKind | null {
+  switch (issue.code) {
+    case 'custom':
+      return issue.params?.kind ?? null;
+    case 'invalid_type':
+      // The message is this module's: "is required" is what a missing value gets.
+      return issue.message === 'is required' ? 'required' : 'format';
+    case 'too_small':
+      return (issue.origin === 'string' || issue.origin === 'array' || issue.origin === 'set') && Number(issue.minimum) <= 1 ? 'required' : issue.origin === 'string' ? 'format' : 'outOfRange';
+    case 'too_big':
+      return issue.origin === 'string' || issue.origin === 'array' || issue.origin === 'set' ? 'tooLong' : 'outOfRange';
+    case 'invalid_format':
+    case 'invalid_value':
+    case 'invalid_union':
+    case 'not_multiple_of':
+      return 'format';
+    case 'unrecognized_keys':
+      return 'notAllowed';
+    default:
+      return null;
+  }
+}

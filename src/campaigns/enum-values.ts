@@ -45,8 +45,18 @@ export const LeadStateValues = { PROCESSING: 'processing', UNKNOWN: UNKNOWN_VALU
 /** ISO 4217 numeric codes, as the campaign API writes currencies. */
 export const CurrencyCodeValues = { RUB: 643, USD: 840, UNKNOWN: UNKNOWN_CURRENCY } as const;
 
-/** Backend error codes (reference section 7) and the BFF's own codes for multi-step mutations. */
+/**
+ * Backend error codes (reference section 7), the kinds of problem the BFF's own checks find
+ * (the contract's IssueKind values), and the BFF's codes for multi-step mutations.
+ */
 export const UserErrorCodeValues = {
+  REQUIRED: 'required',
+  TOO_LONG: 'tooLong',
+  FORMAT: 'format',
+  OUT_OF_RANGE: 'outOfRange',
+  NOT_ALLOWED: 'notAllowed',
+  NOT_ALLOWED_NOW: 'notAllowedNow',
+  NOT_FOUND: 'notFound',
   INCORRECT_DATA: 'incorrectData',
   REPEAT_CAMPAIGN_DATA: 'repeatCampaignData',
   CAMPAIGN_NOT_FOUND: 'campaignNotFound',
@@ -58,6 +68,21 @@ export const UserErrorCodeValues = {
   BACKEND_BAD_RESPONSE: 'backendBadResponse',
   UNKNOWN: UNKNOWN_VALUE,
 } as const;
+
+/** An output enum's values less the read-only ones: what its input enum (`<Name>Input`) holds. */
+function writable<T extends Record<string, string | number>, R extends keyof T>(values: T, readOnly: readonly R[]): Omit<T, R> {
+  return Object.fromEntries(Object.entries(values).filter(([name]) => !(readOnly as readonly string[]).includes(name))) as Omit<T, R>;
+}
+
+export const CampaignTypeInputValues = writable(CampaignTypeValues, ['CODE', 'UNKNOWN']);
+export const PinTypeInputValues = writable(PinTypeValues, ['UNKNOWN']);
+export const PinDisplayTypeInputValues = writable(PinDisplayTypeValues, ['UNKNOWN']);
+export const DiscountTypeInputValues = writable(DiscountTypeValues, ['UNKNOWN']);
+export const FeeTypeInputValues = writable(FeeTypeValues, ['UNKNOWN']);
+export const AppearanceTypeInputValues = writable(AppearanceTypeValues, ['UNKNOWN']);
+export const CashbackTypeInputValues = writable(CashbackTypeValues, ['UNKNOWN']);
+export const PlatformInputValues = writable(PlatformValues, ['UNKNOWN']);
+export const CurrencyCodeInputValues = writable(CurrencyCodeValues, ['UNKNOWN']);
 
 export const ENUM_VALUES = {
   CampaignStatus: CampaignStatusValues,
@@ -74,6 +99,15 @@ export const ENUM_VALUES = {
   LeadState: LeadStateValues,
   CurrencyCode: CurrencyCodeValues,
   UserErrorCode: UserErrorCodeValues,
+  CampaignTypeInput: CampaignTypeInputValues,
+  PinTypeInput: PinTypeInputValues,
+  PinDisplayTypeInput: PinDisplayTypeInputValues,
+  DiscountTypeInput: DiscountTypeInputValues,
+  FeeTypeInput: FeeTypeInputValues,
+  AppearanceTypeInput: AppearanceTypeInputValues,
+  CashbackTypeInput: CashbackTypeInputValues,
+  PlatformInput: PlatformInputValues,
+  CurrencyCodeInput: CurrencyCodeInputValues,
 } as const;
 
 type ValueOf<T> = T[keyof T];

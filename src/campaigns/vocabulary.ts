@@ -72,7 +72,7 @@ const WORD = /([A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*)/;
 /** What may stand between a field and its values: `pinType one-off`, `codeOnline, codeOffline or promo`. */
 const LIST_SEPARATOR = /^,? $/;
 
-function translateWords(text: string): string {
+function translateWords(text: string, names: Readonly<Record<string, string>>): string {
   const parts = text.replace(PATH, (path) => OPERATIONS[path] ?? path).split(WORD);
   let values: Map<string, string> | null = null;
   // split() with a capture group alternates: separator, word, separator, word, ..., separator.
@@ -82,6 +82,7 @@ function translateWords(text: string): string {
     if (values && !LIST_SEPARATOR.test(before)) values = null;
     if (word in ENUM_FIELDS) {
       values = ENUM_FIELDS[word]!;
+      if (Object.hasOwn(names, word)) parts[i] = names[word]!;
       continue;
     }
     if (values?.has(word)) {
@@ -90,15 +91,18 @@ function translateWords(text: string): string {
     }
     if (values && (word === 'or' || word === 'and')) continue;
     values = null;
-    parts[i] = DISTINCT.get(word) ?? FIELDS[word] ?? word;
+    parts[i] = DISTINCT.get(word) ?? (Object.hasOwn(names, word) ? names[word] : undefined) ?? FIELDS[word] ?? word;
   }
   return parts.join('');
 }
 
-/** A message in the GraphQL API's words: its operation names, enum values and field names. */
-export function inGraphQLTerms(message: string): string {
+/**
+ * A message in the GraphQL API's words: its operation names, enum values and field names. `names`
+ * renames the REST fields an input calls otherwise (`campaignStart` → `startsAt`).
+ */
+export function inGraphQLTerms(message: string, names: Readonly<Record<string, string>> = {}): string {
   return message
     .split(QUOTED)
-    .map((part, i) => (i % 2 === 1 ? part : translateWords(part)))
+    .map((part, i) => (i % 2 === 1 ? part : translateWords(part, names)))
     .join('');
 }

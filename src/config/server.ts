@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from '../http/client-address.js';
-import { describe, int, portOrOff, section, text } from './setting.js';
+import { describe, flag, int, portOrOff, section, text } from './setting.js';
 
 /**
  * A load balancer stops sending to an instance after `fall` failed checks `inter` apart (HAProxy's
@@ -56,6 +56,16 @@ export const server = section({
       description: 'Comma-separated origins allowed by CORS (localhost origins are always allowed in development).',
       example: 'https://app.example.com,https://admin.example.com',
     }),
+    COMPRESSION: flag(true, {
+      description:
+        'GraphQL answers of 1 KiB or more go out in brotli or gzip when the request\'s `Accept-Encoding` admits one (brotli preferred), each coding with an ETag of its own and `Vary: Accept-Encoding`; `false` sends every answer as it is (for a proxy in front that compresses).',
+    }),
+    EXPLORER: describe(z.enum(['graphiql', 'sandbox', 'off'], { error: 'must be graphiql, sandbox or off' }).default('graphiql'), {
+      default: 'graphiql',
+      allowed: '`graphiql`, `sandbox`, `off`',
+      description:
+        'The page a browser gets at `/graphql` in development, with the first query and the demo token filled in: `graphiql`, served by the BFF itself (works offline and behind a proxy); `sandbox`, Apollo Sandbox, loaded from Apollo\'s CDN; `off`, none. Production serves none, whatever this says.',
+    }),
     SHUTDOWN_DELAY_MS: int(0, 600_000, DEFAULT_SHUTDOWN_DELAY_MS, {
       default: '`6000` in production, `0` in development',
       description:
@@ -107,6 +117,10 @@ export const server = section({
     buildCommit: e.BUILD_COMMIT?.toLowerCase(),
     logLevel: e.LOG_LEVEL,
     corsOrigins: e.CORS_ORIGINS ?? (production ? [] : DEVELOPMENT_ORIGINS),
+    /** Answers in brotli or gzip when the client accepts it (http/compression.ts). */
+    compression: e.COMPRESSION,
+    /** The page a browser gets at the endpoint; none in production. */
+    explorer: production ? ('off' as const) : e.EXPLORER,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     /** After SIGTERM/SIGINT: how long /readyz answers 503 while requests are still served, before the port closes. */
     shutdownDelayMs: production || present.SHUTDOWN_DELAY_MS !== undefined ? e.SHUTDOWN_DELAY_MS : 0,

@@ -11,6 +11,10 @@ import type {
 } from '../schema/generated/resolvers-types.js';
 import { createCursors, pageSize, parsePositiveId, type CursorScope, type Cursors } from '../graphql/pagination.js';
 import { cardOf } from '../campaigns/resolvers/campaign-card.js';
+import { sharedPinSettingsOf } from '../campaigns/resolvers/campaign-pin-settings.js';
+import { cashbackOf } from '../campaigns/resolvers/campaign-cashback.js';
+import { known } from '../campaigns/backend-values.js';
+import { campaignNodeId } from '../campaigns/campaign-id.js';
 import type { OfferFeedCategoryModel, OfferModel, OfferPage } from './context.js';
 import type { FeedItem } from './cache.js';
 
@@ -49,9 +53,6 @@ export const offerFeedQuery: Pick<QueryResolvers, 'offerFeed'> = {
     if (categoryId != null) {
       category = parsePositiveId(categoryId);
       if (category === null) throw badArgument('categoryId', `must be a category id (Category.id, a positive integer), got ${quote(categoryId)}`);
-    }
-    if (platform != null && platform !== 'mobile' && platform !== 'desktop') {
-      throw badArgument('platform', 'must be MOBILE or DESKTOP');
     }
 
     let view;
@@ -123,9 +124,22 @@ export const OfferConnection: OfferConnectionResolvers = {
 export const OfferEdge: OfferEdgeResolvers = {};
 
 export const Offer: OfferResolvers = {
-  id: (offer) => String(offer.item.id),
+  id: (offer) => campaignNodeId(offer.item.id),
+  ymCampaignId: (offer) => offer.item.id,
   card: (offer) => cardOf(offer.item.record, offer.locale),
   category: async (offer, _args, ctx) => (offer.item.categoryId === null ? null : ((await ctx.categories.get(offer.item.categoryId)) ?? null)),
+  // What an app acts on, from the record as `Campaign` reads it. The groups resolve to the record,
+  // as `Campaign`'s do; the pin settings only as every user may see them, since an answer to one
+  // app caller is shared with the others and with HTTP caches.
+  type: (offer) => known(offer.item.record.campaignType),
+  acceptUrl: (offer) => offer.item.record.acceptUrl ?? null,
+  pinSettings: (offer) => sharedPinSettingsOf(offer.item.record),
+  endsAt: (offer) => offer.item.record.campaignEnd ?? null,
+  offerDurationHours: (offer) => offer.item.record.offerDuration ?? null,
+  offerEndsAt: (offer) => offer.item.record.offerEnd ?? null,
+  merchant: (offer) => offer.item.record,
+  discount: (offer) => offer.item.record,
+  cashback: (offer) => cashbackOf(offer.item.record),
 };
 
 export const OfferFeedCategory: OfferFeedCategoryResolvers = {

@@ -7,11 +7,31 @@ import { BadBackendValueError } from './errors.js';
 export type ScalarBehaviour = Pick<GraphQLScalarTypeConfig<unknown, unknown>, 'serialize' | 'parseValue' | 'parseLiteral'>;
 
 /**
- * Output scalars. The values come from the campaign API, so a value a scalar cannot represent is
- * the backend's fault: it fails its field as BACKEND_BAD_RESPONSE, not as an internal error.
- * Only the functions are taken: graphql-tools would otherwise replace the SDL's descriptions.
+ * Scalars whose values a person types (timestamps, colours, links, money). Output: the values
+ * come from the campaign API, so a value a scalar cannot represent is the backend's fault: it
+ * fails its field as BACKEND_BAD_RESPONSE, not as an internal error. Input: only the JSON type is
+ * checked here (a string, as `example` is); the form is checked by the mutation that takes it,
+ * with the input's other rules, so a form gets every problem at once in `userErrors` instead of
+ * a request error for the first malformed value. Only the functions are taken: graphql-tools
+ * would otherwise replace the SDL's descriptions.
  */
-function fromBackend(scalar: Pick<GraphQLScalarType, 'name' | 'serialize' | 'parseValue' | 'parseLiteral'>): ScalarBehaviour {
+function typedText(scalar: Pick<GraphQLScalarType, 'name' | 'serialize'>, example: string): ScalarBehaviour {
+  const refuse = (what: string) => new TypeError(`${scalar.name} must be a string such as ${JSON.stringify(example)}, got ${what}`);
+  return {
+    serialize: fromBackend(scalar).serialize,
+    parseValue(value) {
+      if (typeof value !== 'string') throw refuse(value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value);
+      return value;
+    },
+    parseLiteral(ast) {
+      if (ast.kind !== Kind.STRING) throw refuse(`a literal of kind ${ast.kind}`);
+      return ast.value;
+    },
+  };
+}
+
+/** Output scalars: the value comes from the campaign API (see `typedText`). */
+function fromBackend(scalar: Pick<GraphQLScalarType, 'name' | 'serialize' | 'parseValue' | 'parseLiteral'> | Pick<GraphQLScalarType, 'name' | 'serialize'>): ScalarBehaviour {
   return {
     serialize(value) {
       try {
@@ -20,8 +40,7 @@ function fromBackend(scalar: Pick<GraphQLScalarType, 'name' | 'serialize' | 'par
         throw new BadBackendValueError(scalar.name, error instanceof Error ? error.message : String(error));
       }
     },
-    parseValue: (value) => scalar.parseValue(value),
-    parseLiteral: (ast, variables) => scalar.parseLiteral(ast, variables),
+    ...('parseValue' in scalar ? { parseValue: (value: unknown) => scalar.parseValue(value), parseLiteral: scalar.parseLiteral.bind(scalar) } : {}),
   };
 }
 
@@ -43,7 +62,7 @@ export function memoisedSerialize(serialize: (value: unknown) => unknown, capaci
   };
 }
 
-const url = { name: GraphQLURL.name, serialize: memoisedSerialize((value) => GraphQLURL.serialize(value)), parseValue: GraphQLURL.parseValue.bind(GraphQLURL), parseLiteral: GraphQLURL.parseLiteral.bind(GraphQLURL) };
+const url = { name: GraphQLURL.name, serialize: memoisedSerialize((value) => GraphQLURL.serialize(value)) };
 
 const decimal = {
   name: 'Decimal',
@@ -54,25 +73,13 @@ const decimal = {
     }
     return text;
   },
-  parseValue(value: unknown) {
-    if (typeof value !== 'string' || !isMoney(value)) {
-      throw new TypeError(`Decimal must be a string such as "15" or "10.00" (non-negative, at most two decimals), got ${JSON.stringify(value)}`);
-    }
-    return value;
-  },
-  parseLiteral(ast: Parameters<GraphQLScalarType['parseLiteral']>[0]) {
-    if (ast.kind !== Kind.STRING || !isMoney(ast.value)) {
-      throw new TypeError('Decimal must be a string such as "15" or "10.00" (non-negative, at most two decimals)');
-    }
-    return ast.value;
-  },
 };
 
 export const scalarResolvers: Record<'DateTime' | 'HexColorCode' | 'URL' | 'Decimal' | 'SafeInt', ScalarBehaviour> = {
-  DateTime: fromBackend(GraphQLDateTime),
-  HexColorCode: fromBackend(GraphQLHexColorCode),
-  URL: fromBackend(url as Pick<GraphQLScalarType, 'name' | 'serialize' | 'parseValue' | 'parseLiteral'>),
-  Decimal: fromBackend(decimal as Pick<GraphQLScalarType, 'name' | 'serialize' | 'parseValue' | 'parseLiteral'>),
+  DateTime: typedText(GraphQLDateTime, '2026-03-01T09:00:00+03:00'),
+  HexColorCode: typedText(GraphQLHexColorCode, '#1A237E'),
+  URL: typedText(url, 'https://shop.example.ru/logo.png'),
+  Decimal: typedText(decimal, '10.00'),
   // Ids and counts of the campaign API go up to 2^53 − 1; a 32-bit Int failed on 3000000000.
   SafeInt: fromBackend(GraphQLSafeInt),
 };

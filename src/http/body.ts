@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { TextDecoder } from 'node:util';
 import { quote } from '../text/received-value.js';
 import { negotiate } from './negotiation.js';
 import { HttpError, graphQLErrorBody } from './respond.js';
@@ -27,11 +28,6 @@ export function charsetProblem(contentType: string | undefined): string | undefi
   const charset = contentType === undefined ? undefined : declaredCharset(contentType);
   if (charset === undefined || charset === 'utf-8' || charset === 'utf8') return undefined;
   return `Content-Type charset ${quote(charset)} is not supported; send the JSON body encoded as UTF-8 (charset=utf-8, or no charset).`;
-}
-
-/** Why a body's bytes are refused (answered 400), or undefined when they are UTF-8. */
-export function encodingProblem(raw: Buffer): string | undefined {
-  return isUtf8(raw) ? undefined : 'Request body is not valid UTF-8; JSON must be sent encoded as UTF-8 (characters outside it may be escaped as \\uXXXX).';
 }
 
 /** The client closed the connection before it had sent its body: there is nobody left to answer. */
@@ -114,12 +110,35 @@ export function checkBodyHeaders(req: IncomingMessage, limit: number): void {
   }
 }
 
-/** Reads the body up to `limit` bytes; beyond it, stops keeping it and answers 413. */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/** What `readBody` gives for a body whose bytes are not UTF-8: refused once read whole, as malformed JSON is. */
+export const NOT_UTF8: unique symbol = Symbol('not UTF-8');
+
+export const NOT_UTF8_MESSAGE = 'Request body is not valid UTF-8; JSON must be sent encoded as UTF-8 (characters outside it may be escaped as \\uXXXX).';
+
+/**
+ * Reads the body up to `limit` bytes as UTF-8 text; beyond it, stops keeping it and answers 413.
+ * A body that comes in one piece (nearly all) is checked and decoded at once. A longer one is
+ * decoded piece by piece as it arrives, so no turn of the event loop copies or decodes a large
+ * body whole: what is left for one turn is reading the JSON.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<string | typeof NOT_UTF8> {
   // Plain events rather than an async iterator: this runs for every request.
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    let first: Buffer | undefined;
+    let decoder: TextDecoder | undefined;
+    let parts: string[] | undefined;
+    let broken = false;
     let size = 0;
+    const decode = (chunk: Buffer) => {
+      if (broken) return;
+      try {
+        parts!.push(decoder!.decode(chunk, { stream: true }));
+      } catch {
+        // Not UTF-8: the rest is still read (and counted against the limit), then refused.
+        broken = true;
+        parts = undefined;
+      }
+    };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
@@ -129,23 +148,47 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
         reject(new HttpError(413, `Request body is over the limit of ${limit} bytes.`, 'PAYLOAD_TOO_LARGE'));
         return;
       }
-      chunks.push(chunk);
+      if (first === undefined && decoder === undefined) {
+        first = chunk;
+        return;
+      }
+      if (decoder === undefined) {
+        // A byte order mark stays in the text, as a one-piece body's does (and JSON refuses it).
+        decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+        parts = [];
+        decode(first!);
+        first = undefined;
+      }
+      decode(chunk);
     };
     req.on('data', onData);
     // `on`, not `once`: each of these comes at most once for the promise that matters, and `once`
     // wraps each listener in two more objects, for every request.
-    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.on('end', () => {
+      if (decoder === undefined) {
+        const whole = first ?? Buffer.alloc(0);
+        resolve(isUtf8(whole) ? whole.toString('utf8') : NOT_UTF8);
+        return;
+      }
+      if (!broken) {
+        try {
+          parts!.push(decoder.decode());
+        } catch {
+          broken = true;
+        }
+      }
+      resolve(broken ? NOT_UTF8 : parts!.join(''));
+    });
     req.on('error', (error) => reject(new ClientGoneError(error.message)));
   });
 }
 
 /** The body as JSON: UTF-8, not empty, well-formed. */
-export function parseJsonBody(raw: Buffer): unknown {
-  if (raw.length === 0) throw new HttpError(400, 'Request body is empty; expected a JSON object with a "query".', 'BAD_REQUEST');
-  const encoding = encodingProblem(raw);
-  if (encoding) throw new HttpError(400, encoding, 'BAD_REQUEST');
+export function parseJsonBody(text: string | typeof NOT_UTF8): unknown {
+  if (text === NOT_UTF8) throw new HttpError(400, NOT_UTF8_MESSAGE, 'BAD_REQUEST');
+  if (text.length === 0) throw new HttpError(400, 'Request body is empty; expected a JSON object with a "query".', 'BAD_REQUEST');
   try {
-    return JSON.parse(raw.toString('utf8'));
+    return JSON.parse(text);
   } catch (error) {
     throw new HttpError(400, `Request body is not valid JSON: ${(error as Error).message}`, 'BAD_REQUEST');
   }

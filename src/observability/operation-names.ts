@@ -15,6 +15,7 @@ export const DOCUMENTED_OPERATIONS: readonly string[] = [
   'Categories',
   'Category',
   'CreateCampaign',
+  'Nodes',
   'OfferFeed',
   'ReportLead',
   'StartCampaign',

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   GraphQLError,
   Kind,
+  Source,
   TokenKind,
   parse,
   specifiedRules,
@@ -106,13 +107,24 @@ class Known implements KnownDocument {
   }
 }
 
+/**
+ * The part of a source a refusal's positions need: a location is worked out by reading the text
+ * up to its position, and graphql-js reads on to the next line break, which a long one-line
+ * document puts at its end.
+ */
+function throughPositions(source: Source | undefined, positions: readonly number[] | undefined): Source | undefined {
+  if (!source || !positions?.length) return source;
+  const end = Math.max(...positions) + 1;
+  return end >= source.body.length ? source : new Source(source.body.slice(0, end), source.name, source.locationOffset);
+}
+
 /** Errors as the API answers them: what a syntax or validation error lacks in code, it gets here. */
 function coded(error: GraphQLError, code: string, extra: Record<string, unknown> = {}, hideSuggestions = false): GraphQLError {
   // graphql-js ends a message with its suggestions: `Cannot query field "x" on type "Query". Did you mean "y"?`
   const message = hideSuggestions ? error.message.replace(/ Did you mean .+\?$/s, '') : error.message;
   return new GraphQLError(message, {
     nodes: error.nodes,
-    source: error.source,
+    source: throughPositions(error.source, error.positions),
     positions: error.positions,
     originalError: error.originalError ?? undefined,
     // Rules that name what they refused (a limit) keep saying so; the code is what kind of refusal it is.

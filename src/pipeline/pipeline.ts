@@ -4,7 +4,8 @@ import type { GraphQLParams } from './params.js';
 import { badRequest } from './params.js';
 import type { PersistedQueries } from './persisted-queries.js';
 import type { TrustedDocuments } from './trusted-documents.js';
-import type { CallerKind, DocumentOrigin, KnownDocument, NamedDocument, Policy, Refusal, Situation, Transport } from './types.js';
+import { createVerdictCache, variablesKeyOf, type OperationVerdict } from './verdicts.js';
+import type { CallerKind, DocumentOrigin, KnownDocument, NamedDocument, OperationRequest, Policy, Refusal, Situation, Transport } from './types.js';
 
 /**
  * The request pipeline: the one place where every rule that decides whether and how a GraphQL
@@ -14,7 +15,7 @@ import type { CallerKind, DocumentOrigin, KnownDocument, NamedDocument, Policy, 
  *   → admit (rate limits) → source (trusted documents)
  *   → the document cache (parse within the token limit, validate with every rule)
  *   → the operation → document verdicts (operation types, scope), kept with the document
- *   → operation verdicts (variables, cost)
+ *   → operation verdicts (variables, cost), kept by the variables' values
  *   → a `Prepared` operation, which is what every executor takes.
  *
  * The rules are the `policies` list given once at start-up; no path chooses among them. An
@@ -32,6 +33,8 @@ export interface Prepared {
   /** The name the request gave (an operation of the document); undefined for its only one. */
   readonly operationName: string | undefined;
   readonly variables: Readonly<Record<string, unknown>> | undefined;
+  /** The declared variables' values as one text (undefined: too deep to write): what answers are kept by. */
+  readonly variablesKey: string | undefined;
   readonly situation: Situation;
   readonly origin: DocumentOrigin;
 }
@@ -43,6 +46,8 @@ export interface PipelineOptions {
   persisted: PersistedQueries | undefined;
   /** The document cache's bounds: bytes kept, and the longest text worth keeping. */
   documents: { maxBytes: number; maxTextLength: number };
+  /** Bytes the operation policies' remembered verdicts may hold. */
+  verdictBytes: number;
 }
 
 export interface Pipeline {
@@ -81,6 +86,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const sourcing = policies.filter((p) => p.source);
   const judgingDocuments = policies.filter((p) => p.document);
   const judgingOperations = policies.filter((p) => p.operation);
+  const verdicts = createVerdictCache(options.verdictBytes);
+  let documentIds = 0;
 
   /** The document a request names, before the persisted-query store is asked. */
   function named(params: GraphQLParams): NamedDocument | Refusal {
@@ -127,12 +134,30 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       return null;
     });
     if (verdict) return verdict;
-    const request = { document: outcome, operation, operationName: params.operationName, variables: params.variables };
-    for (const policy of judgingOperations) {
-      const refusal = policy.operation!(request, situation);
-      if (refusal) return { ...refusal, operation: named };
+    const { operationName, variables } = params;
+    const request: OperationRequest = { document: outcome, operation, operationName, variables };
+    const variablesKey = variablesKeyOf(operation, params.variables);
+    const on = { callerKind, transport };
+    let judged: OperationVerdict | undefined;
+    if (variablesKey === undefined) judged = judgeOperation(request, on);
+    else {
+      const key = `${outcome.memo('pipeline:id', () => ++documentIds)}|${callerKind}|${transport}|${operationName ?? ''}|${variablesKey}`;
+      judged = verdicts.get(key);
+      if (judged === undefined) verdicts.set(key, (judged = judgeOperation(request, on)));
     }
-    return { ...request, situation, origin: source.origin ?? 'text' } as unknown as Prepared;
+    if (judged) return { ...judged, operation: named };
+    // Written out rather than spread from `request`: every Prepared has one shape, which keeps
+    // the executors' and the response cache's reads of it monomorphic.
+    const prepared: Omit<Prepared, typeof preparedBrand> = { document: outcome, operation, operationName, variables, variablesKey, situation, origin: source.origin ?? 'text' };
+    return prepared as Prepared;
+  }
+
+  function judgeOperation(request: OperationRequest, on: { callerKind: CallerKind; transport: Transport }): OperationVerdict {
+    for (const policy of judgingOperations) {
+      const refusal = policy.operation!(request, on);
+      if (refusal) return refusal;
+    }
+    return null;
   }
 
   /** A persisted query named by hash alone, not in the manifest: the kept document, else the store. */

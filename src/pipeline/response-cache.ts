@@ -107,19 +107,11 @@ export interface ResponseCacheOptions {
    * a refused token gets the same refusal whatever is remembered.
    */
   trusts(caller: Caller): boolean;
+  /** Bytes an answer's writer may keep beside it (its compressed copies), counted with it. */
+  allowance?: (bodyBytes: number) => number;
 }
 
 const ENTRY_OVERHEAD = 512;
-
-/** JSON with every object's keys in order: equal values give equal text, whatever the client's order. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    return `{${Object.keys(record).sort().map((k) => `${JSON.stringify(k)}:${canonical(record[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 /** The `@cacheControl` hint of a field or type, if it has one. */
 function hintOf(directives: readonly DirectiveNode[] | undefined): { maxAge?: number; scope?: string } | undefined {
@@ -207,7 +199,7 @@ export const etagOf = (body: string): string => `"${createHash('sha1').update(bo
 export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
   const answers = new LRUCache<string, Entry>({
     maxSize: options.maxBytes,
-    sizeCalculation: (entry, key) => entry.bytes.length + key.length * 2 + ENTRY_OVERHEAD,
+    sizeCalculation: (entry, key) => entry.bytes.length + (options.allowance?.(entry.bytes.length) ?? 0) + key.length * 2 + ENTRY_OVERHEAD,
     // Expired answers leave at once: an idle process gives them back.
     ttlAutopurge: true,
   });
@@ -224,20 +216,8 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     const who = cachePolicy.scope === 'PUBLIC' ? '*' : options.callerKey(caller);
     if (who === undefined) return undefined;
     const id = prepared.document.memo('response-cache:id', () => ++documents);
-    let values = '';
-    const given = prepared.variables;
-    if (given) {
-      for (const definition of prepared.operation.variableDefinitions ?? []) {
-        const name = definition.variable.name.value;
-        if (!Object.hasOwn(given, name)) continue;
-        try {
-          values += `${name}:${canonical(given[name])},`;
-        } catch {
-          // Nested too deep to write out again: answered, never remembered.
-          return undefined;
-        }
-      }
-    }
+    const values = prepared.variablesKey;
+    if (values === undefined) return undefined;
     return `${id}|${prepared.operationName ?? ''}|${who}|${values}`;
   }
 

@@ -111,7 +111,11 @@ export function loadTrustedDocuments(file: string | undefined, onMismatch?: (has
     }
   }
   const byQuery = new Map([...byHash.values()].map((d) => [d.query, d]));
-  const longest = Math.max(0, ...[...byHash.values()].map((d) => d.query.length));
+  // Entries named by the hash of another text than theirs (a normalised print): a client may send
+  // that other text, found only by its digest. Any other text is one of the manifest's exactly or none.
+  const renamed = new Map([...byHash.values()].filter((d) => sha256Hex(d.query) !== d.hash).map((d) => [d.hash, d]));
+  // A print may space a document out: twice the longest such entry bounds what is worth a digest.
+  const longest = 2 * Math.max(0, ...[...renamed.values()].map((d) => d.query.length)) + 256;
   const operationNames = new Set<string>();
   for (const document of byHash.values()) if (document.operationName) operationNames.add(document.operationName);
   return {
@@ -121,8 +125,8 @@ export function loadTrustedDocuments(file: string | undefined, onMismatch?: (has
       const hash = documentHash(id);
       return hash ? byHash.get(hash) : undefined;
     },
-    // Only a text as short as a document of the manifest can be one: no digest of anything longer.
-    byText: (query) => byQuery.get(query) ?? (query.length <= longest ? byHash.get(sha256Hex(query)) : undefined),
+    // A digest only where an entry is renamed, and only of a text no longer than such an entry's.
+    byText: (query) => byQuery.get(query) ?? (renamed.size > 0 && query.length <= longest ? renamed.get(sha256Hex(query)) : undefined),
     notFound: (id) => ({
       status: 400,
       errors: [

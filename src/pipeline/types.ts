@@ -111,6 +111,10 @@ export interface Policy {
    * so it is worked out once for each (operation types per transport, what an app key reaches).
    */
   document?(document: KnownDocument, operation: OperationDefinitionNode, on: { callerKind: CallerKind; transport: Transport }): Refusal | undefined;
-  /** Each request, with its variables (their coercion, the cost of the operation with them). */
-  operation?(request: OperationRequest, situation: Situation): Refusal | undefined;
+  /**
+   * An operation with a request's variables (their coercion, the cost of the operation with them).
+   * It sees the kind of caller and the transport, never who the caller is: the verdict is kept by
+   * the variables' values and given again to the same request.
+   */
+  operation?(request: OperationRequest, on: { callerKind: CallerKind; transport: Transport }): Refusal | undefined;
 }

@@ -6,6 +6,7 @@ import type { Apps } from '../apps/index.js';
 import type { CacheStore } from '../cache/store.js';
 import type { TokenVerdicts } from '../cache/token-verdicts.js';
 import type { Config } from '../config.js';
+import { keptCopiesAllowance } from '../http/compression.js';
 import type { ErrorFormatter } from '../graphql/errors.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -26,6 +27,9 @@ export const RESPONSE_CACHE_MAX_BYTES = 16 * 1024 * 1024;
 
 /** Bytes of parsed documents kept at most, by each of the pipeline and Apollo. */
 const DOCUMENTS_MAX_BYTES = 32 * 1024 * 1024;
+
+/** Bytes of the operation policies' verdicts kept, by the variables' values they were given. */
+const VERDICTS_MAX_BYTES = 4 * 1024 * 1024;
 
 export interface AnsweringOptions {
   config: Config;
@@ -74,6 +78,7 @@ export async function createAnswering<Context extends BaseContext>(
     trusted: apps.trusted,
     persisted: createPersistedQueries(options.cache.keyv('apq'), (result) => metrics.cacheLookups.inc({ cache: 'apq', result })),
     documents: { maxBytes: DOCUMENTS_MAX_BYTES, maxTextLength: 64 * 1024 },
+    verdictBytes: VERDICTS_MAX_BYTES,
   });
 
   // A partner's key for what is remembered for it alone, and whether its token was accepted lately:
@@ -100,6 +105,8 @@ export async function createAnswering<Context extends BaseContext>(
       caller.kind === 'partner'
         ? verdicts.get(tokenKey(caller)) === 'accepted'
         : caller.kind === 'app' && appTokenKeys(caller.app).some((key) => verdicts.get(key) === 'accepted'),
+    // The compressed copies the HTTP writer keeps of an answer count in the same budget.
+    ...(config.compression ? { allowance: keptCopiesAllowance } : {}),
   });
 
   const execution = apolloExecution<Context>(reportErrors);

@@ -27,7 +27,8 @@ import { createAnswering } from './answering.js';
 import { connectBackend } from './backend.js';
 import { createCallers } from './callers.js';
 import { clientAddressReader } from '../http/client-address.js';
-import { createGraphQLHandler } from './graphql-handler.js';
+import { createGraphQLHandler, type LandingPage } from './graphql-handler.js';
+import { createExplorer } from '../http/explorer.js';
 import { createHttpHandler, type Readiness } from './http.js';
 import { serveHttp } from './http-server.js';
 import { startMetricsServer, type MetricsServer } from './metrics-server.js';
@@ -181,6 +182,20 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   admission?.register(metrics.registry);
   const cors = { origins: config.corsOrigins, allowLocalhost: !production };
   const callers = createCallers({ appOf: apps.appOf, fallbackToken: options.fallbackToken ?? null, onRefused: () => metrics.limitRejections.inc({ limit: 'app_key' }) });
+  // The page a browser gets in development (none in production), with the first query and the demo token filled in.
+  const demoHeaders: Record<string, string> = options.fallbackToken ? { Authorization: `Bearer ${options.fallbackToken}` } : {};
+  const explorer = config.explorer === 'graphiql' ? createExplorer({ query: FIRST_QUERY, headers: demoHeaders }) : undefined;
+  const sandbox =
+    config.explorer === 'sandbox'
+      ? await landingPageOf(
+          ApolloServerPluginLandingPageLocalDefault({ embed: options.fallbackToken ? { initialState: { sharedHeaders: demoHeaders } } : true, document: FIRST_QUERY }),
+        )
+      : undefined;
+  const landingPage: LandingPage | undefined = explorer
+    ? { render: () => explorer.page(), headers: explorer.pageHeaders }
+    : sandbox
+      ? { render: sandbox, headers: {} }
+      : undefined;
   const graphql = createGraphQLHandler<ServerContext>({
     pipeline,
     responses,
@@ -206,19 +221,12 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
       if (app) context.categories = recordingFreshness(appCategories(categories, app.partnerTokens), categories, response);
       return Object.assign(context, { requestId, backend, apps: { app, feed: apps.feed, cursorSecret: apps.cursorSecret } });
     },
-    // Apollo Sandbox for a browser in development, with the first query and the demo token filled in.
-    landingPage: production
-      ? undefined
-      : await landingPageOf(
-          ApolloServerPluginLandingPageLocalDefault({
-            embed: options.fallbackToken ? { initialState: { sharedHeaders: { Authorization: `Bearer ${options.fallbackToken}` } } } : true,
-            document: FIRST_QUERY,
-          }),
-        ),
+    landingPage,
     bodyLimitBytes: config.limits.bodyLimitBytes,
     requestTimeoutMs: config.limits.requestTimeoutMs,
     cors,
     admission,
+    compression: config.compression,
     publicCacheControl: `public, max-age=${config.apps.httpMaxAgeS}, stale-while-revalidate=${config.apps.httpStaleWhileRevalidateS}`,
     logger,
     format: formatGraphQLError,
@@ -228,7 +236,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     onRefused: (reason) => metrics.limitRejections.inc({ limit: reason }),
     onRefusal: countLimits,
   });
-  const untracedHandler = createHttpHandler({ graphql, stream: subscriptions.sse, readiness, cors, logger });
+  const untracedHandler = createHttpHandler({ graphql, ...(explorer ? { explorer: explorer.serve } : {}), stream: subscriptions.sse, readiness, cors, logger });
   const handler = tracer ? traceGraphqlRequests(untracedHandler, tracer) : untracedHandler;
 
   const serving = await serveHttp(

@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { Admission } from './admission.js';
-import { ClientGoneError, checkBodyHeaders, parseJsonBody, readBody, refuseBody } from '../http/body.js';
+import { ClientGoneError, NOT_UTF8, checkBodyHeaders, parseJsonBody, readBody, refuseBody } from '../http/body.js';
 import { corsHeaders, type CorsPolicy } from '../http/cors.js';
 import { RequestLifetime } from './lifetime.js';
 import { negotiate, prefersHtml, type Negotiated } from '../http/negotiation.js';
+import { COMPRESSION_THRESHOLD_BYTES, codedEtag, coded, codingFor } from '../http/compression.js';
 import { HttpError, sendGraphQLError } from '../http/respond.js';
 import type { Logger } from '../observability/logger.js';
 import type { Executor } from '../pipeline/executors.js';
@@ -20,6 +21,12 @@ import type { RequestRecord, UnexecutedRecord } from '../graphql/request-log.js'
  * whichever executor runs it; only a browser asking for the explorer's page is handed to Apollo
  * as it is.
  */
+
+/** The endpoint's page for a browser, and the headers it goes with. */
+export interface LandingPage {
+  render(): Promise<string> | string;
+  headers: Readonly<Record<string, string>>;
+}
 
 /** What the context factory is given for a request that runs. */
 export interface RequestInfo {
@@ -45,14 +52,16 @@ export interface GraphQLHandlerOptions<C> {
   /** Runs documents already run once (undefined: Apollo runs every request). */
   compiled: Executor<C> | undefined;
   context(info: RequestInfo): Promise<C>;
-  /** The page a browser gets at the endpoint (Apollo Sandbox); undefined where there is none (production). */
-  landingPage: (() => Promise<string>) | undefined;
+  /** The page a browser gets at the endpoint (GraphiQL or Apollo Sandbox); undefined where there is none (production). */
+  landingPage: LandingPage | undefined;
   bodyLimitBytes: number;
   requestTimeoutMs: number;
   cors: CorsPolicy;
   admission: Admission | undefined;
   /** `Cache-Control` of an app's cacheable GET answer. */
   publicCacheControl: string;
+  /** Answers worth it go out in brotli or gzip when the client accepts one. */
+  compression: boolean;
   logger: Logger;
   /** How every error leaves (src/graphql/errors.ts). */
   format(error: GraphQLError): GraphQLFormattedError;
@@ -125,20 +134,40 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
     res.end(body, 'utf8');
   }
 
-  /** A complete answer: a 304 where the client holds it already. */
-  function write(req: IncomingMessage, res: ServerResponse, headers: Readonly<Record<string, string>>, body: string, bytes?: Buffer): void {
-    if (headers.etag && matches(req.headers['if-none-match'], headers.etag)) {
+  /**
+   * A complete answer: a 304 where the client holds it already; compressed when the client
+   * accepts it and the body is worth it, each coding its own representation (its own ETag). A
+   * remembered answer keeps its compressed copies, so a warm answer is compressed once.
+   */
+  /** `headers` is the answer's own (made for it): the coding and length are added to it. */
+  function write(req: IncomingMessage, res: ServerResponse, headers: Record<string, string | number>, body: string, remembered?: RememberedAnswer): void | Promise<void> {
+    const bytes = remembered?.bytes ?? Buffer.from(body, 'utf8');
+    const coding = options.compression && bytes.length >= COMPRESSION_THRESHOLD_BYTES ? codingFor(req.headers['accept-encoding']) : undefined;
+    if (coding) {
+      headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
+      if (headers.etag) headers.etag = codedEtag(String(headers.etag), coding);
+    }
+    if (headers.etag && matches(req.headers['if-none-match'], String(headers.etag))) {
       res.writeHead(304, headers);
       res.end();
       return;
     }
-    if (bytes) {
-      res.writeHead(200, { ...headers, 'content-length': bytes.length });
+    if (!coding || coding === 'identity') {
+      headers['content-length'] = bytes.length;
+      res.writeHead(200, headers);
       res.end(bytes);
       return;
     }
-    res.writeHead(200, { ...headers, 'content-length': Buffer.byteLength(body, 'utf8') });
-    res.end(body, 'utf8');
+    const send = (encoded: Buffer) => {
+      // The client may have gone while its answer was compressed.
+      if (res.destroyed || res.headersSent) return;
+      headers['content-encoding'] = coding;
+      headers['content-length'] = encoded.length;
+      res.writeHead(200, headers);
+      res.end(encoded);
+    };
+    const encoded = coded(bytes, coding, remembered);
+    return Buffer.isBuffer(encoded) ? send(encoded) : encoded.then(send);
   }
 
   async function paramsFrom(req: IncomingMessage, res: ServerResponse, method: 'GET' | 'POST', url: URL, cors: Readonly<Record<string, string>>, requestId: string, started: number): Promise<GraphQLParams | Refusal | undefined> {
@@ -148,7 +177,7 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
       }
       return paramsOfSearch(url.searchParams);
     }
-    let raw: Buffer;
+    let raw: string | typeof NOT_UTF8;
     try {
       checkBodyHeaders(req, options.bodyLimitBytes);
       raw = await readBody(req, options.bodyLimitBytes);
@@ -178,7 +207,8 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
 
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<void> {
     const started = performance.now();
-    const method = req.method ?? 'GET';
+    // HEAD is answered as GET is, without the body (Node leaves it out).
+    const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
     const cors = corsHeaders(options.cors, req);
     if (method === 'OPTIONS') {
       res.writeHead(204, { ...cors, 'content-length': '0' });
@@ -186,13 +216,13 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
       return;
     }
     if (method !== 'GET' && method !== 'POST') {
-      sendGraphQLError(req, res, 405, `Method ${method} is not allowed on /graphql; use POST (or GET for queries).`, 'METHOD_NOT_ALLOWED', { ...cors, allow: 'GET, POST, OPTIONS' });
+      sendGraphQLError(req, res, 405, `Method ${method} is not allowed on /graphql; use POST (or GET for queries).`, 'METHOD_NOT_ALLOWED', { ...cors, allow: 'GET, HEAD, POST, OPTIONS' });
       options.recordUnexecuted({ requestId, path: 'http', errorCode: 'METHOD_NOT_ALLOWED', durationMs: performance.now() - started });
       return;
     }
     if (method === 'GET' && options.landingPage && prefersHtml(req.headers.accept)) {
-      const html = await options.landingPage();
-      res.writeHead(200, { ...cors, 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html, 'utf8') });
+      const html = await options.landingPage.render();
+      res.writeHead(200, { ...cors, ...options.landingPage.headers, 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html, 'utf8') });
       res.end(html, 'utf8');
       return;
     }
@@ -227,7 +257,8 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
 
     const remembered = options.responses.lookup(prepared);
     if (remembered) {
-      write(req, res, { ...cors, ...negotiated.headers, ...cachingHeaders(caller, transport, remembered) }, remembered.body, remembered.bytes);
+      const writing = write(req, res, { ...cors, ...negotiated.headers, ...cachingHeaders(caller, transport, remembered) }, remembered.body, remembered);
+      if (writing) await writing;
       options.recordUnexecuted({ requestId, path: 'remembered', operationName: remembered.operationName, operationType: remembered.operationType, durationMs: performance.now() - started });
       return;
     }
@@ -275,7 +306,8 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
       const remembered = outcome.errors ? undefined : options.responses.remember(prepared, body, facts);
       // An app's GET is validated for HTTP caches even when the answer could not be remembered here.
       const cacheable = remembered ?? (caller.kind === 'app' && transport === 'get' && !outcome.errors && !facts.uncacheable && options.responses.policy(prepared) ? { etag: etagOf(body) } : undefined);
-      write(req, res, { ...cors, ...negotiated.headers, ...cachingHeaders(caller, transport, cacheable as RememberedAnswer | undefined) }, body, remembered?.bytes);
+      const writing = write(req, res, { ...cors, ...negotiated.headers, ...cachingHeaders(caller, transport, cacheable as RememberedAnswer | undefined) }, body, remembered);
+      if (writing) await writing;
       options.record({
         requestId,
         contextValue,

@@ -21,6 +21,8 @@ export interface Readiness {
 
 export interface RoutesOptions {
   graphql: GraphQLHandler;
+  /** The explorer's files (GraphiQL in development) under `/graphql/explorer/`; undefined: none. */
+  explorer?: (req: IncomingMessage, res: ServerResponse, pathname: string) => Promise<void>;
   /** GraphQL over SSE (graphql-sse) at `/graphql/stream`. */
   stream?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   readiness: () => Promise<Readiness>;
@@ -39,6 +41,8 @@ export interface HttpHandler {
   interruptInFlight(): number;
 }
 
+const EXPLORER_PATH = '/graphql/explorer/';
+
 /** Read only: shared by every request to the bare /graphql. */
 const GRAPHQL_URL: Readonly<URL> = new URL('http://localhost/graphql');
 
@@ -50,6 +54,7 @@ export function createHttpHandler(options: RoutesOptions): HttpHandler {
     res.setHeader('x-request-id', requestId);
     // The URL a POST to /graphql always has, parsed once: it is most requests.
     const url = req.url === '/graphql' ? GRAPHQL_URL : new URL(req.url ?? '/', 'http://localhost');
+    if (options.explorer && url.pathname.startsWith(EXPLORER_PATH)) return options.explorer(req, res, url.pathname);
     switch (url.pathname) {
       case '/graphql':
         return options.graphql(req, res, url, requestId);

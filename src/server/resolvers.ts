@@ -15,6 +15,7 @@ import { enumResolvers } from '../campaigns/resolvers/enums.js';
 import { Lead } from '../campaigns/resolvers/lead.js';
 import { LeadCounts } from '../campaigns/resolvers/lead-counts.js';
 import { Mutation } from '../campaigns/resolvers/mutation.js';
+import { Node } from '../campaigns/resolvers/node.js';
 import { PinConnection } from '../campaigns/resolvers/pin-connection.js';
 import { PinCounts } from '../campaigns/resolvers/pin-counts.js';
 import { Query } from '../campaigns/resolvers/query.js';
@@ -27,6 +28,7 @@ export const resolvers: Resolvers = {
   Mutation,
   Subscription,
   CampaignStatusEvent,
+  Node,
   Campaign,
   CampaignMerchant,
   CampaignAppearance,

@@ -4,7 +4,7 @@ import { known } from '../campaigns/backend-values.js';
 import { badArgument, noTokenError } from '../graphql/errors.js';
 import type { CampaignStatusEventResolvers, SubscriptionResolvers } from '../schema/generated/resolvers-types.js';
 import type { Loaders } from '../campaigns/loaders.js';
-import { parsePositiveId } from '../graphql/pagination.js';
+import { parseCampaignId } from '../campaigns/campaign-id.js';
 import { statusValue, type StatusEvent } from './events.js';
 import { LiveErrorCode, type TokenCheck, type WatchItem } from './hub.js';
 import { quote } from '../campaign-api/index.js';
@@ -18,8 +18,8 @@ function parseIds(ids: readonly string[], maxIds: number): Set<number> {
   }
   const set = new Set<number>();
   for (const id of ids) {
-    const n = parsePositiveId(id);
-    if (n === null) throw badArgument('ids', `must hold campaign ids (positive integers), got ${quote(id)}.`);
+    const n = parseCampaignId(id);
+    if (n === null) throw badArgument('ids', `must hold campaign ids (Campaign.id), got ${quote(id)}.`);
     set.add(n);
   }
   return set;

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ExecutionResult, GraphQLError, GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { createHandler } from 'graphql-sse';
-import { charsetProblem, encodingProblem } from '../http/body.js';
+import { NOT_UTF8, NOT_UTF8_MESSAGE, charsetProblem, readBody } from '../http/body.js';
+import { HttpError } from '../http/respond.js';
 import { readAuthorization } from '../http/auth.js';
 import { noTokenError } from '../graphql/errors.js';
 import type { GraphQLContext } from '../schema/context.js';
@@ -35,25 +36,14 @@ function refuse(res: ServerResponse, status: number, message: string, code: stri
 }
 
 /** The body as text; a string is why it was refused (not UTF-8); null when over the limit. */
-function readBody(req: IncomingMessage, limit: number): Promise<{ text: string } | string | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners('data');
-        resolve(null);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.once('end', () => {
-      const raw = Buffer.concat(chunks);
-      resolve(encodingProblem(raw) ?? { text: raw.toString('utf8') });
-    });
-    req.once('error', reject);
-  });
+async function readText(req: IncomingMessage, limit: number): Promise<{ text: string } | string | null> {
+  try {
+    const text = await readBody(req, limit);
+    return text === NOT_UTF8 ? NOT_UTF8_MESSAGE : { text };
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 413) return null;
+    throw error;
+  }
 }
 
 /**
@@ -117,7 +107,7 @@ export function createSseHandler(options: SseOptions) {
     if ((await live.verify(token)) === 'invalid') {
       return refuse(res, 401, 'The campaign API did not accept the partner token. Send a valid token as "Bearer <token>".', 'UNAUTHENTICATED');
     }
-    const read = req.method === 'POST' ? await readBody(req, limits.maxMessageBytes) : { text: '' };
+    const read = req.method === 'POST' ? await readText(req, limits.maxMessageBytes) : { text: '' };
     if (read === null) {
       res.setHeader('connection', 'close');
       refuse(res, 413, `Request body is over the limit of ${limits.maxMessageBytes} bytes.`, 'PAYLOAD_TOO_LARGE');

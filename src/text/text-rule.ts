@@ -47,9 +47,22 @@ function whatIs(cp: number): [what: string, why: string] {
   return ['an invisible format character', ''];
 }
 
+/** Why `value` is not text this API stores, and whether that is a missing value or a malformed one. */
+export interface TextIssue {
+  message: string;
+  /** `required`: empty or blank, nothing was given; `format`: characters no client can show. */
+  kind: 'required' | 'format';
+}
+
 /** Why `value` is not text this API stores (see TextOptions), or null when it is. */
 export function textProblem(value: string, options: TextOptions = {}): string | null {
-  if (value.length === 0) return 'must not be empty';
+  return textIssue(value, options)?.message ?? null;
+}
+
+/** `textProblem` with the kind of problem it is. */
+export function textIssue(value: string, options: TextOptions = {}): TextIssue | null {
+  const format = (message: string): TextIssue => ({ message, kind: 'format' });
+  if (value.length === 0) return { message: 'must not be empty', kind: 'required' };
   NOT_TEXT.lastIndex = 0;
   for (let match = NOT_TEXT.exec(value); match; match = NOT_TEXT.exec(value)) {
     const char = match[0];
@@ -57,12 +70,12 @@ export function textProblem(value: string, options: TextOptions = {}): string | 
     // Positions count characters from 1, as a person counts them in the text they sent.
     const where = `(${codePointName(char)}) at position ${[...value.slice(0, match.index)].length + 1}`;
     if (LINE_BREAKS.has(char)) {
-      return options.multiline ? `must write line breaks as \\n alone: it holds ${char === '\r' ? 'a carriage return' : 'a line or paragraph separator'} ${where}` : `must be one line: it holds a line break ${where}`;
+      return format(options.multiline ? `must write line breaks as \\n alone: it holds ${char === '\r' ? 'a carriage return' : 'a line or paragraph separator'} ${where}` : `must be one line: it holds a line break ${where}`);
     }
     const [what, why] = whatIs(char.codePointAt(0)!);
-    return `must be plain text: it holds ${what} ${where}${why}`;
+    return format(`must be plain text: it holds ${what} ${where}${why}`);
   }
-  if (BLANK.test(value)) return 'must not be blank: it holds only white space or invisible characters';
+  if (BLANK.test(value)) return { message: 'must not be blank: it holds only white space or invisible characters', kind: 'required' };
   return null;
 }
 

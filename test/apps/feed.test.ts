@@ -4,6 +4,7 @@ import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.
 import { startStack, type Stack } from '../helpers/stack.js';
 import { createCampaign, newPartner, oneOffInput, promoInput } from '../graphql/support.js';
 import { app, DEMO_APP, FEED, partner, post, sleep, startedIds } from './support.js';
+import { numberOf } from '../helpers/ids.js';
 
 /**
  * One conformance suite for the offer feed, run on every variant: the in-memory and the Redis
@@ -16,7 +17,7 @@ const variants = [
   { name: 'Redis, compiled path', redis: true, compiled: true },
 ].filter((v) => !v.redis || redisAvailable);
 
-const byIdDesc = (ids: string[]) => [...ids].sort((a, b) => Number(b) - Number(a));
+const byIdDesc = (ids: string[]) => [...ids].sort((a, b) => numberOf(b) - numberOf(a));
 
 describe.each(variants)('offerFeed ($name)', (variant) => {
   let redis: RunningRedis | undefined;

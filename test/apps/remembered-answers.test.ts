@@ -35,20 +35,19 @@ async function bigPartner(stack: Stack, count: number): Promise<string> {
     const input = {
       partnerCampaignId: 7_000_000 + i,
       categoryId: String(1 + (i % 8)),
-      campaignType: 'PROMO',
+      type: 'PROMO',
       acceptUrl: `https://shop.example.ru/promo/${'p'.repeat(250)}`,
-      merchantDomain: 'shop.example.ru',
-      merchantLogoSvg: 'https://shop.example.ru/logo.svg',
-      merchantLogoPng: 'https://shop.example.ru/logo.png',
-      merchantName: 'Магазин '.repeat(40).slice(0, 290),
-      backgroundColor: '#1A237E',
-      fontColor: '#FFFFFF',
+      merchant: {
+        domain: 'shop.example.ru',
+        logoSvgUrl: 'https://shop.example.ru/logo.svg',
+        logoPngUrl: 'https://shop.example.ru/logo.png',
+        name: 'Магазин '.repeat(40).slice(0, 290),
+      },
+      appearance: { backgroundColor: '#1A237E', fontColor: '#FFFFFF' },
       description: 'Скидка на всё',
       conditions: 'При заказе от 1000 рублей',
-      discountType: 'PERCENT',
-      discountAmount: '15',
-      campaignFee: '5',
-      feeType: 'PERCENT',
+      discount: { type: 'PERCENT', amount: '15' },
+      fee: { type: 'PERCENT', amount: '5' },
     };
     const { body } = await stack.gql(CREATE, { input }, token);
     if (body.errors || (body.data as any).createCampaign.userErrors.length) throw new Error(`createCampaign failed: ${JSON.stringify(body)}`);

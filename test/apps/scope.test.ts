@@ -6,6 +6,7 @@ import {
   isInputObjectType,
   isListType,
   isNonNullType,
+  isCompositeType,
   isObjectType,
   isScalarType,
   type GraphQLField,
@@ -82,7 +83,7 @@ function probes(schema: GraphQLSchema): Probe[] {
       for (const field of Object.values(type.getFields())) {
         if (publicOnly && path.length === 0 && !APP_ROOT_FIELDS.has(field.name)) continue;
         const named = getNamedType(field.type);
-        const selection = isObjectType(named) ? `${call(field)} { __typename }` : call(field);
+        const selection = isCompositeType(named) ? `${call(field)} { __typename }` : call(field);
         const document = `${operation} { ${path.map((p) => `${p} { `).join('')}${selection}${' }'.repeat(path.length)} }`;
         const allowed =
           operation === 'query' &&

@@ -34,7 +34,7 @@ export async function get(url: string, params: Record<string, string>, headers: 
 export const app = (key = DEMO_APP_KEY) => ({ 'x-app-key': key });
 export const partner = (token: string) => ({ authorization: `Bearer ${token}` });
 
-export const FEED = `query Feed($first: Int, $after: String, $categoryId: ID, $platform: Platform, $locale: String) {
+export const FEED = `query Feed($first: Int, $after: String, $categoryId: ID, $platform: PlatformInput, $locale: String) {
   offerFeed(first: $first, after: $after, categoryId: $categoryId, platform: $platform, locale: $locale) {
     totalCount
     nodes { id card { title discountLabel backgroundColor actionUrl } category { id name } }

@@ -91,6 +91,10 @@ describe('trusted documents manifest', () => {
     const docs = loadTrustedDocuments(manifest({ [sha('other')]: '{ categories { id } }' }), (hash) => mismatched.push(hash));
     expect(mismatched).toEqual([sha('other')]);
     expect(docs.byId(sha('other'))).toBeDefined();
+    // Its own text, and the text its hash names, both find it; nothing else does.
+    expect(docs.byText('{ categories { id } }')?.hash).toBe(sha('other'));
+    expect(docs.byText('other')?.hash).toBe(sha('other'));
+    expect(docs.byText('{ categories { name } }')).toBeUndefined();
   });
 
   it('a manifest the server cannot use stops start-up with a ConfigError', async () => {

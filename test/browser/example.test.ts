@@ -8,6 +8,7 @@ import { startExampleServer, type ExampleServer } from '../../client/example/ser
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { DEMO_APP, DEMO_APP_KEY, app, partner, post } from '../apps/support.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { cid } from '../helpers/ids.js';
 import { metric } from '../subscriptions/support.js';
 
 /**
@@ -95,8 +96,8 @@ describe('browser example', () => {
     await cards.first().waitFor({ timeout: 15_000 });
     // The demo store's running campaigns, as its offer feed has them (newest first): 3 and 1.
     const served = await run('OfferCards', { first: 12 });
-    expect(served.body.data.feed.nodes.map((n: { id: string }) => n.id)).toEqual(['3', '1']);
-    expect(await cards.evaluateAll((els) => els.map((e: any) => e.dataset.id))).toEqual(['3', '1']);
+    expect(served.body.data.feed.nodes.map((n: { id: string }) => n.id)).toEqual([3, 1].map(cid));
+    expect(await cards.evaluateAll((els) => els.map((e: any) => e.dataset.id))).toEqual([3, 1].map(cid));
     const feedRequest = sent.find((s) => s.operationName === 'OfferCards');
     expect(feedRequest?.extensions?.persistedQuery?.sha256Hash).toBe(idOf('OfferCards').slice('sha256:'.length));
     expect(feedRequest?.query).toBeUndefined();
@@ -151,7 +152,7 @@ describe('browser example', () => {
     await page.evaluate(() => {
       (globalThis as any).location.hash = '#/';
     });
-    await expect.poll(() => cards.evaluateAll((els) => els.map((e: any) => e.dataset.id)), { timeout: 10_000 }).toEqual(['1']);
+    await expect.poll(() => cards.evaluateAll((els) => els.map((e: any) => e.dataset.id)), { timeout: 10_000 }).toEqual([1].map(cid));
     expect(navigations.filter((url) => !url.includes('#'))).toEqual([]);
     await page.screenshot({ path: join(SCREENSHOTS, 'browser-example-feed-after-stop.png'), fullPage: true });
 

@@ -5,6 +5,7 @@ import { CampaignList, CampaignPins, OfferCards } from '../../client/src/documen
 import { createCache, typePolicies } from '../../client/src/type-policies.js';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { cid } from '../helpers/ids.js';
 
 /**
  * The kit's cache policies with a real @apollo/client InMemoryCache, fed by the real server:
@@ -55,9 +56,9 @@ describe('id-less value types', () => {
   async function detailAfterList(cache: InMemoryCache) {
     const client = clientWith(cache);
     try {
-      await client.query({ query: DETAIL, variables: { id: '1' } });
+      await client.query({ query: DETAIL, variables: { id: cid(1) } });
       await client.query({ query: LIST, fetchPolicy: 'network-only' });
-      return cache.readQuery<any>({ query: DETAIL, variables: { id: '1' } });
+      return cache.readQuery<any>({ query: DETAIL, variables: { id: cid(1) } });
     } finally {
       client.stop();
     }
@@ -70,7 +71,7 @@ describe('id-less value types', () => {
   it('with the kit, both answers merge and the detail is still read from the cache', async () => {
     const detail = await detailAfterList(createCache());
     expect(detail?.campaign).toMatchObject({
-      id: '1',
+      id: cid(1),
       merchant: { name: expect.any(String), domain: expect.any(String), logoPngUrl: expect.stringMatching(/^https:/) },
       card: { title: expect.any(String), description: expect.any(String), backgroundColor: expect.stringMatching(/^#/) },
       discount: { type: expect.any(String), amount: expect.any(String), label: expect.any(String) },
@@ -113,14 +114,14 @@ describe('connections read with nodes or edges', () => {
   it("Apollo's relayStylePagination merges edges but keeps only the last page of nodes", async () => {
     const relay: TypePolicies = { Query: { fields: { campaigns: relayStylePagination(['status']) } } };
     const data: any = await twoPages(new InMemoryCache({ typePolicies: relay }), BOTH, {}, (d) => d.campaigns.pageInfo.endCursor);
-    expect(data.campaigns.edges.map((e: any) => e.node.id)).toEqual(['1', '2', '3', '4', '5', '6']);
-    expect(ids(data.campaigns.nodes)).toEqual(['4', '5', '6']);
+    expect(data.campaigns.edges.map((e: any) => e.node.id)).toEqual([1, 2, 3, 4, 5, 6].map(cid));
+    expect(ids(data.campaigns.nodes)).toEqual([4, 5, 6].map(cid));
   });
 
   it('the kit appends pages to nodes and edges alike', async () => {
     const data: any = await twoPages(createCache(), BOTH, {}, (d) => d.campaigns.pageInfo.endCursor);
-    expect(ids(data.campaigns.nodes)).toEqual(['1', '2', '3', '4', '5', '6']);
-    expect(data.campaigns.edges.map((e: any) => e.node.id)).toEqual(['1', '2', '3', '4', '5', '6']);
+    expect(ids(data.campaigns.nodes)).toEqual([1, 2, 3, 4, 5, 6].map(cid));
+    expect(data.campaigns.edges.map((e: any) => e.node.id)).toEqual([1, 2, 3, 4, 5, 6].map(cid));
   });
 
   it('the kit appends pages for a screen that reads nodes only', async () => {
@@ -128,7 +129,7 @@ describe('connections read with nodes or edges', () => {
       query Nodes($first: Int, $after: String) {
         campaigns(first: $first, after: $after) { totalCount nodes { id status } pageInfo { hasNextPage endCursor } }
       }`, {}, (d) => d.campaigns.pageInfo.endCursor);
-    expect(ids(data.campaigns.nodes)).toEqual(['1', '2', '3', '4', '5', '6']);
+    expect(ids(data.campaigns.nodes)).toEqual([1, 2, 3, 4, 5, 6].map(cid));
     expect(data.campaigns.pageInfo.hasNextPage).toBe(true);
     expect(data.campaigns.totalCount).toBe(8);
   });
@@ -136,13 +137,13 @@ describe('connections read with nodes or edges', () => {
   it('the kit appends pages for a screen that reads edges, and keeps filters apart', async () => {
     const cache = createCache();
     const data: any = await twoPages(cache, CampaignList, {}, (d) => d.campaigns.pageInfo.endCursor);
-    expect(data.campaigns.edges.map((e: any) => e.node.id)).toEqual(['1', '2', '3', '4', '5', '6']);
+    expect(data.campaigns.edges.map((e: any) => e.node.id)).toEqual([1, 2, 3, 4, 5, 6].map(cid));
     expect(new Set(data.campaigns.edges.map((e: any) => e.cursor)).size).toBe(6);
 
     const client = clientWith(cache);
     try {
       const started = await client.query<any>({ query: CampaignList, variables: { first: 3, status: 'STARTED' } });
-      expect(started.data.campaigns.edges.map((e: any) => e.node.id)).toEqual(['1', '3']);
+      expect(started.data.campaigns.edges.map((e: any) => e.node.id)).toEqual([1, 3].map(cid));
     } finally {
       client.stop();
     }
@@ -179,7 +180,7 @@ describe('connections read with nodes or edges', () => {
       const list = await client.query({ query: CampaignList, variables: { first: 3 } });
       expect(sent).toEqual(['CampaignList']);
       expect(list.data!.campaigns!.totalCount).toBe(8);
-      expect(list.data!.campaigns!.edges.map((e) => e.node?.id)).toEqual(['1', '2', '3']);
+      expect(list.data!.campaigns!.edges.map((e) => e.node?.id)).toEqual([1, 2, 3].map(cid));
       expect(list.data!.campaigns!.edges.every((e) => e.cursor.length > 0)).toBe(true);
       // Now the cache has the edges shape: the same screen again needs no request.
       sent.length = 0;
@@ -191,7 +192,7 @@ describe('connections read with nodes or edges', () => {
   });
 
   it('Campaign.pins pages the same way', async () => {
-    const data: any = await twoPages(createCache(), CampaignPins, { id: '1', status: 'NEW_UNUSED' }, (d) => d.campaign.pins.pageInfo.endCursor);
+    const data: any = await twoPages(createCache(), CampaignPins, { id: cid(1), status: 'NEW_UNUSED' }, (d) => d.campaign.pins.pageInfo.endCursor);
     expect(data.campaign.pins.nodes).toHaveLength(6);
     expect(new Set(data.campaign.pins.nodes.map((p: any) => p.code)).size).toBe(6);
     expect(data.campaign.pins.totalCount).toBe(15);
@@ -207,7 +208,7 @@ describe('connections read with nodes or edges', () => {
     } finally {
       client.stop();
     }
-    expect(ids(cache.readQuery<any>({ query, variables: { first: 3 } }).campaigns.nodes)).toEqual(['1', '2', '3']);
+    expect(ids(cache.readQuery<any>({ query, variables: { first: 3 } }).campaigns.nodes)).toEqual([1, 2, 3].map(cid));
   });
 
   it('is generic: another connection field (offerFeed) is keyed by its own arguments', () => {
@@ -251,8 +252,8 @@ describe('campaign(id) from a list', () => {
     try {
       await client.query({ query: gql`{ campaigns(first: 3) { nodes { id status merchant { name } } } }` });
       await stack.resetCalls();
-      const { data } = await client.query<any>({ query: gql`query One($id: ID!) { campaign(id: $id) { id status merchant { name } } }`, variables: { id: '2' } });
-      expect(data.campaign).toMatchObject({ id: '2', status: 'PAUSED' });
+      const { data } = await client.query<any>({ query: gql`query One($id: ID!) { campaign(id: $id) { id status merchant { name } } }`, variables: { id: cid(2) } });
+      expect(data.campaign).toMatchObject({ id: cid(2), status: 'PAUSED' });
       expect(await stack.calls()).toEqual({});
     } finally {
       client.stop();

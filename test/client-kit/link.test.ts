@@ -10,6 +10,7 @@ import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { partner, post } from '../apps/support.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { metric, until } from '../subscriptions/support.js';
+import { cid } from '../helpers/ids.js';
 
 /**
  * The client guide's link (client/src/link.ts): queries and mutations over HTTP, the kit's
@@ -33,14 +34,14 @@ afterAll(async () => {
 describe("the kit's split link", () => {
   it('reads over HTTP and receives campaignChanged over the WebSocket, which updates the cached campaign in place', async () => {
     const statuses: string[] = [];
-    const page = client.watchQuery({ query: CampaignDetail, variables: { id: '1' } }).subscribe(({ data }) => {
+    const page = client.watchQuery({ query: CampaignDetail, variables: { id: cid(1) } }).subscribe(({ data }) => {
       if (data?.campaign?.status) statuses.push(data.campaign.status);
     });
     await until('the campaign page', () => statuses.length > 0);
     expect(statuses).toEqual(['STARTED']);
 
     const events: string[] = [];
-    const live = client.subscribe({ query: CampaignChanged, variables: { ids: ['1'] } }).subscribe(({ data }) => {
+    const live = client.subscribe({ query: CampaignChanged, variables: { ids: [cid(1)] } }).subscribe(({ data }) => {
       if (data) events.push(`${data.campaignChanged.previousStatus}->${data.campaignChanged.status}`);
     });
     await until('the subscription on the server', async () => (await metric(stack.metricsUrl, 'bff_live_subscriptions')) > 0);
@@ -90,11 +91,11 @@ describe("the kit's link on a server that runs trusted documents only", () => {
   it('queries and mutations go by their manifest hash alone, over HTTP', async () => {
     const { kit, bodies, client } = kitClient();
     try {
-      const detail = await client.query({ query: CampaignDetail, variables: { id: '2' } });
-      expect(detail.data!.campaign!.id).toBe('2');
-      const started = await client.mutate({ mutation: StartCampaign, variables: { id: '2' } });
+      const detail = await client.query({ query: CampaignDetail, variables: { id: cid(2) } });
+      expect(detail.data!.campaign!.id).toBe(cid(2));
+      const started = await client.mutate({ mutation: StartCampaign, variables: { id: cid(2) } });
       expect(started.data!.startCampaign.userErrors).toEqual([]);
-      await client.mutate({ mutation: StopCampaign, variables: { id: '2' } });
+      await client.mutate({ mutation: StopCampaign, variables: { id: cid(2) } });
       expect(bodies.map((b) => [b.operationName, b.query, b.extensions?.persistedQuery?.sha256Hash])).toEqual([
         ['CampaignDetail', undefined, hashOf('CampaignDetail')],
         ['StartCampaign', undefined, hashOf('StartCampaign')],
@@ -110,13 +111,13 @@ describe("the kit's link on a server that runs trusted documents only", () => {
     const { kit, client } = kitClient();
     try {
       const statuses: string[] = [];
-      const page = client.watchQuery({ query: CampaignDetail, variables: { id: '1' } }).subscribe(({ data }) => {
+      const page = client.watchQuery({ query: CampaignDetail, variables: { id: cid(1) } }).subscribe(({ data }) => {
         if (data?.campaign?.status) statuses.push(data.campaign.status);
       });
       await until('the campaign page', () => statuses.length > 0);
       const events: string[] = [];
       const errors: unknown[] = [];
-      const live = client.subscribe({ query: CampaignChanged, variables: { ids: ['1'] } }).subscribe({
+      const live = client.subscribe({ query: CampaignChanged, variables: { ids: [cid(1)] } }).subscribe({
         next: ({ data }) => {
           if (data) events.push(`${data.campaignChanged.previousStatus}->${data.campaignChanged.status}`);
         },
@@ -124,14 +125,14 @@ describe("the kit's link on a server that runs trusted documents only", () => {
       });
       await until('the subscription on the server', async () => errors.length > 0 || (await metric(strict.metricsUrl, 'bff_live_subscriptions')) > 0);
       expect(errors).toEqual([]);
-      const stopped = await post(strict.bffUrl, { documentId: `sha256:${hashOf('StopCampaign')}`, variables: { id: '1' } }, partner(DEMO_TOKENS.store));
+      const stopped = await post(strict.bffUrl, { documentId: `sha256:${hashOf('StopCampaign')}`, variables: { id: cid(1) } }, partner(DEMO_TOKENS.store));
       expect(stopped.body.data.stopCampaign.campaign.status).toBe('PAUSED');
       await until('the event', () => events.length > 0);
       expect(events).toEqual(['STARTED->PAUSED']);
       await until('the page to redraw', () => statuses.at(-1) === 'PAUSED');
       live.unsubscribe();
       page.unsubscribe();
-      await post(strict.bffUrl, { documentId: `sha256:${hashOf('StartCampaign')}`, variables: { id: '1' } }, partner(DEMO_TOKENS.store));
+      await post(strict.bffUrl, { documentId: `sha256:${hashOf('StartCampaign')}`, variables: { id: cid(1) } }, partner(DEMO_TOKENS.store));
     } finally {
       client.stop();
       await kit.ws.dispose();
@@ -141,10 +142,10 @@ describe("the kit's link on a server that runs trusted documents only", () => {
   it('sent as Apollo prints them (persistedDocuments: false), the same documents are refused on both transports', async () => {
     const { kit, client } = kitClient(false);
     try {
-      const detail = await client.query({ query: CampaignDetail, variables: { id: '2' }, errorPolicy: 'all' });
+      const detail = await client.query({ query: CampaignDetail, variables: { id: cid(2) }, errorPolicy: 'all' });
       expect(JSON.stringify(detail.error)).toContain('TRUSTED_DOCUMENT_REQUIRED');
       const refused = await new Promise<unknown>((resolve) => {
-        client.subscribe({ query: CampaignChanged, variables: { ids: ['1'] } }).subscribe({ next: resolve, error: resolve });
+        client.subscribe({ query: CampaignChanged, variables: { ids: [cid(1)] } }).subscribe({ next: resolve, error: resolve });
       });
       expect(JSON.stringify(refused)).toContain('TRUSTED_DOCUMENT_REQUIRED');
     } finally {
@@ -168,8 +169,8 @@ describe("the kit's link on a server without the manifest", () => {
     });
     const other = new ApolloClient({ link: own.link, cache: createCache() });
     try {
-      const { data } = await other.query({ query: CampaignDetail, variables: { id: '2' } });
-      expect(data!.campaign!.id).toBe('2');
+      const { data } = await other.query({ query: CampaignDetail, variables: { id: cid(2) } });
+      expect(data!.campaign!.id).toBe(cid(2));
       expect(bodies.map((b) => [b.query === undefined ? 'hash' : 'text', b.extensions?.persistedQuery === undefined ? 'no hash' : 'hash'])).toEqual([
         ['hash', 'hash'],
         ['text', 'no hash'],

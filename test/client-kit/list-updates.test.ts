@@ -6,6 +6,7 @@ import { createCache } from '../../client/src/type-policies.js';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { promoInput } from '../graphql/support.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { cid } from '../helpers/ids.js';
 
 /**
  * Lists after a create, a start and a stop, through a real InMemoryCache fed by the real server:
@@ -20,12 +21,12 @@ afterAll(() => stack?.close());
 
 const LIST = gql`
   query Campaigns($first: Int, $after: String, $status: CampaignStatus) {
-    campaigns(first: $first, after: $after, status: $status) { totalCount nodes { id status } pageInfo { hasNextPage endCursor } }
+    campaigns(first: $first, after: $after, status: $status) { totalCount nodes { id ymCampaignId status } pageInfo { hasNextPage endCursor } }
   }
 `;
 const CREATE = gql`
   mutation CreateCampaign($input: CreateCampaignInput!) {
-    createCampaign(input: $input) { campaign { id status } userErrors { field message code } }
+    createCampaign(input: $input) { campaign { id ymCampaignId status } userErrors { field message code } }
   }
 `;
 
@@ -72,16 +73,16 @@ describe('lists after a start and a stop', () => {
     const { client, cache, sent } = kitClient();
     try {
       for (const status of FILTERS) await client.query({ query: LIST, variables: { first: 100, ...(status ? { status } : {}) } });
-      expect(cached(cache, 'STARTED')!.ids).toContain('1');
-      expect(cached(cache, 'PAUSED')!.ids).not.toContain('1');
+      expect(cached(cache, 'STARTED')!.ids).toContain(cid(1));
+      expect(cached(cache, 'PAUSED')!.ids).not.toContain(cid(1));
 
       sent.length = 0;
-      const stopped = await client.mutate({ mutation: StopCampaign, variables: { id: '1' }, update: keepCampaignLists });
+      const stopped = await client.mutate({ mutation: StopCampaign, variables: { id: cid(1) }, update: keepCampaignLists });
       expect(stopped.data!.stopCampaign.campaign!.status).toBe('PAUSED');
       for (const status of FILTERS) expect(cached(cache, status), status ?? 'all').toEqual(await served(status));
-      expect(cached(cache, 'PAUSED')!.ids[0]).toBe('1'); // oldest first, by id
+      expect(cached(cache, 'PAUSED')!.ids[0]).toBe(cid(1)); // oldest first, by ymCampaignId
 
-      await client.mutate({ mutation: StartCampaign, variables: { id: '1' }, update: keepCampaignLists });
+      await client.mutate({ mutation: StartCampaign, variables: { id: cid(1) }, update: keepCampaignLists });
       for (const status of FILTERS) expect(cached(cache, status), status ?? 'all').toEqual(await served(status));
       // Both answered from the cache: the mutations were the only requests.
       for (const status of FILTERS) await client.query({ query: LIST, variables: { first: 100, ...(status ? { status } : {}) } });
@@ -96,11 +97,11 @@ describe('lists after a start and a stop', () => {
     try {
       await client.query({ query: LIST, variables: { first: 100, status: 'STARTED' } });
       const before = cached(cache, 'STARTED')!;
-      expect(before.ids).toContain('3');
+      expect(before.ids).toContain(cid(3));
       // What GraphQLWsLink writes for a campaignChanged event selecting campaign { id status }.
-      cache.writeFragment({ id: cache.identify({ __typename: 'Campaign', id: '3' }), fragment: gql`fragment Status on Campaign { status }`, data: { status: 'PAUSED' } });
-      expect(cached(cache, 'STARTED')).toEqual({ totalCount: before.totalCount - 1, ids: before.ids.filter((id) => id !== '3') });
-      cache.writeFragment({ id: cache.identify({ __typename: 'Campaign', id: '3' }), fragment: gql`fragment Status on Campaign { status }`, data: { status: 'STARTED' } });
+      cache.writeFragment({ id: cache.identify({ __typename: 'Campaign', id: cid(3) }), fragment: gql`fragment Status on Campaign { status }`, data: { status: 'PAUSED' } });
+      expect(cached(cache, 'STARTED')).toEqual({ totalCount: before.totalCount - 1, ids: before.ids.filter((id) => id !== cid(3)) });
+      cache.writeFragment({ id: cache.identify({ __typename: 'Campaign', id: cid(3) }), fragment: gql`fragment Status on Campaign { status }`, data: { status: 'STARTED' } });
       expect(cached(cache, 'STARTED')).toEqual(before);
     } finally {
       client.stop();
@@ -111,14 +112,14 @@ describe('lists after a start and a stop', () => {
     const { client, sent } = kitClient();
     try {
       const before = await client.query({ query: CampaignList, variables: { first: 100, status: 'PAUSED' } });
-      expect(before.data!.campaigns!.edges.map((e) => e.node?.id)).not.toContain('3');
-      await client.mutate({ mutation: StopCampaign, variables: { id: '3' }, update: keepCampaignLists });
+      expect(before.data!.campaigns!.edges.map((e) => e.node?.id)).not.toContain(cid(3));
+      await client.mutate({ mutation: StopCampaign, variables: { id: cid(3) }, update: keepCampaignLists });
       sent.length = 0;
       const after = await client.query({ query: CampaignList, variables: { first: 100, status: 'PAUSED' } });
       expect(sent).toEqual(['CampaignList']);
       expect(after.data!.campaigns!.edges.map((e) => e.node?.id)).toEqual((await served('PAUSED')).ids);
       expect(after.data!.campaigns!.totalCount).toBe((await served('PAUSED')).totalCount);
-      await client.mutate({ mutation: StartCampaign, variables: { id: '3' }, update: keepCampaignLists });
+      await client.mutate({ mutation: StartCampaign, variables: { id: cid(3) }, update: keepCampaignLists });
     } finally {
       client.stop();
     }

@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import { DEMO_TOKENS, startEmulator } from '../../src/emulator/index.js';
 import { startBuiltEntry, type BuiltEntry } from '../helpers/built-entry.js';
 import { metric, until } from '../subscriptions/support.js';
+import { cid } from '../helpers/ids.js';
 
 /**
  * The kit's manifest (client/src/gql/persisted-documents.json, as `npm run client:codegen` writes
@@ -46,11 +47,11 @@ const RUNS: Record<string, { as: 'app' | 'partner'; variables: Record<string, un
   OfferCards: { as: 'app', variables: { first: 20 }, check: (d) => expect(d.feed.nodes.length).toBeGreaterThan(0) },
   Categories: { as: 'partner', variables: {}, check: (d) => expect(d.categories.length).toBeGreaterThan(0) },
   CampaignList: { as: 'partner', variables: { first: 5 }, check: (d) => expect(d.campaigns.edges.length).toBeGreaterThan(0) },
-  CampaignDetail: { as: 'partner', variables: { id: '1' }, check: (d) => expect(d.campaign.id).toBe('1') },
+  CampaignDetail: { as: 'partner', variables: { id: '1' }, check: (d) => expect(d.campaign.id).toBe(cid(1)) },
   CampaignPins: { as: 'partner', variables: { id: '1', status: 'NEW_UNUSED', first: 5 }, check: (d) => expect(d.campaign.pins.totalCount).toBeGreaterThanOrEqual(0) },
   // Campaign 1 runs: stopped, then started again (each way of naming the document does both).
-  StopCampaign: { as: 'partner', variables: { id: '1' }, check: (d) => expect(d.stopCampaign).toMatchObject({ userErrors: [], campaign: { id: '1', status: 'PAUSED' } }) },
-  StartCampaign: { as: 'partner', variables: { id: '1' }, check: (d) => expect(d.startCampaign).toMatchObject({ userErrors: [], campaign: { id: '1', status: 'STARTED' } }) },
+  StopCampaign: { as: 'partner', variables: { id: '1' }, check: (d) => expect(d.stopCampaign).toMatchObject({ userErrors: [], campaign: { id: cid(1), status: 'PAUSED' } }) },
+  StartCampaign: { as: 'partner', variables: { id: '1' }, check: (d) => expect(d.startCampaign).toMatchObject({ userErrors: [], campaign: { id: cid(1), status: 'STARTED' } }) },
 };
 const ORDER = ['OfferCards', 'Categories', 'CampaignList', 'CampaignDetail', 'CampaignPins', 'StopCampaign', 'StartCampaign'];
 
@@ -112,7 +113,7 @@ describe("the kit's manifest as the server's TRUSTED_DOCUMENTS (production, buil
   ] as const)('runs the subscription of the manifest by %s over WebSocket with the partner token', async (_how, payload) => {
     const event = await subscribeAndStop(payload);
     expect(event.errors).toBeUndefined();
-    expect(event.data.campaignChanged).toMatchObject({ campaign: { id: '1', status: 'PAUSED' }, previousStatus: 'STARTED', status: 'PAUSED' });
+    expect(event.data.campaignChanged).toMatchObject({ campaign: { id: cid(1), status: 'PAUSED' }, previousStatus: 'STARTED', status: 'PAUSED' });
   });
 
   it('an app key is refused a document outside the manifest (403 TRUSTED_DOCUMENT_REQUIRED), and an unknown id (400 PERSISTED_QUERY_NOT_FOUND)', async () => {

@@ -8,6 +8,7 @@ import { buildSchema, parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printClientSchema } from '../../scripts/client-schema.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { cid } from '../helpers/ids.js';
 
 /**
  * The kit as another repository installs it: `npm pack` of client/ (its prepack builds it), the
@@ -103,7 +104,7 @@ await ws.dispose();
     );
     const { stdout } = await run(process.execPath, ['main.mjs'], { cwd: app, env: { ...process.env, BFF_URL: stack.bffUrl } });
     expect(JSON.parse(stdout)).toEqual({
-      id: '1',
+      id: cid(1),
       stopped: 'PAUSED',
       scalars: { DateTime: 'string', HexColorCode: 'string', URL: 'string', Decimal: 'string', SafeInt: 'number' },
       policies: ['campaigns', 'offerFeed', 'campaign'],

@@ -9,6 +9,7 @@ import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.
 import { startStack, type Stack } from '../helpers/stack.js';
 import { CAMPAIGN_CHANGED, liveClient, nextPoll, type LiveClient } from '../subscriptions/support.js';
 import { DASHBOARDS, dashboardQueries, root, rules, type Dashboard, type Panel } from './support.js';
+import { numberOf } from '../helpers/ids.js';
 
 /** Series Prometheus makes itself for every target, which no instance exports. */
 const PROMETHEUS_OWN = new Set(['up']);
@@ -65,7 +66,7 @@ describe.skipIf(!redisAvailable)('the metrics dashboards and rules read', () => 
     client = liveClient('websocket', stack.bffUrl, token);
     const events = client.subscribe(CAMPAIGN_CHANGED, { ids: [id] });
     await nextPoll(stack.metricsUrl);
-    await stack.admin('moderate', { ymCampaignId: Number(id), decision: 'decline' });
+    await stack.admin('moderate', { ymCampaignId: numberOf(id), decision: 'decline' });
     await events.waitFor(1);
     // An app's feed read (a feed build), with its app key.
     const feed = await post(stack.bffUrl, { query: FEED, variables: { first: 3 } }, app());

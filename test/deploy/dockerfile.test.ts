@@ -223,7 +223,7 @@ describe('.dockerignore', () => {
   });
 
   it('lets in what the build needs', () => {
-    for (const path of ['package.json', 'package-lock.json', 'tsconfig.json', 'scripts/build.mjs', 'schema/campaign.graphql', 'src/main.ts', 'src/server/bff.ts']) {
+    for (const path of ['package.json', 'package-lock.json', 'tsconfig.json', 'scripts/build.mjs', 'scripts/build-explorer.mjs', 'explorer/main.ts', 'schema/campaign.graphql', 'src/main.ts', 'src/server/bff.ts']) {
       expect(dockerIgnored(dockerignore, path), path).toBe(false);
     }
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { createCampaign, newPartner, oneOffInput } from './support.js';
+import { cid, numberOf } from '../helpers/ids.js';
 
 /**
  * addPins over real HTTP: 100,000 pins in one mutation, sent in chunks of 10,000 (what the
@@ -26,7 +27,7 @@ const pinsFrom = (prefix: string, count: number, start = 0) => Array.from({ leng
 async function oneOffCampaign(): Promise<{ token: string; id: string }> {
   const token = await newPartner(stack, 'store');
   const id = await createCampaign(stack, oneOffInput(9001), token);
-  await stack.admin('moderate', { ymCampaignId: Number(id), decision: 'approve' });
+  await stack.admin('moderate', { ymCampaignId: numberOf(id), decision: 'approve' });
   return { token, id };
 }
 
@@ -84,7 +85,7 @@ describe('addPins', () => {
     const { body } = await stack.gql(ADD, { input: { campaignId: id, pins: pinsFrom('P', 100_001) } }, token);
     expect(body.data.addPins).toMatchObject({ addedCount: 0, storedCount: 0, firstNotStoredIndex: 0, notStoredPins: [] });
     expect(body.data.addPins.userErrors).toEqual([
-      { field: ['input', 'pins'], code: 'INCORRECT_DATA', message: 'takes at most 100000 pins per call, got 100001; split them into several addPins calls' },
+      { field: ['input', 'pins'], code: 'TOO_LONG', message: 'takes at most 100000 pins per call, got 100001; split them into several addPins calls' },
     ]);
     expect(await stack.calls()).toEqual({});
   });
@@ -132,25 +133,25 @@ describe('addPins', () => {
       ['input', 'pins', '2'],
       ['input', 'pins', '5'],
     ]);
-    expect(payload.userErrors.every((e: { code: string; message: string }) => e.code === 'INCORRECT_DATA' && /^must be exactly 13 digits for pinDisplayType EAN_13, got "/.test(e.message))).toBe(true);
+    expect(payload.userErrors.every((e: { code: string; message: string }) => e.code === 'FORMAT' && /^must be exactly 13 digits for pinSettings.displayType EAN_13, got "/.test(e.message))).toBe(true);
     expect((await stack.calls())['campaigns/add-pins']).toBeUndefined();
   });
 
   it('starts a pin-required campaign again', async () => {
     const { body } = await stack.gql(ADD, { input: { campaignId: '6', pins: ['4600000009991', '4600000009992'] } });
-    expect(body.data.addPins).toMatchObject({ campaign: { id: '6', status: 'STARTED' }, addedCount: 2, userErrors: [] });
+    expect(body.data.addPins).toMatchObject({ campaign: { id: cid(6), status: 'STARTED' }, addedCount: 2, userErrors: [] });
   });
 
   it('refuses campaigns that take no pins, and unknown ones', async () => {
     const reusable = await stack.gql(ADD, { input: { campaignId: '2', pins: ['A'] } });
-    expect(reusable.body.data.addPins.userErrors).toEqual([expect.objectContaining({ code: 'INCORRECT_DATA', field: ['input', 'campaignId'] })]);
-    expect(reusable.body.data.addPins.userErrors[0].message).toContain('pinType REUSABLE');
+    expect(reusable.body.data.addPins.userErrors).toEqual([expect.objectContaining({ code: 'NOT_ALLOWED', field: ['input', 'campaignId'] })]);
+    expect(reusable.body.data.addPins.userErrors[0].message).toContain('pinSettings.pinType REUSABLE');
     const promo = await stack.gql(ADD, { input: { campaignId: '3', pins: ['A'] } });
     expect(promo.body.data.addPins.userErrors[0].message).toContain('campaign 3 is a PROMO campaign');
     const foreign = await stack.gql(ADD, { input: { campaignId: '9', pins: ['A'] } });
     expect(foreign.body.data.addPins).toMatchObject({ campaign: null, userErrors: [expect.objectContaining({ code: 'CAMPAIGN_NOT_FOUND', field: ['input', 'campaignId'] })] });
     const empty = await stack.gql(ADD, { input: { campaignId: '1', pins: [] } });
-    expect(empty.body.data.addPins.userErrors[0]).toMatchObject({ code: 'INCORRECT_DATA', field: ['input', 'pins'] });
+    expect(empty.body.data.addPins.userErrors[0]).toMatchObject({ code: 'REQUIRED', field: ['input', 'pins'] });
     expect((await stack.calls())['campaigns/add-pins']).toBeUndefined();
   });
 

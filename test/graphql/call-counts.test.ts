@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCampaignApiClient, type CampaignApiClient } from '../../src/campaign-api/http-client.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { newPartner, promoInput } from './support.js';
+import { newPartner } from './support.js';
 
 /**
  * A field costs a backend call only if the query asks for it, and a call is made once per
@@ -75,12 +75,23 @@ describe('the status filter over a long list', () => {
       const batch = await Promise.all(
         Array.from({ length: Math.min(23, COUNT - i) }, (_, k) =>
           client.create(token, {
-            ...(promoInput(50_000 + i + k) as object),
+            partnerCampaignId: 50_000 + i + k,
             categoryId: 2,
             campaignType: 'promo',
+            acceptUrl: 'https://shop.example.ru/promo',
+            merchantDomain: 'shop.example.ru',
+            merchantLogoSvg: 'https://shop.example.ru/logo.svg',
+            merchantLogoPng: 'https://shop.example.ru/logo.png',
+            merchantName: 'Магазин',
+            backgroundColor: '#1A237E',
+            fontColor: '#FFFFFF',
+            description: 'Скидка на всё',
+            conditions: 'При заказе от 1000 рублей',
             discountType: 'percent',
+            discountAmount: '15',
             feeType: 'percent',
-          } as never),
+            campaignFee: '5',
+          }),
         ),
       );
       ids.push(...batch.map((r) => r.ymCampaignId));

@@ -4,6 +4,7 @@ import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { startBff, type RunningBff } from '../../src/server/bff.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { createCampaign, newPartner, promoInput } from './support.js';
+import { cid } from '../helpers/ids.js';
 
 /**
  * Cursors over real HTTP: they follow ids (a status change between pages neither skips nor
@@ -85,7 +86,7 @@ describe('campaigns(status) pages by id', () => {
     const first = await page(DEMO_TOKENS.store, { first: 3 });
     await stack.resetCalls();
     const second = await page(DEMO_TOKENS.store, { first: 3, after: first.pageInfo.endCursor });
-    expect(second.nodes.map((n: { id: string }) => n.id)).toEqual(['4', '5', '6']);
+    expect(second.nodes.map((n: { id: string }) => n.id)).toEqual([4, 5, 6].map(cid));
     expect(await stack.calls()).toEqual({ 'campaigns/get-all-campaigns': 1 });
   });
 });
@@ -115,7 +116,7 @@ describe('cursors are bound to the partner, the connection and the filter', () =
     await refused(PAGE, { first: 1, after: plain.pageInfo.endCursor }, DEMO_TOKENS.aggregator);
     // With its own list, it works.
     const next = await page(DEMO_TOKENS.store, { status: 'STARTED', first: 1, after });
-    expect(next.nodes).toEqual([{ id: '3', status: 'STARTED' }]);
+    expect(next.nodes).toEqual([{ id: cid(3), status: 'STARTED' }]);
   });
 
   it('a pins cursor is refused for another status, another campaign, and as a campaigns cursor', async () => {
@@ -157,7 +158,7 @@ describe('cursors are bound to the partner, the connection and the filter', () =
       });
       const body: any = await response.json();
       expect(body.errors).toBeUndefined();
-      expect(body.data.campaigns.nodes).toEqual([{ id: '3', status: 'STARTED' }]);
+      expect(body.data.campaigns.nodes).toEqual([{ id: cid(3), status: 'STARTED' }]);
     } finally {
       await other.close();
     }
@@ -175,7 +176,7 @@ describe('cursors are bound to the partner, the connection and the filter', () =
       const foreign = await ask((await page(DEMO_TOKENS.store, { first: 1 })).pageInfo.endCursor);
       expect(foreign.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', argument: 'after' } });
       const own = await ask((await ask()).data.campaigns.pageInfo.endCursor);
-      expect(own.data.campaigns.nodes).toEqual([{ id: '2', status: 'PAUSED' }]);
+      expect(own.data.campaigns.nodes).toEqual([{ id: cid(2), status: 'PAUSED' }]);
     } finally {
       await keyed.close();
     }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { startRewritingProxy, type RewritingProxy } from './rewriting-proxy.js';
 import { CREATE, promoInput } from './support.js';
+import { cid } from '../helpers/ids.js';
 
 /**
  * Top-level errors: auth, outages and bad answers get a stable `extensions.code`, the fields that
@@ -84,7 +85,7 @@ describe('UNAUTHENTICATED', () => {
       headers: { 'content-type': 'application/json', authorization: 'Bearer: demo-store-token' },
       body: JSON.stringify({ query: '{ campaign(id: "1") { id } }' }),
     });
-    expect(((await response.json()) as any).data.campaign.id).toBe('1');
+    expect(((await response.json()) as any).data.campaign.id).toBe(cid(1));
   });
 });
 
@@ -118,7 +119,7 @@ describe('a failing root field', () => {
     const { body } = await stack.gql(`{ categories { id } campaigns { totalCount } campaignsByIds(ids: ["1"]) { id } }`);
     expect(body.data.campaigns).toBeNull();
     expect(body.data.categories.length).toBeGreaterThan(0);
-    expect(body.data.campaignsByIds).toEqual([{ id: '1' }]);
+    expect(body.data.campaignsByIds).toEqual([{ id: cid(1) }]);
     expect(body.errors).toHaveLength(1);
     expect(body.errors![0]).toMatchObject({ path: ['campaigns'], extensions: { code: 'BACKEND_UNAVAILABLE' } });
   });
@@ -153,7 +154,7 @@ describe('partial data', () => {
   it('the fields that resolved answer; the failed one is null with its error', async () => {
     await stack.admin('faults', { mode: 'http500', operation: 'campaigns/info' });
     const { body } = await stack.gql(`{ campaign(id: "1") { id type card { title } stats { shows } } categories { id } }`);
-    expect(body.data.campaign).toEqual({ id: '1', type: 'CODE_ONLINE', card: { title: 'Техно Мир' }, stats: null });
+    expect(body.data.campaign).toEqual({ id: cid(1), type: 'CODE_ONLINE', card: { title: 'Техно Мир' }, stats: null });
     expect(body.data.categories.length).toBeGreaterThan(0);
     expect(body.errors).toHaveLength(1);
     expect(body.errors![0]).toMatchObject({ path: ['campaign', 'stats'], extensions: { code: 'BACKEND_UNAVAILABLE' } });
@@ -164,7 +165,7 @@ describe('partial data', () => {
     const { body } = await stack.gql(`{ campaigns(first: 2) { totalCount nodes { id type } edges { cursor node { id } } } }`);
     expect(body.data.campaigns.totalCount).toBe(8);
     expect(body.data.campaigns.nodes).toEqual([null, null]);
-    expect(body.data.campaigns.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(['1', '2']);
+    expect(body.data.campaigns.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual([1, 2].map(cid));
     expect(body.errors!.map((e) => e.path)).toEqual([
       ['campaigns', 'nodes', 0, 'type'],
       ['campaigns', 'nodes', 1, 'type'],
@@ -204,9 +205,9 @@ describe('values this API does not know', () => {
     const { body } = await viaProxy.gql(`{ campaigns { totalCount nodes { id status rawStatus type rawType discount { type amount value label } card { discountLabel } } } }`);
     expect(body.errors).toBeUndefined();
     expect(body.data.campaigns.totalCount).toBe(8);
-    const two = body.data.campaigns.nodes.find((n: { id: string }) => n.id === '2');
+    const two = body.data.campaigns.nodes.find((n: { id: string }) => n.id === cid(2));
     expect(two).toEqual({
-      id: '2',
+      id: cid(2),
       status: 'UNKNOWN',
       rawStatus: 'archived',
       type: 'UNKNOWN',
@@ -215,14 +216,14 @@ describe('values this API does not know', () => {
       card: { discountLabel: '500' },
     });
     const filtered = await viaProxy.gql(`{ campaigns(status: UNKNOWN) { totalCount nodes { id rawStatus } } }`);
-    expect(filtered.body.data.campaigns).toEqual({ totalCount: 2, nodes: [{ id: '2', rawStatus: 'archived' }, { id: '8', rawStatus: 'archived' }] });
+    expect(filtered.body.data.campaigns).toEqual({ totalCount: 2, nodes: [{ id: cid(2), rawStatus: 'archived' }, { id: cid(8), rawStatus: 'archived' }] });
   });
 
   it('updateCampaign on a record without partnerCampaignId (the reference\'s get lists none) is BACKEND_BAD_RESPONSE, and writes nothing', async () => {
     proxy.rewrite.clear();
     proxy.rewrite.set('campaigns/get', (b) => b.replace(/"partnerCampaignId":\d+,/, ''));
     await viaProxy.resetCalls();
-    const { body } = await viaProxy.gql(`mutation { updateCampaign(input: { id: "3", merchantName: "Другое имя" }) { campaign { id } userErrors { field message code } } }`);
+    const { body } = await viaProxy.gql(`mutation { updateCampaign(input: { id: "3", merchant: { name: "Другое имя" } }) { campaign { id } userErrors { field message code } } }`);
     proxy.rewrite.clear();
     expect(body.data).toBeNull();
     expect(body.errors).toEqual([
@@ -238,10 +239,10 @@ describe('values this API does not know', () => {
   it('updateCampaign leaves out a value it cannot write back (the samples\' kind code), and the campaign API keeps it', async () => {
     proxy.rewrite.clear();
     proxy.rewrite.set('campaigns/get', (b) => b.replace('"campaignType":"codeOffline"', '"campaignType":"code"'));
-    const { body } = await viaProxy.gql(`mutation { updateCampaign(input: { id: "2", merchantName: "Техно Мир Плюс" }) { campaign { id status rawType merchant { name } } userErrors { field message code } } }`);
+    const { body } = await viaProxy.gql(`mutation { updateCampaign(input: { id: "2", merchant: { name: "Техно Мир Плюс" } }) { campaign { id status rawType merchant { name } } userErrors { field message code } } }`);
     proxy.rewrite.clear();
     expect(body.errors).toBeUndefined();
-    expect(body.data.updateCampaign).toEqual({ campaign: { id: '2', status: 'MODERATION', rawType: 'code', merchant: { name: 'Техно Мир Плюс' } }, userErrors: [] });
+    expect(body.data.updateCampaign).toEqual({ campaign: { id: cid(2), status: 'MODERATION', rawType: 'code', merchant: { name: 'Техно Мир Плюс' } }, userErrors: [] });
     const stored = await viaProxy.gql(`{ campaign(id: "2") { rawType merchant { name } } }`);
     expect(stored.body.data.campaign).toEqual({ rawType: 'codeOffline', merchant: { name: 'Техно Мир Плюс' } });
   });
@@ -259,14 +260,14 @@ describe('values this API does not know', () => {
     proxy.rewrite.set('campaigns/info', (b) => b.replace(/"campaignShows":\d+/, '"campaignShows":9007199254740993'));
     const unsafe = await viaProxy.gql(`{ campaign(id: "1") { id stats { shows } } }`);
     proxy.rewrite.clear();
-    expect(unsafe.body.data).toEqual({ campaign: { id: '1', stats: null } });
+    expect(unsafe.body.data).toEqual({ campaign: { id: cid(1), stats: null } });
     expect(unsafe.body.errors).toEqual([expect.objectContaining({ path: ['campaign', 'stats'], extensions: expect.objectContaining({ code: 'BACKEND_BAD_RESPONSE' }) })]);
   });
 
   it('a value an output type cannot represent is BACKEND_BAD_RESPONSE at its field, up to the nearest nullable parent', async () => {
     proxy.rewrite.set('campaigns/get', (b) => b.replaceAll('"#1A237E"', '"navy"'));
     const { body } = await viaProxy.gql(`{ bad: campaign(id: "1") { id card { backgroundColor } } good: campaign(id: "3") { id card { backgroundColor } } }`);
-    expect(body.data).toEqual({ bad: null, good: { id: '3', card: { backgroundColor: '#1B5E20' } } });
+    expect(body.data).toEqual({ bad: null, good: { id: cid(3), card: { backgroundColor: '#1B5E20' } } });
     expect(body.errors).toHaveLength(1);
     expect(body.errors![0]).toMatchObject({ path: ['bad', 'card', 'backgroundColor'], extensions: { code: 'BACKEND_BAD_RESPONSE' } });
     expectNoLeak(body.errors);

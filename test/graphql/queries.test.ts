@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { cid } from '../helpers/ids.js';
 
 /**
  * Every query over real HTTP: the BFF on port 0 in front of the emulator, whose fixtures are
@@ -17,7 +18,7 @@ describe('campaign(id)', () => {
   it('reads every field of campaigns/get, grouped for its readers', async () => {
     const { body } = await stack.gql(`{
       campaign(id: "1") {
-        id partnerCampaignId status rawStatus type rawType description conditions startsAt endsAt offerDurationHours acceptUrl supportedPlatforms categoryId
+        id ymCampaignId partnerCampaignId status rawStatus type rawType description conditions startsAt endsAt offerDurationHours acceptUrl supportedPlatforms categoryId
         merchant { name domain logoSvgUrl logoPngUrl }
         appearance { backgroundColor fontColor backgroundImageUrl appearanceType }
         discount { type amount value currency label }
@@ -30,7 +31,8 @@ describe('campaign(id)', () => {
     expect(body.errors).toBeUndefined();
     const c = body.data.campaign;
     expect(c).toMatchObject({
-      id: '1',
+      id: cid(1),
+      ymCampaignId: 1,
       partnerCampaignId: 1001,
       status: 'STARTED',
       rawStatus: 'started',
@@ -195,7 +197,7 @@ describe('Campaign.pins', () => {
 
   it('refuses first beyond 1000, naming the argument', async () => {
     const { body } = await stack.gql(`{ campaign(id: "1") { id pins(status: NEW_UNUSED, first: 1001) { totalCount } } }`);
-    expect(body.data.campaign).toEqual({ id: '1', pins: null });
+    expect(body.data.campaign).toEqual({ id: cid(1), pins: null });
     expect(body.errors![0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', argument: 'first' }, path: ['campaign', 'pins'] });
     expect(body.errors![0].message).toMatch(/"first" must be from 0 to 1000, got 1001/);
   });
@@ -224,7 +226,7 @@ describe('campaigns(first, after, status)', () => {
       pages++;
     } while (after);
     expect(pages).toBe(3);
-    expect(ids).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
+    expect(ids).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map(cid));
   });
 
   it('defaults to 20, allows 0 (only the total) and refuses more than 100, naming the argument', async () => {
@@ -252,18 +254,18 @@ describe('campaigns(first, after, status)', () => {
     const paused = await stack.gql(PAGE, { status: 'PAUSED' });
     expect(paused.body.errors).toBeUndefined();
     expect(paused.body.data.campaigns.totalCount).toBe(2);
-    expect(paused.body.data.campaigns.nodes).toEqual([{ id: '2', status: 'PAUSED' }, { id: '8', status: 'PAUSED' }]);
+    expect(paused.body.data.campaigns.nodes).toEqual([{ id: cid(2), status: 'PAUSED' }, { id: cid(8), status: 'PAUSED' }]);
 
     const first = await stack.gql(PAGE, { status: 'PAUSED', first: 1 });
-    expect(first.body.data.campaigns.nodes).toEqual([{ id: '2', status: 'PAUSED' }]);
+    expect(first.body.data.campaigns.nodes).toEqual([{ id: cid(2), status: 'PAUSED' }]);
     expect(first.body.data.campaigns.pageInfo.hasNextPage).toBe(true);
     const second = await stack.gql(PAGE, { status: 'PAUSED', first: 1, after: first.body.data.campaigns.pageInfo.endCursor });
-    expect(second.body.data.campaigns.nodes).toEqual([{ id: '8', status: 'PAUSED' }]);
+    expect(second.body.data.campaigns.nodes).toEqual([{ id: cid(8), status: 'PAUSED' }]);
     expect(second.body.data.campaigns.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
 
-    for (const [status, ids] of [['MODERATION', ['4']], ['DECLINED', ['5']], ['PIN_REQUIRED', ['6']], ['FINISHED', ['7']], ['STARTED', ['1', '3']], ['UNKNOWN', []]] as const) {
+    for (const [status, ids] of [['MODERATION', [4]], ['DECLINED', [5]], ['PIN_REQUIRED', [6]], ['FINISHED', [7]], ['STARTED', [1, 3]], ['UNKNOWN', []]] as const) {
       const { body } = await stack.gql(PAGE, { status });
-      expect(body.data.campaigns.nodes.map((n: { id: string }) => n.id)).toEqual(ids);
+      expect(body.data.campaigns.nodes.map((n: { id: string }) => n.id)).toEqual(ids.map(cid));
     }
   });
 });
@@ -273,12 +275,12 @@ describe('campaignsByIds(ids)', () => {
     const { body } = await stack.gql(`{ campaignsByIds(ids: ["3", "999", "1", "9", "x", "3"]) { id status merchant { name } } }`);
     expect(body.errors).toBeUndefined();
     expect(body.data.campaignsByIds).toEqual([
-      { id: '3', status: 'STARTED', merchant: { name: 'Свежие продукты' } },
+      { id: cid(3), status: 'STARTED', merchant: { name: 'Свежие продукты' } },
       null,
-      { id: '1', status: 'STARTED', merchant: { name: 'Техно Мир' } },
+      { id: cid(1), status: 'STARTED', merchant: { name: 'Техно Мир' } },
       null,
       null,
-      { id: '3', status: 'STARTED', merchant: { name: 'Свежие продукты' } },
+      { id: cid(3), status: 'STARTED', merchant: { name: 'Свежие продукты' } },
     ]);
   });
 

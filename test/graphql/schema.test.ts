@@ -81,9 +81,12 @@ describe('schema', () => {
       expect(fields(payload)).toEqual(expect.arrayContaining(['campaign', 'userErrors']));
     }
     expect(fields('ReportLeadPayload')).toEqual(['lead', 'userErrors']);
+    // From 1.0 the inputs carry the output's names and groups (a form filled from a query is sent back as it is).
     expect(fields('CreateCampaignInput')).toEqual(
-      expect.arrayContaining(['partnerCampaignId', 'categoryId', 'campaignType', 'merchantName', 'backgroundColor', 'discountAmount', 'campaignFee']),
+      expect.arrayContaining(['partnerCampaignId', 'categoryId', 'type', 'merchant', 'appearance', 'discount', 'fee', 'pinSettings', 'cashback', 'startsAt', 'endsAt']),
     );
+    expect(fields('CampaignMerchantInput')).toEqual(fields('CampaignMerchant'));
+    expect(fields('CampaignFeeInput')).toEqual(['type', 'amount', 'min', 'max', 'currency']);
     // updateCampaign is keyed by id like every other mutation (design section 7).
     expect(fields('UpdateCampaignInput')[0]).toBe('id');
     expect(fields('UpdateCampaignInput')).not.toContain('partnerCampaignId');
@@ -101,6 +104,8 @@ describe('schema', () => {
     expect(values('UserErrorCode')).toEqual(
       expect.arrayContaining(['INCORRECT_DATA', 'REPEAT_CAMPAIGN_DATA', 'CAMPAIGN_NOT_FOUND', 'FAIL_PIN', 'FAIL_FINISHED', 'FAIL_MODERATOR', 'FAIL_MERCHANT']),
     );
+    // The kinds of problem this API's own checks find, to branch on without reading messages.
+    expect(values('UserErrorCode')).toEqual(expect.arrayContaining(['REQUIRED', 'TOO_LONG', 'FORMAT', 'OUT_OF_RANGE', 'NOT_ALLOWED', 'NOT_ALLOWED_NOW', 'NOT_FOUND']));
   });
 
   it('maps enum values to what the backend writes', () => {
@@ -120,13 +125,13 @@ describe('schema', () => {
     expect(schema.getType('Decimal')!.description).toContain('precision');
   });
 
-  it('integers the campaign API takes beyond 32 bits are SafeInt, specified as ECMAScript safe integers', () => {
+  it('integers the campaign API takes beyond 32 bits, and every count, are SafeInt, specified as ECMAScript safe integers', () => {
     const safeInt = schema.getType('SafeInt') as GraphQLScalarType;
     expect(safeInt.specifiedByURL).toBe('https://tc39.es/ecma262/#sec-number.issafeinteger');
     const typeOf = (type: string, field: string) => String((schema.getType(type) as GraphQLObjectType | GraphQLInputObjectType).getFields()[field]!.type);
     expect(typeOf('CreateCampaignInput', 'partnerCampaignId')).toBe('SafeInt!');
     expect(typeOf('Campaign', 'partnerCampaignId')).toBe('SafeInt');
-    for (const [type, field] of [['CampaignStats', 'shows'], ['CampaignStats', 'accepts'], ['CampaignStats', 'redeems'], ['PinCounts', 'total'], ['PinCounts', 'unused'], ['LeadCounts', 'used'], ['LeadCounts', 'approved'], ['LeadCounts', 'declined'], ['CampaignConnection', 'totalCount'], ['PinConnection', 'totalCount']]) {
+    for (const [type, field] of [['CampaignStats', 'shows'], ['CampaignStats', 'accepts'], ['CampaignStats', 'redeems'], ['PinCounts', 'total'], ['PinCounts', 'unused'], ['LeadCounts', 'used'], ['LeadCounts', 'approved'], ['LeadCounts', 'declined'], ['CampaignConnection', 'totalCount'], ['PinConnection', 'totalCount'], ['OfferConnection', 'totalCount'], ['OfferFeedCategory', 'offerCount'], ['AddPinsPayload', 'addedCount'], ['AddPinsPayload', 'duplicateCount'], ['AddPinsPayload', 'alreadyPresentCount'], ['AddPinsPayload', 'storedCount']]) {
       expect(typeOf(type!, field!), `${type}.${field}`).toBe('SafeInt!');
     }
   });

@@ -1,37 +1,45 @@
 import type { Stack } from '../helpers/stack.js';
 
-/** A valid CreateCampaignInput for a promo campaign; override what a test is about. */
-export function promoInput(partnerCampaignId: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    partnerCampaignId,
-    categoryId: '2',
-    campaignType: 'PROMO',
-    acceptUrl: 'https://shop.example.ru/promo',
-    merchantDomain: 'shop.example.ru',
-    merchantLogoSvg: 'https://shop.example.ru/logo.svg',
-    merchantLogoPng: 'https://shop.example.ru/logo.png',
-    merchantName: 'Магазин',
-    backgroundColor: '#1A237E',
-    fontColor: '#FFFFFF',
-    description: 'Скидка на всё',
-    conditions: 'При заказе от 1000 рублей',
-    discountType: 'PERCENT',
-    discountAmount: '15',
-    campaignFee: '5',
-    feeType: 'PERCENT',
-    ...overrides,
-  };
+type Input = Record<string, unknown>;
+const isGroup = (value: unknown): value is Input => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * `base` with `overrides` laid over it a group at a time: `{ merchant: { name: 'X' } }` changes
+ * the merchant's name and keeps its other fields; `null` replaces whatever was there.
+ */
+export function withOverrides(base: Input, overrides: Input): Input {
+  const out: Input = { ...base };
+  for (const [key, value] of Object.entries(overrides)) out[key] = isGroup(value) && isGroup(base[key]) ? { ...base[key], ...value } : value;
+  return out;
+}
+
+/** A valid CreateCampaignInput for a promo campaign; override what a test is about (group by group). */
+export function promoInput(partnerCampaignId: number, overrides: Input = {}): Input {
+  return withOverrides(
+    {
+      partnerCampaignId,
+      categoryId: '2',
+      type: 'PROMO',
+      description: 'Скидка на всё',
+      conditions: 'При заказе от 1000 рублей',
+      acceptUrl: 'https://shop.example.ru/promo',
+      merchant: {
+        name: 'Магазин',
+        domain: 'shop.example.ru',
+        logoSvgUrl: 'https://shop.example.ru/logo.svg',
+        logoPngUrl: 'https://shop.example.ru/logo.png',
+      },
+      appearance: { backgroundColor: '#1A237E', fontColor: '#FFFFFF' },
+      discount: { type: 'PERCENT', amount: '15' },
+      fee: { type: 'PERCENT', amount: '5' },
+    },
+    overrides,
+  );
 }
 
 /** A valid one-off code campaign input (pins uploaded with addPins). */
-export function oneOffInput(partnerCampaignId: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return promoInput(partnerCampaignId, {
-    campaignType: 'CODE_OFFLINE',
-    acceptUrl: null,
-    pinType: 'ONE_OFF',
-    pinDisplayType: 'TEXT',
-    ...overrides,
-  });
+export function oneOffInput(partnerCampaignId: number, overrides: Input = {}): Input {
+  return promoInput(partnerCampaignId, withOverrides({ type: 'CODE_OFFLINE', acceptUrl: null, pinSettings: { pinType: 'ONE_OFF', displayType: 'TEXT' } }, overrides));
 }
 
 export const CREATE = `mutation ($input: CreateCampaignInput!) {

@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { settle, trackUnhandledRejections } from './support.js';
+import { cid } from '../helpers/ids.js';
 
 /**
  * Abuse probes in the manner of graphql-cop and graphql-armor's attack list, against the BFF with
@@ -166,6 +167,6 @@ describe('abuse probes (graphql-cop style), default limits', () => {
     await settle();
     expect(rejections.list).toEqual([]);
     const { body } = await stack.gql('{ campaign(id: "1") { id card { title } } }');
-    expect(body).toEqual({ data: { campaign: { id: '1', card: { title: 'Техно Мир' } } } });
+    expect(body).toEqual({ data: { campaign: { id: cid(1), card: { title: 'Техно Мир' } } } });
   });
 });

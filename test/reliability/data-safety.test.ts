@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { createCampaign, newPartner, oneOffInput } from '../graphql/support.js';
 import { restInfo, restPins, waitForCalls } from './support.js';
+import { numberOf } from '../helpers/ids.js';
 
 /**
  * No pin and no lead is lost or doubled when the backend fails in the middle of a write, even
@@ -48,7 +49,7 @@ describe('addPins: 100,000 pins while one chunk in the middle fails', () => {
   ])('$mode: the payload names what was stored, the retry completes the set, no pin twice', async ({ mode, fault, storedByFailedChunk, code }) => {
     const token = await newPartner(stack, 'store');
     const id = await createCampaign(stack, oneOffInput(8001), token);
-    await stack.admin('moderate', { ymCampaignId: Number(id), decision: 'approve' });
+    await stack.admin('moderate', { ymCampaignId: numberOf(id), decision: 'approve' });
     const tag = mode.split(' ')[0]!.toUpperCase();
     const pins = Array.from({ length: 100_000 }, (_, i) => `${tag}-${i}`);
 
@@ -66,7 +67,7 @@ describe('addPins: 100,000 pins while one chunk in the middle fails', () => {
     expect((await stack.calls())['campaigns/add-pins'], 'the failed chunk is not re-sent blindly, nothing after it is sent').toBe(4);
 
     await stack.admin('faults', undefined, 'DELETE');
-    const atBackend = await restPins(stack, token, Number(id));
+    const atBackend = await restPins(stack, token, numberOf(id));
     expect(atBackend).toEqual(pins.slice(0, storedByFailedChunk ? 40_000 : 30_000));
 
     // The partner re-sends what the payload listed: the set is complete, each pin exactly once.
@@ -78,7 +79,7 @@ describe('addPins: 100,000 pins while one chunk in the middle fails', () => {
       notStoredPins: [],
       userErrors: [],
     });
-    const complete = await restPins(stack, token, Number(id));
+    const complete = await restPins(stack, token, numberOf(id));
     expect(complete).toHaveLength(100_000);
     expect(new Set(lower(complete)).size, 'no pin twice').toBe(100_000);
     expect(new Set(complete)).toEqual(new Set(pins));
@@ -87,13 +88,13 @@ describe('addPins: 100,000 pins while one chunk in the middle fails', () => {
   it('re-sending all 100,000 pins in another case adds nothing and doubles nothing', async () => {
     const token = await newPartner(stack, 'store');
     const id = await createCampaign(stack, oneOffInput(8002), token);
-    await stack.admin('moderate', { ymCampaignId: Number(id), decision: 'approve' });
+    await stack.admin('moderate', { ymCampaignId: numberOf(id), decision: 'approve' });
     const pins = Array.from({ length: 100_000 }, (_, i) => `Again-${i}`);
     const first = await stack.gql(ADD, { input: { campaignId: id, pins } }, token);
     expect(first.body.data.addPins).toMatchObject({ addedCount: 100_000, userErrors: [] });
     const again = await stack.gql(ADD, { input: { campaignId: id, pins: pins.map((p) => p.toUpperCase()) } }, token);
     expect(again.body.data.addPins).toMatchObject({ addedCount: 0, alreadyPresentCount: 100_000, storedCount: 100_000, userErrors: [] });
-    const atBackend = await restPins(stack, token, Number(id));
+    const atBackend = await restPins(stack, token, numberOf(id));
     expect(atBackend).toEqual(pins); // first spelling kept, once each
   });
 });
@@ -107,15 +108,15 @@ describe('reportLead when the backend times out after storing the lead', () => {
   beforeAll(async () => {
     token = await newPartner(stack, 'aggregator');
     // An aggregator's promo campaign is live at upload, so users can take it at once.
-    campaignId = await createCampaign(stack, oneOffInput(8100, { campaignType: 'PROMO', pinType: null, pinDisplayType: null, acceptUrl: 'https://shop.example.ru/go' }), token);
+    campaignId = await createCampaign(stack, oneOffInput(8100, { type: 'PROMO', pinSettings: null, acceptUrl: 'https://shop.example.ru/go' }), token);
   });
 
   async function lead(transactionId: string, redeemStatus?: string): Promise<Record<string, unknown>> {
-    const { clickId } = await stack.admin('accept', { ymCampaignId: Number(campaignId) });
+    const { clickId } = await stack.admin('accept', { ymCampaignId: numberOf(campaignId) });
     return { campaignId, transactionId, clickId, campaignFee: '150.00', orderAmount: '3000.00', ...(redeemStatus ? { redeemStatus } : {}) };
   }
   const counters = async () => {
-    const info = await restInfo(stack, token, Number(campaignId));
+    const info = await restInfo(stack, token, numberOf(campaignId));
     return { redeems: info.campaignRedeems, ...info.campaignRedeemStats };
   };
 

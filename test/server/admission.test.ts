@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { Admission } from '../../src/server/admission.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { cid } from '../helpers/ids.js';
 
 /** An admission held at `places`, as under a saturated event loop (utilisation always 1). */
 const saturated = (places: number) => new Admission({ min: places, max: places, intervalMs: 0, busyAbove: 0.9, idleBelow: 0.5 }, () => 1);
@@ -59,9 +60,9 @@ describe('admission of requests to backend work', () => {
     await s.admin('faults', undefined, 'DELETE');
     const answered = await first; // its attempt timed out and the retry got the answer
     expect(answered.status).toBe(200);
-    expect(answered.body.data).toMatchObject({ campaign: { id: '1' } });
+    expect(answered.body.data).toMatchObject({ campaign: { id: cid(1) } });
     await until(() => admission.active === 0, 'the place is given back');
-    expect((await s.gql('{ campaign(id: "1") { id } }')).body.data).toMatchObject({ campaign: { id: '1' } });
+    expect((await s.gql('{ campaign(id: "1") { id } }')).body.data).toMatchObject({ campaign: { id: cid(1) } });
   });
 
   it('with two places, twelve lists of cards at once all answer right, never more than two with backend work under way', async () => {

@@ -6,6 +6,7 @@ import { startBuiltEntry, type BuiltEntry } from '../helpers/built-entry.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { CREATE, newPartner, promoInput } from '../graphql/support.js';
+import { cid } from '../helpers/ids.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -108,7 +109,7 @@ describe('the HTTP layer', () => {
     const partner = await newPartner(stack, 'store');
     const authorization = `Bearer ${partner}`;
     const body = (partnerCampaignId: number, name: Buffer) => {
-      const [before, after] = JSON.stringify({ query: CREATE, variables: { input: promoInput(partnerCampaignId, { merchantName: '@NAME@' }) } }).split('@NAME@');
+      const [before, after] = JSON.stringify({ query: CREATE, variables: { input: promoInput(partnerCampaignId, { merchant: { name: '@NAME@' } }) } }).split('@NAME@');
       return Buffer.concat([Buffer.from(before!), name, Buffer.from(after!)]);
     };
     const latin1 = body(9001, Buffer.from('Café Crème', 'latin1'));
@@ -147,6 +148,43 @@ describe('the HTTP layer', () => {
       const read = await stack.gql(`query ($id: ID!) { campaign(id: $id) { merchant { name } } }`, { id: data.createCampaign.campaign.id }, partner);
       expect(read.body.data.campaign.merchant.name).toBe('Café Crème');
     }
+  });
+
+  it('reads a body sent in pieces as the same UTF-8, a character split between two pieces included', async () => {
+    const partner = await newPartner(stack, 'store');
+    const authorization = `Bearer ${partner}`;
+    const text = (partnerCampaignId: number, name: Buffer) => {
+      const [before, after] = JSON.stringify({ query: CREATE, variables: { input: promoInput(partnerCampaignId, { merchant: { name: '@NAME@' } }) } }).split('@NAME@');
+      return Buffer.concat([Buffer.from(before!), name, Buffer.from(after!)]);
+    };
+    /** The body in two pieces a moment apart, cut `at` bytes into the name: two reads for the server. */
+    const inPieces = (bytes: Buffer, at: number) =>
+      fetch(stack.bffUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization },
+        body: (async function* () {
+          yield bytes.subarray(0, at);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          yield bytes.subarray(at);
+        })() as unknown as ReadableStream,
+        duplex: 'half',
+      } as RequestInit);
+    const utf8 = text(9101, Buffer.from('Café Crème'));
+    // Between the two bytes of "é".
+    const created = await inPieces(utf8, utf8.indexOf(Buffer.from('é')) + 1);
+    const answer = (await created.json()) as any;
+    expect({ status: created.status, errors: answer.errors }).toEqual({ status: 200, errors: undefined });
+    const { data } = answer;
+    expect(data.createCampaign.userErrors).toEqual([]);
+    const read = await stack.gql(`query ($id: ID!) { campaign(id: $id) { merchant { name } } }`, { id: data.createCampaign.campaign.id }, partner);
+    expect(read.body.data.campaign.merchant.name).toBe('Café Crème');
+
+    await stack.resetCalls();
+    const latin1 = text(9102, Buffer.from('Café Crème', 'latin1'));
+    const refused = await inPieces(latin1, 10);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as any).errors[0].message).toMatch(/^Request body is not valid UTF-8/);
+    expect(await stack.calls()).not.toHaveProperty('campaigns/create');
   });
 
   it('answers its own errors in the media type the client asked for, as Apollo answers its errors', async () => {
@@ -191,7 +229,7 @@ describe('the HTTP layer', () => {
   it('answers 405 to other methods and 404 to unknown paths', async () => {
     const put = await fetch(stack.bffUrl, { method: 'PUT' });
     expect(put.status).toBe(405);
-    expect(put.headers.get('allow')).toBe('GET, POST, OPTIONS');
+    expect(put.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
     const missing = await fetch(stack.bffUrl.replace('/graphql', '/nope'));
     expect(missing.status).toBe(404);
     expect(((await missing.json() as any)).error).toMatch(/GraphQL is at \/graphql/);
@@ -252,7 +290,7 @@ describe('readiness without a backend', () => {
       expect((await lonely.gql('{ categories { id } }')).body.data.categories.length).toBeGreaterThan(0);
 
       await lonely.admin('faults', undefined, 'DELETE');
-      await until(async () => (await lonely.gql('{ campaign(id: "1") { id } }')).body.data?.campaign?.id === '1', 'a call to pass the half-open breaker');
+      await until(async () => (await lonely.gql('{ campaign(id: "1") { id } }')).body.data?.campaign?.id === cid(1), 'a call to pass the half-open breaker');
       expect((await readyz()).body.checks.backend).toEqual({ ok: true, detail: expect.stringMatching(/^last answer \d+ ms ago$/) });
       expect(logs.entries).toContainEqual(expect.objectContaining({ level: 30, dependency: 'backend', msg: 'dependency up again: backend' }));
     } finally {

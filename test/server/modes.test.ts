@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureLogs } from '../helpers/log-capture.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 const SANDBOX = 'https://studio.apollographql.com';
+/** The explorer's script as the build named it (the run's build, test/helpers/build.global.ts). */
+const explorerScript = () => `/graphql/explorer/${JSON.parse(readFileSync(new URL('../../dist/public/explorer/manifest.json', import.meta.url), 'utf8')).script}`;
 
 describe('development mode', () => {
   let stack: Stack;
@@ -11,13 +14,36 @@ describe('development mode', () => {
   });
   afterAll(() => stack.close());
 
-  it('serves the Apollo Sandbox landing page with the demo token as initial header', async () => {
+  it('serves GraphiQL from its own origin, with the demo token as initial header', async () => {
     const response = await fetch(stack.bffUrl, { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/text\/html/);
+    expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
     const html = await response.text();
-    expect(html).toMatch(/sandbox/i);
+    expect(html).toMatch(/GraphiQL/);
+    expect(html).not.toMatch(/sandbox/i);
     expect(html).toContain('Bearer demo-store-token');
+    expect((await fetch(new URL(explorerScript(), stack.bffUrl))).status).toBe(200);
+  });
+
+  it('serves Apollo Sandbox instead with EXPLORER=sandbox, and no page with EXPLORER=off', async () => {
+    for (const [explorer, page] of [['sandbox', /sandbox/i], ['off', undefined]] as const) {
+      const other = await startStack({ fallbackToken: 'demo-store-token', env: { EXPLORER: explorer } });
+      try {
+        const response = await fetch(other.bffUrl, { headers: { accept: 'text/html' } });
+        const text = await response.text();
+        if (page) {
+          expect(text).toMatch(page);
+          expect(text).toContain('Bearer demo-store-token');
+        } else {
+          expect(response.headers.get('content-type')).not.toMatch(/html/);
+        }
+        expect(text).not.toMatch(/GraphiQL/);
+        expect((await fetch(new URL(explorerScript(), other.bffUrl))).status).toBe(404);
+      } finally {
+        await other.close();
+      }
+    }
   });
 
   it('answers a CORS preflight from the Sandbox origin and from localhost', async () => {
@@ -63,7 +89,7 @@ describe('production mode', () => {
   const lines = log.lines;
   beforeAll(async () => {
     stack = await startStack({
-      env: { NODE_ENV: 'production', CAMPAIGN_API_URL: 'http://127.0.0.1:1', CORS_ORIGINS: 'https://partner.example.com' },
+      env: { NODE_ENV: 'production', CAMPAIGN_API_URL: 'http://127.0.0.1:1', CORS_ORIGINS: 'https://partner.example.com', EXPLORER: 'graphiql' },
       logger: log.logger,
     });
   });
@@ -78,9 +104,14 @@ describe('production mode', () => {
     expect(typo.body.errors![0].message).not.toMatch(/Did you mean/);
   });
 
-  it('serves no landing page', async () => {
+  it('serves no landing page, whatever EXPLORER says', async () => {
     const response = await fetch(stack.bffUrl, { headers: { accept: 'text/html' } });
-    expect(await response.text()).not.toMatch(/sandbox/i);
+    const text = await response.text();
+    expect(text).not.toMatch(/sandbox/i);
+    expect(text).not.toMatch(/GraphiQL/);
+    expect(response.headers.get('content-type')).not.toMatch(/html/);
+    const files = await fetch(new URL(explorerScript(), stack.bffUrl));
+    expect(files.status).toBe(404);
   });
 
   it('wants a token: none is UNAUTHENTICATED, an unknown one too', async () => {

@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { startBuiltEntry, type BuiltEntry } from '../helpers/built-entry.js';
+import { cid } from '../helpers/ids.js';
 
 /**
  * The process as `npm start` runs it (the built entry, NODE_ENV not "test"), stopped by a signal
@@ -106,9 +107,9 @@ async function shutdownWithRequestsInFlight(running: BuiltEntry, emulatorUrl: st
   expect(queried).toMatchObject({ status: 200, connection: 'close' });
   expect(mutated).toMatchObject({ status: 200, connection: 'close' });
   expect(queried.body.errors).toBeUndefined();
-  expect(queried.body.data.campaign).toMatchObject({ id: '1', card: { title: expect.any(String) } });
+  expect(queried.body.data.campaign).toMatchObject({ id: cid(1), card: { title: expect.any(String) } });
   expect(mutated.body.errors).toBeUndefined();
-  expect(mutated.body.data.stopCampaign).toEqual({ campaign: { id: '1', status: 'PAUSED' }, userErrors: [] });
+  expect(mutated.body.data.stopCampaign).toEqual({ campaign: { id: cid(1), status: 'PAUSED' }, userErrors: [] });
 
   expect(await running.exited).toEqual({ code: 0, signal: null });
   expect(Date.now() - signalledAt).toBeLessThan(GRACE_MS);
@@ -156,7 +157,7 @@ describe('graceful shutdown of the built entry', () => {
     // The load balancer still sends until it has seen enough failed checks: those requests are
     // answered, each closing its connection so the next one is sent on a new connection.
     const served = await gql(entry.url, '{ campaign(id: "1") { id } }');
-    expect(served).toMatchObject({ status: 200, connection: 'close', body: { data: { campaign: { id: '1' } } } });
+    expect(served).toMatchObject({ status: 200, connection: 'close', body: { data: { campaign: { id: cid(1) } } } });
     expect(await tryConnect(entry.url)).toBe('connected');
 
     await until(async () => (await tryConnect(entry!.url)) === 'ECONNREFUSED', 'new connections to be refused', delayMs + 3000);

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { startBuiltEntry, type BuiltEntry } from '../helpers/built-entry.js';
+import { cid } from '../helpers/ids.js';
 import { startCommand } from '../helpers/start-command.js';
 
 /**
@@ -25,7 +26,7 @@ let emulator: RunningEmulator | undefined;
 beforeAll(() => {
   // A fresh clone: the sources and the lock of dependencies, no dist/. node_modules is the one installed here.
   project = mkdtempSync(join(tmpdir(), 'bff-start-'));
-  for (const path of ['package.json', 'package-lock.json', 'scripts', 'src', 'schema']) cpSync(join(root, path), join(project, path), { recursive: true });
+  for (const path of ['package.json', 'package-lock.json', 'scripts', 'src', 'schema', 'explorer']) cpSync(join(root, path), join(project, path), { recursive: true });
   symlinkSync(join(root, 'node_modules'), join(project, 'node_modules'), 'dir');
 });
 afterEach(async () => {
@@ -131,7 +132,7 @@ describe('npm start (development, a fresh clone)', () => {
 
       const answer = await queryInFlight(started, 1500);
       process.kill(started.child.pid!, 'SIGTERM');
-      expect(await answer).toEqual({ status: 200, body: { data: { campaign: { id: '1' } } } });
+      expect(await answer).toEqual({ status: 200, body: { data: { campaign: { id: cid(1) } } } });
       await expectGracefulStop(started, server, 'SIGTERM');
       // How: the script's shell made way for node (exec), so npm passes the signal to the server itself.
       expect(parent).toBe(started.child.pid);
@@ -146,7 +147,7 @@ describe('npm start (development, a fresh clone)', () => {
       // While a request drains, so the signal npm passes on arrives before the server is done.
       const answer = await queryInFlight(started, 1500);
       process.kill(-started.child.pid!, 'SIGINT');
-      expect(await answer).toEqual({ status: 200, body: { data: { campaign: { id: '1' } } } });
+      expect(await answer).toEqual({ status: 200, body: { data: { campaign: { id: cid(1) } } } });
       await expectGracefulStop(started, server, 'SIGINT');
     },
     START_TIMEOUT_MS + 30_000,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { app, DEMO_APP, FEED, partner, post, startedIds } from '../apps/support.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { numberOf } from '../helpers/ids.js';
 import { CAMPAIGN_CHANGED, liveClient, metric, until, type LiveClient } from '../subscriptions/support.js';
 
 /**
@@ -36,12 +37,12 @@ describe("writes through the BFF's campaign API client", () => {
     // The watcher's first read sets what later changes are told against.
     await until('the first status read', async () => (await metric(stack.metricsUrl, 'bff_live_polls_total', 'outcome="success"')) >= 1);
 
-    await stack.bff.api.stop(token, { ymCampaignId: Number(target) });
+    await stack.bff.api.stop(token, { ymCampaignId: numberOf(target!) });
     expect(await feedIds()).toEqual(before.filter((id) => id !== target));
     const [stopped] = await events.waitFor(1);
     expect(stopped!.data.campaignChanged).toMatchObject({ campaign: { id: target, status: 'PAUSED' }, previousStatus: 'STARTED', status: 'PAUSED' });
 
-    await stack.bff.api.start(token, { ymCampaignId: Number(target) });
+    await stack.bff.api.start(token, { ymCampaignId: numberOf(target!) });
     expect(await feedIds()).toEqual(before);
     expect((await events.waitFor(2))[1]!.data.campaignChanged).toMatchObject({ previousStatus: 'PAUSED', status: 'STARTED' });
     events.unsubscribe();
@@ -61,10 +62,10 @@ describe("writes through the BFF's campaign API client", () => {
     try {
       const answer = await post(stack.bffUrl, { query: `mutation ($id: ID!) { stopCampaign(id: $id) { campaign { status } } }`, variables: { id: target } }, partner(DEMO_TOKENS.store));
       expect(answer.body.data.stopCampaign.campaign.status).toBe('PAUSED');
-      expect(called).toEqual([Number(target)]);
+      expect(called).toEqual([numberOf(target!)]);
     } finally {
       api.stop = stop;
-      await api.start(DEMO_TOKENS.store, { ymCampaignId: Number(target) });
+      await api.start(DEMO_TOKENS.store, { ymCampaignId: numberOf(target!) });
     }
   });
 });

@@ -10,6 +10,7 @@ import WebSocket from 'ws';
 import { oneOffInput, newPartner } from '../graphql/support.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { nextPoll, streamUrl, until, wsUrl } from './support.js';
+import { numberOf } from '../helpers/ids.js';
 
 /** graphql-sse's client as an Apollo link (the pattern of graphql-sse's README). */
 class SseLink extends ApolloLink {
@@ -85,7 +86,7 @@ describe.each(['websocket', 'sse'] as const)('@apollo/client with a split link, 
           createCampaign(input: $input) { campaign { id status } userErrors { message } }
         }
       `,
-      variables: { input: oneOffInput(801, { campaignStart: start }) },
+      variables: { input: oneOffInput(801, { startsAt: start }) },
     });
     const id = created.data.createCampaign.campaign.id as string;
     await client.query({ query: DETAIL, variables: { id } });
@@ -105,7 +106,7 @@ describe.each(['websocket', 'sse'] as const)('@apollo/client with a split link, 
       expect(cached()).toBe(status);
     };
     await step(1, 'MODERATION');
-    await stack.admin('moderate', { ymCampaignId: Number(id), decision: 'approve' });
+    await stack.admin('moderate', { ymCampaignId: numberOf(id), decision: 'approve' });
     await step(2, 'PAUSED');
     await client.mutate({
       mutation: gql`mutation Pins($input: AddPinsInput!) { addPins(input: $input) { campaign { id } userErrors { message } } }`,
@@ -113,7 +114,7 @@ describe.each(['websocket', 'sse'] as const)('@apollo/client with a split link, 
     });
     await stack.admin('clock', { advanceMs: 86_400_000 + 60_000 });
     await step(3, 'STARTED');
-    await stack.admin('accept', { ymCampaignId: Number(id) });
+    await stack.admin('accept', { ymCampaignId: numberOf(id) });
     await step(4, 'PIN_REQUIRED');
     await client.mutate({ mutation: gql`mutation Stop($id: ID!) { stopCampaign(id: $id) { campaign { id status } } }`, variables: { id } });
     await step(5, 'PAUSED');

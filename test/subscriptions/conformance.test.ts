@@ -4,6 +4,7 @@ import { oneOffInput, createCampaign, newPartner } from '../graphql/support.js';
 import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { CAMPAIGN_CHANGED, liveClient, nextPoll, sleep, type LiveClient, type Transport } from './support.js';
+import { numberOf } from '../helpers/ids.js';
 
 const INTERVAL_MS = 150;
 
@@ -55,13 +56,13 @@ describe.each(variants.map((v) => ({ ...v, name: `${v.transport}, ${v.cache} bus
 
     // create: published by the mutation at once
     const start = new Date(Date.now() + 86_400_000).toISOString();
-    const id = await createCampaign(stack, oneOffInput(501, { campaignStart: start }), store);
+    const id = await createCampaign(stack, oneOffInput(501, { startsAt: start }), store);
     const [created] = await mine.waitFor(1);
     expect(created!.data.campaignChanged).toMatchObject({ campaign: { id, status: 'MODERATION' }, previousStatus: null, status: 'MODERATION' });
     expect(Number.isNaN(Date.parse(created!.data.campaignChanged.at))).toBe(false);
 
     // approved at the emulator: found by the poller; it waits for its start date
-    await stack.admin('moderate', { ymCampaignId: Number(id), decision: 'approve' });
+    await stack.admin('moderate', { ymCampaignId: numberOf(id), decision: 'approve' });
     const approved = (await mine.waitFor(2))[1]!;
     expect(approved.data.campaignChanged).toMatchObject({ campaign: { id, status: 'PAUSED' }, previousStatus: 'MODERATION', status: 'PAUSED' });
 
@@ -73,7 +74,7 @@ describe.each(variants.map((v) => ({ ...v, name: `${v.transport}, ${v.cache} bus
     expect(started.data.campaignChanged).toMatchObject({ campaign: { id, status: 'STARTED' }, previousStatus: 'PAUSED', status: 'STARTED' });
 
     // a user takes the only pin: the pins ran out
-    await stack.admin('accept', { ymCampaignId: Number(id) });
+    await stack.admin('accept', { ymCampaignId: numberOf(id) });
     const pinRequired = (await mine.waitFor(4))[3]!;
     expect(pinRequired.data.campaignChanged).toMatchObject({ campaign: { id, status: 'PIN_REQUIRED' }, previousStatus: 'STARTED', status: 'PIN_REQUIRED' });
 
@@ -106,8 +107,8 @@ describe.each(variants.map((v) => ({ ...v, name: `${v.transport}, ${v.cache} bus
     await nextPoll(stack.metricsUrl);
     await nextPoll(stack.metricsUrl);
     await stack.resetCalls();
-    await stack.admin('moderate', { ymCampaignId: Number(a), decision: 'decline' });
-    await stack.admin('moderate', { ymCampaignId: Number(b), decision: 'decline' });
+    await stack.admin('moderate', { ymCampaignId: numberOf(a), decision: 'decline' });
+    await stack.admin('moderate', { ymCampaignId: numberOf(b), decision: 'decline' });
     for (const watcher of watchers) {
       const [event] = await watcher.waitFor(1);
       expect(event!.data.campaignChanged).toEqual({ status: 'DECLINED', campaign: { id: b, status: 'DECLINED', merchant: { name: 'Магазин' } } });
@@ -146,7 +147,7 @@ describe.each(variants.map((v) => ({ ...v, name: `${v.transport}, ${v.cache} bus
     const watch = client(store).subscribe(CAMPAIGN_CHANGED, { ids: [id] });
     await nextPoll(stack.metricsUrl);
     await stack.admin('faults', { mode: 'http500', operation: 'campaigns/get-all-campaigns' });
-    await stack.admin('moderate', { ymCampaignId: Number(id), decision: 'decline' });
+    await stack.admin('moderate', { ymCampaignId: numberOf(id), decision: 'decline' });
     await sleep(INTERVAL_MS * 4);
     expect(watch.results).toEqual([]);
     await stack.admin('faults', undefined, 'DELETE');

@@ -6,6 +6,7 @@ import { CREATE, createCampaign, newPartner, oneOffInput } from '../graphql/supp
 import { startStack } from '../helpers/stack.js';
 import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
 import { CAMPAIGN_CHANGED, liveClient, metric, nextPoll, sleep, until, type LiveClient, type Subscription } from './support.js';
+import { numberOf } from '../helpers/ids.js';
 
 const INTERVAL_MS = 150;
 
@@ -94,7 +95,7 @@ describe.skipIf(!redisAvailable)('live status across two instances on Redis', ()
     for (const w of watchers) expect((await w.waitFor(1))[0]!.data.campaignChanged).toMatchObject({ campaign: { id }, previousStatus: null, status: 'MODERATION' });
 
     // A change at the backend: found by the one reader, delivered on both instances.
-    await admin('moderate', { ymCampaignId: Number(id), decision: 'decline' });
+    await admin('moderate', { ymCampaignId: numberOf(id), decision: 'decline' });
     for (const w of watchers) expect((await w.waitFor(2))[1]!.data.campaignChanged).toMatchObject({ campaign: { id }, previousStatus: 'MODERATION', status: 'DECLINED' });
 
     await nextFleetPoll();
@@ -123,7 +124,7 @@ describe.skipIf(!redisAvailable)('live status across two instances on Redis', ()
 
     await reader.close();
     instances = [survivor];
-    await admin('moderate', { ymCampaignId: Number(id), decision: 'approve' });
+    await admin('moderate', { ymCampaignId: numberOf(id), decision: 'approve' });
     const [event] = await survivorWatch.waitFor(1, 10_000);
     // Approved without pins: it would start, but a one-off code campaign needs pins first.
     expect(event!.data.campaignChanged).toMatchObject({ campaign: { id }, previousStatus: 'MODERATION', status: 'PIN_REQUIRED' });
@@ -149,7 +150,7 @@ describe.skipIf(!redisAvailable)('live status while Redis is down', () => {
       await nextPoll(stack.metricsUrl);
 
       await redis.stop();
-      await stack.admin('moderate', { ymCampaignId: Number(ids[0]), decision: 'decline' });
+      await stack.admin('moderate', { ymCampaignId: numberOf(ids[0]!), decision: 'decline' });
       const [down] = await events.waitFor(1, 10_000);
       expect(down!.data.campaignChanged).toMatchObject({ campaign: { id: ids[0] }, previousStatus: 'MODERATION', status: 'DECLINED' });
 
@@ -157,7 +158,7 @@ describe.skipIf(!redisAvailable)('live status while Redis is down', () => {
       // Both Redis connections come back within their reconnect backoff (at most 3.2 s here); the
       // next read then writes the shared record without sending the decline again.
       await sleep(4500);
-      await stack.admin('moderate', { ymCampaignId: Number(ids[1]), decision: 'decline' });
+      await stack.admin('moderate', { ymCampaignId: numberOf(ids[1]!), decision: 'decline' });
       const second = (await events.waitFor(2, 10_000))[1]!;
       expect(second.data.campaignChanged).toMatchObject({ campaign: { id: ids[1] }, previousStatus: 'MODERATION', status: 'DECLINED' });
       await nextPoll(stack.metricsUrl);
@@ -303,7 +304,7 @@ describe.skipIf(!redisAvailable)('live status across a Redis outage and its retu
       await until('every watcher to have every event', () => watchers.every((w) => w.results.length >= ids.length), 20_000).catch(() => undefined);
       // Reads after the last mutation find nothing more to send.
       await until('three more reads by every instance', await afterReads(3));
-      for (const w of watchers) expect(got(w).sort((a, b) => Number(a.id) - Number(b.id))).toEqual(expected.sort((a, b) => Number(a.id) - Number(b.id)));
+      for (const w of watchers) expect(got(w).sort((a, b) => numberOf(a.id) - numberOf(b.id))).toEqual(expected.sort((a, b) => numberOf(a.id) - numberOf(b.id)));
     } finally {
       await fleet.close();
     }

@@ -8,6 +8,7 @@ import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.
 import { scrape } from '../helpers/scrape.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { CAMPAIGN_CHANGED, liveClient, metric, nextPoll, until, type LiveClient } from './support.js';
+import { numberOf } from '../helpers/ids.js';
 
 const INTERVAL_MS = 150;
 const packageVersion = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -54,7 +55,7 @@ describe('live status and build metrics on one instance', () => {
     // One instance alone reads every partner it has watchers of.
     expect(await metric(stack.metricsUrl, 'bff_live_reader_leases')).toBe(1);
 
-    await stack.admin('moderate', { ymCampaignId: Number(id), decision: 'decline' });
+    await stack.admin('moderate', { ymCampaignId: numberOf(id), decision: 'decline' });
     for (const watcher of watchers) await watcher.waitFor(1);
     expect(await metric(stack.metricsUrl, 'bff_live_events_delivered_total', 'transport="websocket"')).toBe(2);
     expect(await metric(stack.metricsUrl, 'bff_live_events_delivered_total', 'transport="sse"')).toBe(1);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { CAMPAIGN_CHANGED, liveClient, metric, until, type LiveClient, type Received, type Transport } from './support.js';
+import { cid } from '../helpers/ids.js';
 
 /**
  * Issue 14: "production limits (depth, cost, trusted documents where on) apply to subscription
@@ -90,11 +91,11 @@ describe.each<Transport>(['websocket', 'sse'])('trusted documents for subscripti
     // Campaign 1 runs: the first transport stops it, the second starts it again.
     const [document, field, status] = transport === 'websocket' ? [STOP, 'stopCampaign', 'PAUSED'] : [START, 'startCampaign', 'STARTED'];
     const answer = (await run(document, { id: '1' }))[field];
-    expect(answer).toMatchObject({ userErrors: [], campaign: { id: '1', status } });
+    expect(answer).toMatchObject({ userErrors: [], campaign: { id: cid(1), status } });
     for (const sub of accepted) {
       const [event] = await sub.waitFor(1);
       expect(event!.errors, JSON.stringify(event!.errors)).toBeUndefined();
-      expect(event!.data.campaignChanged).toMatchObject({ __typename: 'CampaignStatusEvent', campaign: { __typename: 'Campaign', id: '1', status }, status });
+      expect(event!.data.campaignChanged).toMatchObject({ __typename: 'CampaignStatusEvent', campaign: { __typename: 'Campaign', id: cid(1), status }, status });
       sub.unsubscribe();
     }
   });

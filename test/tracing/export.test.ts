@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { startBuiltEntry, type BuiltEntry } from '../helpers/built-entry.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
+import { cid } from '../helpers/ids.js';
 
 /**
  * Tracing end to end, as it runs in production: the built entry (what `npm start` runs: dist/,
@@ -111,20 +112,19 @@ beforeAll(async () => {
       input: {
         partnerCampaignId: 5001,
         categoryId: '1',
-        campaignType: 'PROMO',
+        type: 'PROMO',
         acceptUrl: 'https://svezhie-produkty.example.ru/vesna',
-        merchantDomain: 'svezhie-produkty.example.ru',
-        merchantLogoSvg: 'https://svezhie-produkty.example.ru/logo.svg',
-        merchantLogoPng: 'https://svezhie-produkty.example.ru/logo.png',
-        merchantName: 'Свежие продукты',
-        backgroundColor: '#1B5E20',
-        fontColor: '#FFFFFF',
+        merchant: {
+          domain: 'svezhie-produkty.example.ru',
+          logoSvgUrl: 'https://svezhie-produkty.example.ru/logo.svg',
+          logoPngUrl: 'https://svezhie-produkty.example.ru/logo.png',
+          name: 'Свежие продукты',
+        },
+        appearance: { backgroundColor: '#1B5E20', fontColor: '#FFFFFF' },
         description: SECRET_TEXT,
         conditions: 'При заказе от 1500 рублей в приложении',
-        discountType: 'PERCENT',
-        discountAmount: '15',
-        campaignFee: '5',
-        feeType: 'PERCENT',
+        discount: { type: 'PERCENT', amount: '15' },
+        fee: { type: 'PERCENT', amount: '5' },
       },
     },
     newTraceparent(),
@@ -165,7 +165,7 @@ describe('tracing with an OTLP endpoint (built entry, production)', () => {
     expect(sent.fanOut.body.data.campaigns.nodes).toHaveLength(5);
     expect(sent.fanOutAgain.body).toEqual(sent.fanOut.body);
     expect(sent.faulty.body.errors[0].extensions.code).toBe('BACKEND_UNAVAILABLE');
-    expect(sent.byIds.body.data.campaignsByIds).toEqual([{ id: '1', card: { title: expect.any(String) } }, null]);
+    expect(sent.byIds.body.data.campaignsByIds).toEqual([{ id: cid(1), card: { title: expect.any(String) } }, null]);
     expect(sent.create.body.data.createCampaign.userErrors).toEqual([]);
     expect(sent.addPins.body.data.addPins).toEqual({ addedCount: 1, userErrors: [] });
     expect(exitCode, output).toBe(0);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { PARSE_OPTIONS, quote } from '../../src/campaign-api/index.js';
 import { inGraphQLTerms } from '../../src/campaigns/vocabulary.js';
+import { INPUT_NAMES } from '../../src/campaigns/mutations/input-fields.js';
 
 describe('quote', () => {
   it('quotes at most 40 characters, ends a cut value with an ellipsis and never splits a character', () => {
@@ -26,6 +27,16 @@ describe('inGraphQLTerms', () => {
       'only discountType FIX allows discountCurrency USD, got discountType PERCENT',
     );
     expect(inGraphQLTerms('no campaign with ymCampaignId 5 (status new_unused); see categories/get')).toBe('no campaign with id 5 (status NEW_UNUSED); see the categories query');
+  });
+
+  it('names the REST fields of a campaign as the inputs do, with the enum value after them', () => {
+    expect(inGraphQLTerms('only discountType fix allows discountCurrency 840, got discountType percent', INPUT_NAMES)).toBe(
+      'only discount.type FIX allows discount.currency USD, got discount.type PERCENT',
+    );
+    expect(inGraphQLTerms('either campaignFee or both campaignFeeMin and campaignFeeMax are required', INPUT_NAMES)).toBe(
+      'either fee.amount or both fee.min and fee.max are required',
+    );
+    expect(inGraphQLTerms('is required for campaignType codeOnline; campaignStart "campaignEnd"', INPUT_NAMES)).toBe('is required for type CODE_ONLINE; startsAt "campaignEnd"');
   });
 
   it('leaves plain words and quoted values alone', () => {

@@ -4,6 +4,7 @@ import { createDocumentCache, isKnown } from '../../src/pipeline/documents.js';
 import type { Prepared } from '../../src/pipeline/pipeline.js';
 import { ResponseFacts, cachePolicyOf, createResponseCache, type Freshness } from '../../src/pipeline/response-cache.js';
 import type { Caller } from '../../src/pipeline/types.js';
+import { variablesKeyOf } from '../../src/pipeline/verdicts.js';
 
 const schema = createSchema();
 const documents = createDocumentCache({ schema, maxTokens: 5000, rules: [], maxBytes: 1 << 20, maxTextLength: 1 << 16 });
@@ -17,7 +18,7 @@ function prepared(text: string, caller: Caller = TRUSTED, variables?: Record<str
   if (!isKnown(document)) throw new Error(`not a valid document: ${JSON.stringify(document.errors.map((e) => e.message))}`);
   const operation = document.operation(operationName);
   if (operation instanceof Error) throw operation;
-  return { document, operation, operationName, variables, situation: { caller, transport: 'post', client: '127.0.0.1' }, origin: 'text' } as unknown as Prepared;
+  return { document, operation, operationName, variables, variablesKey: variablesKeyOf(operation, variables), situation: { caller, transport: 'post', client: '127.0.0.1' }, origin: 'text' } as unknown as Prepared;
 }
 
 const policy = (text: string) => {

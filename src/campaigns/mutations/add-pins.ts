@@ -6,9 +6,9 @@ import {
   isBadResponse,
   isUnknownEnumValue,
   pinKey,
-  pinProblem,
+  pinIssue,
   quote,
-  textProblem,
+  textIssue,
   type CampaignStatus,
   type UnknownEnumValue,
 } from '../../campaign-api/index.js';
@@ -16,9 +16,10 @@ import type { GraphQLContext } from '../../schema/context.js';
 import { CampaignTypeValues } from '../enum-values.js';
 import { unavailableReason } from '../errors.js';
 import type { CampaignRef, UserErrorModel } from '../models.js';
-import { parsePositiveId } from '../../graphql/pagination.js';
+import { parseCampaignId } from '../campaign-id.js';
 import { inGraphQLTerms } from '../vocabulary.js';
-import { incorrect, userError, userErrorsFromBusiness } from './user-errors.js';
+import { CAMPAIGN_NAMES } from './input-fields.js';
+import { incorrect, problem, userError, userErrorsFromBusiness } from './user-errors.js';
 
 export interface AddPinsPayloadModel {
   campaign: CampaignRef | null;
@@ -70,19 +71,19 @@ export function dedupePins(pins: readonly string[]): { unique: UniquePin[]; dupl
 export async function addPins(ctx: GraphQLContext, input: { campaignId: string; pins: string[] }): Promise<AddPinsPayloadModel> {
   const { maxPinsPerMutation } = ctx.limits;
   const { pins } = input;
-  if (pins.length === 0) return refused([incorrect(PINS, 'must contain at least one pin')]);
+  if (pins.length === 0) return refused([problem(PINS, 'required', 'must contain at least one pin')]);
   if (pins.length > maxPinsPerMutation) {
-    return refused([incorrect(PINS, `takes at most ${maxPinsPerMutation} pins per call, got ${pins.length}; split them into several addPins calls`)]);
+    return refused([problem(PINS, 'tooLong', `takes at most ${maxPinsPerMutation} pins per call, got ${pins.length}; split them into several addPins calls`)]);
   }
 
   // Text no campaign can hold fails whatever the campaign's display type: refused before any call.
   const badText = pins.flatMap((pin, index) => {
-    const problem = textProblem(pin);
-    return problem ? [incorrect([...PINS, String(index)], problem)] : [];
+    const bad = textIssue(pin);
+    return bad ? [problem([...PINS, String(index)], bad.kind, bad.message)] : [];
   });
   if (badText.length) return refused(badText);
 
-  const ymCampaignId = parsePositiveId(input.campaignId);
+  const ymCampaignId = parseCampaignId(input.campaignId);
   const notFound = () => refused([userError(['input', 'campaignId'], 'campaignNotFound', `no campaign with id ${quote(input.campaignId)} belongs to this partner`)]);
   if (ymCampaignId === null) return notFound();
   const details = await ctx.loaders.details.load(ymCampaignId);
@@ -92,8 +93,8 @@ export async function addPins(ctx: GraphQLContext, input: { campaignId: string; 
   const type = details.campaignType;
   const takesPins = (t: typeof type) => !isUnknownEnumValue(t) && CODE_CAMPAIGN_TYPES.includes(t);
   if (!isUnknownEnumValue(type) && (!takesPins(type) || details.pinType === 'reusable')) {
-    const kind = takesPins(type) ? `a ${graphqlTypeName(type)} campaign with pinType REUSABLE (its one code is couponCode)` : `a ${graphqlTypeName(type)} campaign`;
-    return refused([incorrect(['input', 'campaignId'], `pins can be added only to CODE_ONLINE or CODE_OFFLINE campaigns with pinType ONE_OFF; campaign ${ymCampaignId} is ${kind}`)], campaign);
+    const kind = takesPins(type) ? `a ${graphqlTypeName(type)} campaign with pinSettings.pinType REUSABLE (its one code is pinSettings.couponCode)` : `a ${graphqlTypeName(type)} campaign`;
+    return refused([problem(['input', 'campaignId'], 'notAllowed', `pins can be added only to CODE_ONLINE or CODE_OFFLINE campaigns with pinSettings.pinType ONE_OFF; campaign ${ymCampaignId} is ${kind}`)], campaign);
   }
 
   const { unique, duplicateCount } = dedupePins(pins);
@@ -102,8 +103,8 @@ export async function addPins(ctx: GraphQLContext, input: { campaignId: string; 
   if (!isUnknownEnumValue(displayType)) {
     const problems: UserErrorModel[] = [];
     for (const { pin, index } of unique) {
-      const problem = pinProblem(pin, displayType ?? 'text');
-      if (problem) problems.push(incorrect([...PINS, String(index)], inGraphQLTerms(problem)));
+      const bad = pinIssue(pin, displayType ?? 'text');
+      if (bad) problems.push(problem([...PINS, String(index)], bad.kind, inGraphQLTerms(bad.message, CAMPAIGN_NAMES)));
     }
     if (problems.length) return refused(problems, campaign);
   }
@@ -149,6 +150,7 @@ async function upload(ctx: GraphQLContext, campaign: CampaignRef, unique: Unique
               return path[0] === 'ymCampaignId' ? ['input', 'campaignId'] : path[0] === 'pinList' ? PINS : ['input', ...path];
             },
             PINS,
+            CAMPAIGN_NAMES,
           ),
         );
         if (stored > 0) userErrors.push(incorrect(PINS, `the upload stopped: ${range} were not stored; fix and re-send them (see notStoredPins)`));

@@ -1,81 +1,46 @@
 import { PARSE_OPTIONS, campaignChanges, operations, quote } from '../../campaign-api/index.js';
 import type { GraphQLContext } from '../../schema/context.js';
-import { ENUM_VALUES, UNKNOWN_CURRENCY, UNKNOWN_VALUE } from '../enum-values.js';
 import type { CreateCampaignInput, UpdateCampaignInput } from '../../schema/generated/resolvers-types.js';
 import type { UserErrorModel } from '../models.js';
 import { parsePositiveId } from '../../graphql/pagination.js';
-import { incorrect, userErrorsFromIssues } from './user-errors.js';
-
-/** Input fields typed with an enum, and the enum: to name values the way the caller wrote them. */
-const ENUM_FIELDS = {
-  campaignType: 'CampaignType',
-  pinType: 'PinType',
-  pinDisplayType: 'PinDisplayType',
-  appearanceType: 'AppearanceType',
-  discountType: 'DiscountType',
-  feeType: 'FeeType',
-  cashbackType: 'CashbackType',
-  discountCurrency: 'CurrencyCode',
-  feeCurrency: 'CurrencyCode',
-  supportedPlatforms: 'Platform',
-} as const satisfies Record<string, keyof typeof ENUM_VALUES>;
-
-/** Values an output may carry but an input never: the catch-all `UNKNOWN` and the legacy `CODE`. */
-const READ_ONLY: ReadonlySet<string | number> = new Set<string | number>([UNKNOWN_VALUE, UNKNOWN_CURRENCY, 'code']);
-
-function enumName(enumType: keyof typeof ENUM_VALUES, value: string | number): string {
-  const entry = Object.entries(ENUM_VALUES[enumType]).find(([, v]) => v === value);
-  return entry ? entry[0] : String(value);
-}
-
-function writableNames(enumType: keyof typeof ENUM_VALUES): string {
-  return Object.entries(ENUM_VALUES[enumType])
-    .filter(([, v]) => !READ_ONLY.has(v))
-    .map(([name]) => name)
-    .join(', ');
-}
+import { INPUT_NAMES, flattenInput, inputPath } from './input-fields.js';
+import { problem, userErrorsFromIssues } from './user-errors.js';
 
 const ROOT = ['input'];
+
+/** A REST field's place in the input, under the argument: `["input", "merchant", "logoPngUrl"]`. */
+export const atInput = (restPath: readonly string[]): string[] => [...ROOT, ...inputPath(restPath)];
 
 /** What `null` means in an input: "not given" (create), or "clear this field" (update). */
 type NullMeans = 'absent' | 'clear';
 
 /**
- * The input in the REST API's shape (the field names are the same; ids become numbers, platform
- * lists a comma-separated string; `null` left out, or kept to clear the field), with the problems
- * that the shape alone shows.
+ * The input in the REST API's shape (its field names; ids become numbers, platform lists a
+ * comma-separated string; `null` left out, or kept to clear the field), with the problems that
+ * the shape alone shows. Errors name the field by its path in the input.
  */
 function toRestShape(input: Record<string, unknown>, nullMeans: NullMeans): { request: Record<string, unknown>; errors: UserErrorModel[] } {
+  const { fields, unclearable } = flattenInput(input);
   const request: Record<string, unknown> = {};
-  const errors: UserErrorModel[] = [];
-  for (const [key, value] of Object.entries(input)) {
-    if (value === undefined) continue;
+  const errors: UserErrorModel[] = unclearable.map((path) => problem([...ROOT, ...path], 'required', 'is required and cannot be cleared: leave it out to keep the current values'));
+  for (const [key, value] of Object.entries(fields)) {
     if (value === null) {
       if (nullMeans === 'clear') request[key] = null;
       continue;
     }
-    if (key in ENUM_FIELDS) {
-      const enumType = ENUM_FIELDS[key as keyof typeof ENUM_FIELDS];
-      const values = Array.isArray(value) ? (value as (string | number)[]) : [value as string | number];
-      const readOnly = values.find((v) => READ_ONLY.has(v));
-      if (readOnly !== undefined) {
-        errors.push(incorrect([...ROOT, key], `${enumName(enumType, readOnly)} is only ever read, never written; use one of ${writableNames(enumType)}`));
+    if (key === 'supportedPlatforms' && Array.isArray(value)) {
+      if (value.length === 0) {
+        const instead = nullMeans === 'clear' ? 'send null' : 'omit the field';
+        errors.push(problem(atInput([key]), 'required', `must list at least one platform; ${instead} to show the offer on every device`));
         continue;
       }
-      if (Array.isArray(value)) {
-        if (value.length === 0) {
-          const instead = nullMeans === 'clear' ? 'send null' : 'omit the field';
-          errors.push(incorrect([...ROOT, key], `must list at least one platform; ${instead} to show the offer on every device`));
-          continue;
-        }
-        request[key] = [...new Set(value)].join(',');
-        continue;
-      }
+      request[key] = [...new Set(value)].join(',');
+      continue;
     }
     if (key === 'categoryId') {
       const id = parsePositiveId(String(value));
       if (id === null) {
-        errors.push(incorrect([...ROOT, key], `must be a category id from the categories query, such as "3", got ${quote(String(value))}`));
+        errors.push(problem(atInput([key]), 'format', `must be a category id from the categories query, such as "3", got ${quote(String(value))}`));
         continue;
       }
       request[key] = id;
@@ -94,12 +59,17 @@ async function categoryProblem(ctx: GraphQLContext, categoryId: unknown): Promis
     // The directory is a convenience check; when it cannot be read, the campaign API still checks.
     return null;
   }
-  return incorrect([...ROOT, 'categoryId'], `no category has id ${categoryId}; pick one from the categories query`);
+  return problem(atInput(['categoryId']), 'notFound', `no category has id ${categoryId}; pick one from the categories query`);
 }
 
 export interface CheckedInput<T> {
   request: T | null;
   userErrors: UserErrorModel[];
+}
+
+/** The contract's problems with a request, under their input paths, in the input's words. */
+export function problemsOf(error: Pick<import('zod').ZodError, 'issues'>): UserErrorModel[] {
+  return userErrorsFromIssues(error, ROOT, inputPath, INPUT_NAMES);
 }
 
 async function check<T>(
@@ -109,10 +79,10 @@ async function check<T>(
   nullMeans: NullMeans,
 ): Promise<CheckedInput<T>> {
   const { request, errors } = toRestShape(input, nullMeans);
-  const reported = new Set(errors.map((e) => e.field?.[1]));
+  const reported = new Set(errors.map((e) => e.field?.join('.')));
   const parsed = schema.safeParse(request, PARSE_OPTIONS);
-  const issues = parsed.success ? [] : userErrorsFromIssues(parsed.error, ROOT).filter((e) => !reported.has(e.field?.[1]));
-  const category = reported.has('categoryId') ? null : await categoryProblem(ctx, request.categoryId);
+  const issues = parsed.success ? [] : problemsOf(parsed.error).filter((e) => !reported.has(e.field?.join('.')));
+  const category = reported.has('input.categoryId') ? null : await categoryProblem(ctx, request.categoryId);
   const userErrors = [...errors, ...issues, ...(category ? [category] : [])];
   return { request: userErrors.length === 0 && parsed.success ? parsed.data : null, userErrors };
 }

@@ -2,15 +2,14 @@ import { BusinessError, type RequestOf } from '../../campaign-api/index.js';
 import type { GraphQLContext } from '../../schema/context.js';
 import type { CreateCampaignInput } from '../../schema/generated/resolvers-types.js';
 import type { CampaignRef, UserErrorModel } from '../models.js';
-import { checkCreateInput } from './campaign-input.js';
+import { atInput, checkCreateInput } from './campaign-input.js';
+import { INPUT_NAMES } from './input-fields.js';
 import { userErrorsFromBusiness } from './user-errors.js';
 
 export interface CampaignPayload {
   campaign: CampaignRef | null;
   userErrors: UserErrorModel[];
 }
-
-const toInput = (path: string[]) => ['input', ...path];
 
 export async function createCampaign(ctx: GraphQLContext, input: CreateCampaignInput): Promise<CampaignPayload> {
   const { request, userErrors } = await checkCreateInput(ctx, input);
@@ -20,7 +19,7 @@ export async function createCampaign(ctx: GraphQLContext, input: CreateCampaignI
     return { campaign: { id: result.ymCampaignId, status: result.campaignStatus }, userErrors: [] };
   } catch (error) {
     if (!(error instanceof BusinessError)) throw error;
-    const fallback = error.code === 'repeatCampaignData' ? ['input', 'discountAmount'] : null;
-    return { campaign: null, userErrors: userErrorsFromBusiness(error, toInput, fallback) };
+    const fallback = error.code === 'repeatCampaignData' ? atInput(['discountAmount']) : null;
+    return { campaign: null, userErrors: userErrorsFromBusiness(error, atInput, fallback, INPUT_NAMES) };
   }
 }

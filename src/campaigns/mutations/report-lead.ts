@@ -11,8 +11,9 @@ import type { GraphQLContext } from '../../schema/context.js';
 import { CampaignTypeValues } from '../enum-values.js';
 import type { ReportLeadInput } from '../../schema/generated/resolvers-types.js';
 import type { LeadModel, UserErrorModel } from '../models.js';
-import { parsePositiveId } from '../../graphql/pagination.js';
-import { incorrect, userError, userErrorsFromBusiness, userErrorsFromIssues } from './user-errors.js';
+import { parseCampaignId } from '../campaign-id.js';
+import { CAMPAIGN_NAMES } from './input-fields.js';
+import { problem, userError, userErrorsFromBusiness, userErrorsFromIssues } from './user-errors.js';
 
 export interface ReportLeadPayloadModel {
   lead: LeadModel | null;
@@ -27,13 +28,13 @@ function kindProblems(details: CampaignDetails, input: ReportLeadInput): UserErr
   const type = details.campaignType;
   if (isUnknownEnumValue(type) || isUnknownEnumValue(details.pinType ?? '')) return [];
   const isCode = CODE_CAMPAIGN_TYPES.includes(type);
-  const kind = `campaignType ${Object.entries(CampaignTypeValues).find(([, v]) => v === type)?.[0] ?? type}`;
+  const kind = `a campaign of type ${Object.entries(CampaignTypeValues).find(([, v]) => v === type)?.[0] ?? type}`;
   if (isCode && details.pinType === 'one-off') {
-    return input.pinContent ? [] : [incorrect([...ROOT, 'pinContent'], `is required for ${kind} with pinType ONE_OFF: send the promo code the user used`)];
+    return input.pinContent ? [] : [problem([...ROOT, 'pinContent'], 'required', `is required for ${kind} with pinSettings.pinType ONE_OFF: send the promo code the user used`)];
   }
   if (isCode && details.pinType === undefined) return [];
   if (input.clickId) return [];
-  return [incorrect([...ROOT, 'clickId'], `is required for ${kind}${isCode ? ' with pinType REUSABLE' : ''}: send the clickId the campaign API appended to acceptUrl`)];
+  return [problem([...ROOT, 'clickId'], 'required', `is required for ${kind}${isCode ? ' with pinSettings.pinType REUSABLE' : ''}: send the clickId the campaign API appended to acceptUrl`)];
 }
 
 /**
@@ -42,9 +43,9 @@ function kindProblems(details: CampaignDetails, input: ReportLeadInput): UserErr
  * campaign), before redeem.
  */
 export async function reportLead(ctx: GraphQLContext, input: ReportLeadInput): Promise<ReportLeadPayloadModel> {
-  const ymCampaignId = parsePositiveId(input.campaignId);
+  const ymCampaignId = parseCampaignId(input.campaignId);
   if (ymCampaignId === null) {
-    return { lead: null, userErrors: [userError([...ROOT, 'campaignId'], 'campaignNotFound', `no campaign has id ${quote(input.campaignId)}; ids are positive integers`)] };
+    return { lead: null, userErrors: [userError([...ROOT, 'campaignId'], 'campaignNotFound', `no campaign has id ${quote(input.campaignId)}; pass a Campaign.id`)] };
   }
   const request: Record<string, unknown> = { ymCampaignId };
   for (const [key, value] of Object.entries(input)) {
@@ -57,11 +58,11 @@ export async function reportLead(ctx: GraphQLContext, input: ReportLeadInput): P
 
   const parsed = operations.redeem.request.safeParse(request, PARSE_OPTIONS);
   // Values the contract refuses are the caller's to fix before anything is read or sent.
-  if (!parsed.success) return { lead: null, userErrors: userErrorsFromIssues(parsed.error, ROOT, rename) };
+  if (!parsed.success) return { lead: null, userErrors: userErrorsFromIssues(parsed.error, ROOT, rename, CAMPAIGN_NAMES) };
   const userErrors: UserErrorModel[] = [];
   const details = await ctx.loaders.details.load(ymCampaignId);
   if (!details) {
-    return { lead: null, userErrors: [userError([...ROOT, 'campaignId'], 'campaignNotFound', `no campaign with id ${ymCampaignId} belongs to this partner`)] };
+    return { lead: null, userErrors: [userError([...ROOT, 'campaignId'], 'campaignNotFound', `no campaign with id ${quote(input.campaignId)} belongs to this partner`)] };
   }
   userErrors.push(...kindProblems(details, input));
   if (userErrors.length) return { lead: null, userErrors };
@@ -79,6 +80,6 @@ export async function reportLead(ctx: GraphQLContext, input: ReportLeadInput): P
     };
   } catch (error) {
     if (!(error instanceof BusinessError)) throw error;
-    return { lead: null, userErrors: userErrorsFromBusiness(error, (path) => [...ROOT, ...rename(path)], null) };
+    return { lead: null, userErrors: userErrorsFromBusiness(error, (path) => [...ROOT, ...rename(path)], null, CAMPAIGN_NAMES) };
   }
 }

@@ -1,7 +1,8 @@
 import { BusinessError, quote } from '../../campaign-api/index.js';
 import type { GraphQLContext } from '../../schema/context.js';
 import type { CampaignRef, UserErrorModel } from '../models.js';
-import { parsePositiveId } from '../../graphql/pagination.js';
+import { parseCampaignId } from '../campaign-id.js';
+import { CAMPAIGN_NAMES } from './input-fields.js';
 import { userError, userErrorsFromBusiness } from './user-errors.js';
 
 export interface StatusChangePayload {
@@ -15,16 +16,16 @@ export interface StatusChangePayload {
  * the caller's (not found, or another partner's for stop) is never returned.
  */
 export async function changeStatus(ctx: GraphQLContext, id: string, operation: 'start' | 'stop'): Promise<StatusChangePayload> {
-  const ymCampaignId = parsePositiveId(id);
+  const ymCampaignId = parseCampaignId(id);
   if (ymCampaignId === null) {
-    return { campaign: null, userErrors: [userError(['id'], 'campaignNotFound', `no campaign has id ${quote(id)}; ids are positive integers`)] };
+    return { campaign: null, userErrors: [userError(['id'], 'campaignNotFound', `no campaign has id ${quote(id)}; pass a Campaign.id`)] };
   }
   try {
     const result = await ctx.partner[operation]({ ymCampaignId });
     return { campaign: { id: result.ymCampaignId, status: result.campaignStatus }, userErrors: [] };
   } catch (error) {
     if (!(error instanceof BusinessError)) throw error;
-    const userErrors = userErrorsFromBusiness(error, (path) => (path[0] === 'ymCampaignId' ? ['id'] : path), ['id']);
+    const userErrors = userErrorsFromBusiness(error, (path) => (path[0] === 'ymCampaignId' ? ['id'] : path), ['id'], CAMPAIGN_NAMES);
     if (error.code === 'campaignNotFound' || error.code === 'failMerchant') return { campaign: null, userErrors };
     if (error.current) return { campaign: { id: ymCampaignId, status: error.current.campaignStatus }, userErrors };
     // The backend did not say: read the status, so the payload still tells the truth.

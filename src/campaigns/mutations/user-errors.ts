@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { BUSINESS_ERROR_CODES, quote, type BusinessError } from '../../campaign-api/index.js';
+import { BUSINESS_ERROR_CODES, issueKind, quote, type BusinessError, type IssueKind } from '../../campaign-api/index.js';
 import { UNKNOWN_VALUE } from '../enum-values.js';
 import type { UserErrorCodeValue, UserErrorModel } from '../models.js';
 import { inGraphQLTerms } from '../vocabulary.js';
@@ -11,8 +11,14 @@ export function userError(field: FieldPath | null, code: UserErrorCodeValue, mes
   return { field, code, message };
 }
 
+/** The campaign API's refusal, or a consequence of it: INCORRECT_DATA. */
 export function incorrect(field: FieldPath | null, message: string): UserErrorModel {
   return userError(field, 'incorrectData', message);
+}
+
+/** A problem this API found itself, by the kind of problem it is (its code). */
+export function problem(field: FieldPath | null, kind: IssueKind, message: string): UserErrorModel {
+  return userError(field, kind, message);
 }
 
 /** `pinList[3]` → `["pinList", "3"]`, `bonusDescription.category` → `["bonusDescription", "category"]`. */
@@ -25,15 +31,17 @@ export function splitBackendPath(path: string): string[] | null {
 
 /**
  * Zod issues as user errors under `root`, naming each field by its path in the input, in the
- * GraphQL API's words. Parse with the contract's PARSE_OPTIONS, so no message is zod's own.
+ * GraphQL API's words, coded by the kind of problem each is. Parse with the contract's
+ * PARSE_OPTIONS, so no message is zod's own.
  */
 export function userErrorsFromIssues(
-  error: z.ZodError,
+  error: Pick<z.ZodError, 'issues'>,
   root: FieldPath,
   rename: (path: string[]) => FieldPath = (path) => path,
+  names: Readonly<Record<string, string>> = {},
 ): UserErrorModel[] {
   return error.issues.map((issue) =>
-    incorrect(issue.path.length ? [...root, ...rename(issue.path.map(String))] : root, inGraphQLTerms(issue.message)),
+    userError(issue.path.length ? [...root, ...rename(issue.path.map(String))] : root, issueKind(issue) ?? 'incorrectData', inGraphQLTerms(issue.message, names)),
   );
 }
 
@@ -46,6 +54,7 @@ export function userErrorsFromBusiness(
   error: BusinessError,
   mapField: (backendPath: string[]) => FieldPath | null,
   fallbackField: FieldPath | null,
+  names: Readonly<Record<string, string>> = {},
 ): UserErrorModel[] {
   const isKnown = (BUSINESS_ERROR_CODES as readonly string[]).includes(error.code);
   const code = (isKnown ? error.code : UNKNOWN_VALUE) as UserErrorCodeValue;
@@ -53,8 +62,8 @@ export function userErrorsFromBusiness(
   if (error.fields.length) {
     return error.fields.map((f) => {
       const path = splitBackendPath(f.field);
-      return userError(path ? mapField(path) : fallbackField, code, `${prefix}${inGraphQLTerms(f.message)}`);
+      return userError(path ? mapField(path) : fallbackField, code, `${prefix}${inGraphQLTerms(f.message, names)}`);
     });
   }
-  return [userError(fallbackField, code, `${prefix}${error.detail ? inGraphQLTerms(error.detail) : 'no reason given'}`)];
+  return [userError(fallbackField, code, `${prefix}${error.detail ? inGraphQLTerms(error.detail, names) : 'no reason given'}`)];
 }

@@ -1,7 +1,10 @@
-import { CODE_CAMPAIGN_TYPES, PLATFORMS, isUnknownEnumValue } from '../../campaign-api/index.js';
+import { PLATFORMS } from '../../campaign-api/index.js';
 import { fromRecord, known, raw, recordOf } from '../backend-values.js';
 import { UNKNOWN_VALUE } from '../enum-values.js';
 import { cardOf } from './campaign-card.js';
+import { pinSettingsOf } from './campaign-pin-settings.js';
+import { cashbackOf } from './campaign-cashback.js';
+import { campaignNodeId } from '../campaign-id.js';
 import type { CampaignResolvers } from '../../schema/generated/resolvers-types.js';
 import type { CampaignRef, PinModel, PinPage } from '../models.js';
 import { pageSize, type CursorScope } from '../../graphql/pagination.js';
@@ -31,7 +34,8 @@ const platforms = (value: string | undefined) =>
 const record = fromRecord((d) => d);
 
 export const Campaign: CampaignResolvers = {
-  id: (ref) => String(ref.id),
+  id: (ref) => campaignNodeId(ref.id),
+  ymCampaignId: (ref) => ref.id,
   status: (ref, _args, ctx) => {
     const status = statusOf(ref, ctx);
     return status instanceof Promise ? status.then(known) : known(status);
@@ -48,6 +52,7 @@ export const Campaign: CampaignResolvers = {
   startsAt: fromRecord((d) => d.campaignStart ?? null),
   endsAt: fromRecord((d) => d.campaignEnd ?? null),
   offerDurationHours: fromRecord((d) => d.offerDuration ?? null),
+  offerEndsAt: fromRecord((d) => d.offerEnd ?? null),
   acceptUrl: fromRecord((d) => d.acceptUrl ?? null),
   supportedPlatforms: fromRecord((d) => platforms(d.supportedPlatforms)),
   merchant: record,
@@ -55,17 +60,8 @@ export const Campaign: CampaignResolvers = {
   discount: record,
   fee: record,
   card: fromRecord((d) => cardOf(d)),
-  // Code campaigns have pin settings; a kind this API does not know gets them when it has any.
-  pinSettings: fromRecord((d) =>
-    isUnknownEnumValue(d.campaignType)
-      ? d.pinType !== undefined || d.pinDisplayType !== undefined || d.couponCode !== undefined
-        ? d
-        : null
-      : CODE_CAMPAIGN_TYPES.includes(d.campaignType)
-        ? d
-        : null,
-  ),
-  cashback: fromRecord((d) => (d.cashbackType !== undefined || d.cashbackConfirmTime !== undefined ? d : null)),
+  pinSettings: fromRecord(pinSettingsOf),
+  cashback: fromRecord(cashbackOf),
   categoryId: fromRecord((d) => (d.categoryId === undefined ? null : String(d.categoryId))),
   category: async (ref, _args, ctx) => {
     const { categoryId } = await recordOf(ref, ctx);

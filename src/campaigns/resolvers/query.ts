@@ -2,8 +2,9 @@ import { campaignPage, campaignPageInStatus } from '../campaign-list.js';
 import { badArgument } from '../../graphql/errors.js';
 import type { QueryResolvers } from '../../schema/generated/resolvers-types.js';
 import type { CampaignRef } from '../models.js';
-import { pageSize, parsePositiveId, type CursorScope } from '../../graphql/pagination.js';
+import { pageSize, type CursorScope } from '../../graphql/pagination.js';
 import { campaignPosition } from '../positions.js';
+import { campaignNumberOf, parseCampaignId } from '../campaign-id.js';
 import type { GraphQLContext } from '../../schema/context.js';
 
 export const MAX_IDS = 100;
@@ -11,7 +12,7 @@ const DEFAULT_PAGE = 20;
 const MAX_PAGE = 100;
 
 function loadCampaign(ctx: GraphQLContext, id: string): Promise<CampaignRef | null> | null {
-  const ymCampaignId = parsePositiveId(id);
+  const ymCampaignId = parseCampaignId(id);
   if (ymCampaignId === null) return null;
   return ctx.loaders.details
     .load(ymCampaignId)
@@ -20,7 +21,19 @@ function loadCampaign(ctx: GraphQLContext, id: string): Promise<CampaignRef | nu
 
 const asItemError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
-export const Query: Pick<QueryResolvers, 'campaign' | 'campaigns' | 'campaignsByIds'> = {
+/** What `node(id:)` finds: a campaign, by its global id only (a bare number names no type). */
+function loadNode(ctx: GraphQLContext, id: string): Promise<CampaignRef | null> | null {
+  const ymCampaignId = campaignNumberOf(id);
+  return ymCampaignId === null ? null : loadCampaign(ctx, String(ymCampaignId));
+}
+
+/** A list argument of ids: at most MAX_IDS, refused as a whole beyond. */
+function checkedIds(ids: readonly string[]): readonly string[] {
+  if (ids.length > MAX_IDS) throw badArgument('ids', `takes at most ${MAX_IDS} ids, got ${ids.length}; ask in several requests`);
+  return ids;
+}
+
+export const Query: Pick<QueryResolvers, 'campaign' | 'campaigns' | 'campaignsByIds' | 'node' | 'nodes'> = {
   campaign: (_root, { id }, ctx) => loadCampaign(ctx, id),
 
   campaigns: (_root, { first, after, status }, ctx) => {
@@ -30,13 +43,15 @@ export const Query: Pick<QueryResolvers, 'campaign' | 'campaigns' | 'campaignsBy
     return status ? campaignPageInStatus(ctx, scope, status, from, size) : campaignPage(ctx, scope, from, size);
   },
 
-  campaignsByIds: (_root, { ids }, ctx) => {
-    if (ids.length > MAX_IDS) throw badArgument('ids', `takes at most ${MAX_IDS} ids, got ${ids.length}; ask in several requests`);
+  campaignsByIds: (_root, { ids }, ctx) =>
     // A list of promises, not a promise of a list: graphql-js completes each item on its own, so
     // one failed read nulls its place and the others still answer. (The generated type cannot
     // say "item promises that may resolve to null".) A failed read resolves to its error rather
     // than rejecting: both executors answer either as that item's error, but graphql-jit puts the
     // null of an item that rejects at the end of the list instead of in its place.
-    return ids.map((id) => loadCampaign(ctx, id)?.catch(asItemError)) as unknown as (CampaignRef | null)[];
-  },
+    checkedIds(ids).map((id) => loadCampaign(ctx, id)?.catch(asItemError)) as unknown as (CampaignRef | null)[],
+
+  node: (_root, { id }, ctx) => loadNode(ctx, id),
+
+  nodes: (_root, { ids }, ctx) => checkedIds(ids).map((id) => loadNode(ctx, id)?.catch(asItemError)) as unknown as (CampaignRef | null)[],
 };

@@ -6,6 +6,7 @@ import {
   print,
   isObjectType,
   isInterfaceType,
+  isAbstractType,
   valueFromAST,
   type DocumentNode,
   type FieldNode,
@@ -112,12 +113,16 @@ export function estimateCost(
   ): void => {
     if (++visits > MAX_VISITS) throw new Error('query too large to estimate');
     const fieldMap = isObjectType(type) || isInterfaceType(type) ? type.getFields() : undefined;
+    // Under an interface or union, `... on Campaign { stats }` asks for a field of a possible
+    // type: it costs what it costs on that type, or a node() query would cost nothing.
+    const possible = isAbstractType(type) ? schema.getPossibleTypes(type) : [];
+    const fieldDef = (name: string) => fieldMap?.[name] ?? possible.find((t) => name in t.getFields())?.getFields()[name];
     const calls = new Set<string>();
     for (const nodes of collect(selectionSets).values()) {
       // Validation made fields under one key agree on name and arguments: the first speaks for all.
       const node = nodes[0]!;
-      const def = fieldMap?.[node.name.value];
-      if (!def) continue; // __typename, introspection, or a union's members: no backend cost
+      const def = fieldDef(node.name.value);
+      if (!def) continue; // __typename or introspection: no backend cost
       const call = directive<{ operation: string }>(def, backendCall);
       // Fields of one object share a call (the loader); different arguments make different calls.
       if (call) calls.add(node.arguments?.length ? `${call.operation}(${node.arguments.map(print).join(',')})` : call.operation);

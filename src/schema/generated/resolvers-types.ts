@@ -17,34 +17,44 @@ export type Scalars = {
   Int: { input: number; output: number; }
   Float: { input: number; output: number; }
   /**
-   * An instant in time, written as an RFC 3339 / ISO 8601 timestamp in UTC, such as
+   * An instant in time, written as an RFC 3339 / ISO 8601 timestamp, such as
    * `2026-03-01T09:00:00.000Z`. The campaign API may store another time-zone offset; this API always
-   * answers in UTC.
+   * answers in UTC. Inputs take any offset (`2026-03-01T09:00:00+03:00`), and a value of the wrong
+   * form is reported in the mutation's `userErrors` with the input's other problems.
    */
   DateTime: { input: string; output: string | Date; }
   /**
    * A non-negative decimal number with at most two decimals, written as a string so that no
    * precision is lost: `"15"`, `"0.5"`, `"10.00"`. Used for money and percentages. The lexical form
    * of XML Schema's `decimal` restricted to digits, an optional point and one or two decimals (no
-   * sign, no exponent); docs/scalars.md in this API's repository states the full rules.
+   * sign, no exponent); docs/scalars.md in this API's repository states the full rules. In an input,
+   * a value of another form is reported in the mutation's `userErrors`.
    */
   Decimal: { input: string; output: string; }
-  /** A colour written as a CSS hex code: `#RGB` or `#RRGGBB`, such as `#1A1A2E`. */
+  /**
+   * A colour written as a CSS hex code: `#RGB` or `#RRGGBB`, such as `#1A1A2E`. In an input, a value
+   * of another form is reported in the mutation's `userErrors`.
+   */
   HexColorCode: { input: string; output: string; }
   /**
    * A whole number from −(2^53 − 1) to 2^53 − 1 (9,007,199,254,740,991): every integer a JSON
-   * number carries exactly, and every integer the campaign API takes for ids and counts. Used where
-   * a 32-bit `Int` would be too small, such as `partnerCampaignId` 3000000000. A value beyond it is
+   * number carries exactly, and every integer the campaign API takes for ids and counts. The type of
+   * every id number (`partnerCampaignId` 3000000000 does not fit a 32-bit `Int`) and of every count
+   * of this API (`totalCount`, statistics, `addPins`' counts); `Int` is left for small bounded
+   * settings and arguments (`first`, hours, days, an index into an input list). A value beyond it is
    * refused (`BAD_USER_INPUT`), never rounded.
    */
   SafeInt: { input: number; output: number; }
-  /** An absolute URL, such as `https://cdn.example.ru/logo.png`. */
+  /**
+   * An absolute URL, such as `https://cdn.example.ru/logo.png`. In an input, a value of another form
+   * is reported in the mutation's `userErrors`.
+   */
   URL: { input: string; output: string | URL; }
 };
 
 /** Promo codes to upload to a one-off code campaign. */
 export type AddPinsInput = {
-  /** The campaign (`Campaign.id`): a `CODE_ONLINE` or `CODE_OFFLINE` campaign with `pinType` `ONE_OFF`. */
+  /** The campaign (`Campaign.id`, or its `ymCampaignId` as digits): a `CODE_ONLINE` or `CODE_OFFLINE` campaign with `pinType` `ONE_OFF`. */
   campaignId: Scalars['ID']['input'];
   /**
    * The codes, at most 100,000 per call. Each must fit the campaign's `pinSettings.displayType`:
@@ -77,12 +87,12 @@ export type AddPinsPayload = {
    * Codes this call added to the campaign: new in the campaign (in any case) and confirmed stored.
    * 0 when the input was refused as a whole.
    */
-  addedCount: Scalars['Int']['output'];
+  addedCount: Scalars['SafeInt']['output'];
   /**
    * Codes sent that the campaign already had (in any case), so were not added again:
    * `storedCount` − `addedCount`.
    */
-  alreadyPresentCount: Scalars['Int']['output'];
+  alreadyPresentCount: Scalars['SafeInt']['output'];
   /**
    * The campaign with its status after the upload (a `PIN_REQUIRED` campaign starts again).
    * `null` when the campaign was not found.
@@ -92,7 +102,7 @@ export type AddPinsPayload = {
    * Codes of the input dropped because they repeat an earlier code of the input (case-insensitively).
    * 0 when the input was refused as a whole: nothing of it was taken, duplicates included.
    */
-  duplicateCount: Scalars['Int']['output'];
+  duplicateCount: Scalars['SafeInt']['output'];
   /**
    * The index in the input of the first code not confirmed stored: every code before it is stored
    * (and so is any later repeat of those). 0 when nothing was sent; `null` when everything was stored.
@@ -106,7 +116,7 @@ export type AddPinsPayload = {
    */
   notStoredPins: Array<Scalars['String']['output']>;
   /** Distinct codes of the input the campaign API confirmed it stored (added or already present). */
-  storedCount: Scalars['Int']['output'];
+  storedCount: Scalars['SafeInt']['output'];
   /**
    * Why codes were not stored: invalid codes (by index), a campaign that takes no codes, too many
    * codes, or a chunk the campaign API refused or could not take.
@@ -118,8 +128,13 @@ export type AddPinsPayload = {
 export type AppearanceType =
   /** The user taps the image (`backgroundImage`) to follow the tracked link. */
   | 'ImageBanner'
-  /** A value this API does not know yet. Never accepted as input. */
+  /** A value this API does not know yet. */
   | 'unknown';
+
+/** How a banner is displayed (`AppearanceType` without `UNKNOWN`). */
+export type AppearanceTypeInput =
+  /** The user taps the image (`backgroundImage`) to follow the tracked link. */
+  | 'ImageBanner';
 
 /** What a bonus was spent on. */
 export type BonusDescriptionInput = {
@@ -142,7 +157,7 @@ export type CacheControlScope =
  * first time any of them is asked for; `stats`, `pins` and `category` cost their own reads and are
  * `null` (with an error in `errors`) only when that read failed.
  */
-export type Campaign = {
+export type Campaign = Node & {
   __typename?: 'Campaign';
   /**
    * The tracked link a user follows to get the bonus (`acceptUrl`); the campaign API appends its
@@ -178,7 +193,10 @@ export type Campaign = {
   endsAt?: Maybe<Scalars['DateTime']['output']>;
   /** What the partner pays the service per lead. From the campaign's record. */
   fee: CampaignFee;
-  /** The campaign id assigned by the campaign API (its `ymCampaignId`). */
+  /**
+   * The campaign's global id: opaque, to store and send back as it is (every argument that takes a
+   * campaign takes it). Its number in the campaign API is `ymCampaignId`.
+   */
   id: Scalars['ID']['output'];
   /** Who offers the bonus: the store's name, site and logos. From the campaign's record. */
   merchant: CampaignMerchant;
@@ -187,6 +205,11 @@ export type Campaign = {
    * API's default applies. From the campaign's record.
    */
   offerDurationHours?: Maybe<Scalars['Int']['output']>;
+  /**
+   * Another end of the offer period (`offerEnd`); `null` when the default period applies. From the
+   * campaign's record.
+   */
+  offerEndsAt?: Maybe<Scalars['DateTime']['output']>;
   /**
    * The partner's own id of the campaign (`partnerCampaignId`), used by `updateCampaign`.
    * From the campaign's record; `null` when the campaign API does not return it.
@@ -225,6 +248,11 @@ export type Campaign = {
   supportedPlatforms?: Maybe<Array<Platform>>;
   /** The kind of offer: how a user gets the bonus. From the campaign's record. */
   type: CampaignType;
+  /**
+   * The campaign's number in the campaign API (its `ymCampaignId`), as partners see it in that
+   * API's answers and logs. Arguments that take a campaign accept it too, written as digits.
+   */
+  ymCampaignId: Scalars['SafeInt']['output'];
 };
 
 
@@ -253,6 +281,21 @@ export type CampaignAppearance = {
   backgroundImageUrl?: Maybe<Scalars['URL']['output']>;
   /** The text colour, contrasting with the background (WCAG ratio at least 4.5:1). */
   fontColor: Scalars['HexColorCode']['output'];
+};
+
+/** How the offer looks, as `Campaign.appearance` has it. */
+export type CampaignAppearanceInput = {
+  /** How a banner is displayed; required for `BANNER`. */
+  appearanceType?: InputMaybe<AppearanceTypeInput>;
+  /** The card's background colour, `#RGB` or `#RRGGBB`; not light (relative luminance at most 0.5). */
+  backgroundColor: Scalars['HexColorCode']['input'];
+  /**
+   * Link to a 500×500 px JPG or PNG of at most 300 KB; required for a `BANNER` with `IMAGE_BANNER`.
+   * When omitted, the app shows its picture for the category.
+   */
+  backgroundImageUrl?: InputMaybe<Scalars['URL']['input']>;
+  /** The text colour, `#RGB` or `#RRGGBB`, with a WCAG contrast ratio of at least 4.5:1 against `backgroundColor`. */
+  fontColor: Scalars['HexColorCode']['input'];
 };
 
 /**
@@ -304,6 +347,17 @@ export type CampaignCashback = {
   type?: Maybe<CashbackType>;
 };
 
+/**
+ * Cashback settings of a cashback offer, as `Campaign.cashback` has them. In `updateCampaign` the
+ * fields given change and `null` clears one.
+ */
+export type CampaignCashbackInput = {
+  /** Days (0 to 3650) within which a lead must be confirmed with `reportLead`. */
+  confirmDays?: InputMaybe<Scalars['Int']['input']>;
+  /** Whether cashback is paid as bonus points or as money. */
+  type?: InputMaybe<CashbackTypeInput>;
+};
+
 /** A page of campaigns. */
 export type CampaignConnection = {
   __typename?: 'CampaignConnection';
@@ -350,6 +404,16 @@ export type CampaignDiscountLabelArgs = {
   locale?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** What the user gets, as `Campaign.discount` has it (`value` and `label` are derived, read-only). */
+export type CampaignDiscountInput = {
+  /** The discount: a percentage above 0 and at most 100 for `PERCENT` (`"15"`), a decimal amount for `FIX` (`"500"`, `"9.99"`), or a Russian text for `TEXT`; at most 30 characters. */
+  amount: Scalars['String']['input'];
+  /** The currency of a `FIX` discount; `USD` only with `FIX`. Roubles when omitted. */
+  currency?: InputMaybe<CurrencyCodeInput>;
+  /** How the discount is expressed. */
+  type: DiscountTypeInput;
+};
+
 /** A campaign in a page, with its cursor. */
 export type CampaignEdge = {
   __typename?: 'CampaignEdge';
@@ -380,6 +444,23 @@ export type CampaignFee = {
   type?: Maybe<FeeType>;
 };
 
+/**
+ * What the partner pays per lead, as `Campaign.fee` has it: a single `amount`, or the range `min`
+ * to `max` (exactly one of the two forms).
+ */
+export type CampaignFeeInput = {
+  /** The fee per lead. Give either this or both `min` and `max`. */
+  amount?: InputMaybe<Scalars['Decimal']['input']>;
+  /** The fee's currency; roubles when omitted. */
+  currency?: InputMaybe<CurrencyCodeInput>;
+  /** The highest fee per lead, with `min`. */
+  max?: InputMaybe<Scalars['Decimal']['input']>;
+  /** The lowest fee per lead, with `max`; at most `max`. */
+  min?: InputMaybe<Scalars['Decimal']['input']>;
+  /** Whether the fee is a share of the order or a fixed amount. */
+  type: FeeTypeInput;
+};
+
 /** Who offers the bonus. */
 export type CampaignMerchant = {
   __typename?: 'CampaignMerchant';
@@ -391,6 +472,18 @@ export type CampaignMerchant = {
   logoSvgUrl: Scalars['URL']['output'];
   /** The store's name as users see it (`merchantName`). */
   name: Scalars['String']['output'];
+};
+
+/** Who offers the bonus, as `Campaign.merchant` has it. */
+export type CampaignMerchantInput = {
+  /** The store's site as a bare host name, such as `shop.example.ru`: no `https://`, no `www.`, no trailing slash. */
+  domain: Scalars['String']['input'];
+  /** Link to a round PNG logo with a transparent background, 240×240 px, at most 100 KB; an absolute http(s) URL of at most 300 characters. */
+  logoPngUrl: Scalars['URL']['input'];
+  /** Link to a round SVG logo, 80×80 px with a viewBox, at most 100 KB; an absolute http(s) URL of at most 300 characters. */
+  logoSvgUrl: Scalars['URL']['input'];
+  /** The store's name as users see it, 1 to 300 characters. */
+  name: Scalars['String']['input'];
 };
 
 /** How a code campaign hands out promo codes (pins). */
@@ -407,6 +500,19 @@ export type CampaignPinSettings = {
   expiresAt?: Maybe<Scalars['DateTime']['output']>;
   /** One code per user (`ONE_OFF`, uploaded with `addPins`) or one code for everyone (`REUSABLE`). */
   pinType?: Maybe<PinType>;
+};
+
+/**
+ * How a code campaign hands out promo codes, as `Campaign.pinSettings` has it (`expiresAt` is the
+ * campaign API's, read-only).
+ */
+export type CampaignPinSettingsInput = {
+  /** The code every user gets; required when `pinType` is `REUSABLE`, refused for `ONE_OFF`. Must fit `displayType`. */
+  couponCode?: InputMaybe<Scalars['String']['input']>;
+  /** How codes are shown: as text or as an EAN-13 barcode. */
+  displayType: PinDisplayTypeInput;
+  /** One code per user (`ONE_OFF`, uploaded with `addPins`) or one code for everyone (`REUSABLE`). */
+  pinType: PinTypeInput;
 };
 
 /**
@@ -490,8 +596,22 @@ export type CampaignType =
   | 'codeOnline'
   /** A promotion without a code: the user follows `acceptUrl`. */
   | 'promo'
-  /** A kind this API does not know yet; see `Campaign.rawType`. Never accepted as input. */
+  /** A kind this API does not know yet; see `Campaign.rawType`. */
   | 'unknown';
+
+/**
+ * The kind of offer a campaign is created or changed to (`CampaignType` without its read-only
+ * values).
+ */
+export type CampaignTypeInput =
+  /** An image banner that links to `acceptUrl`. */
+  | 'banner'
+  /** A promo code shown in a physical store (text or barcode). */
+  | 'codeOffline'
+  /** A promo code for an online store; the user also follows `acceptUrl`. */
+  | 'codeOnline'
+  /** A promotion without a code: the user follows `acceptUrl`. */
+  | 'promo';
 
 /** How cashback is paid. */
 export type CashbackType =
@@ -499,8 +619,15 @@ export type CashbackType =
   | 'bonus'
   /** As money. */
   | 'money'
-  /** A value this API does not know yet. Never accepted as input. */
+  /** A value this API does not know yet. */
   | 'unknown';
+
+/** How cashback is paid (`CashbackType` without `UNKNOWN`). */
+export type CashbackTypeInput =
+  /** As bonus points. */
+  | 'bonus'
+  /** As money. */
+  | 'money';
 
 /**
  * A category of offers from the campaign API's directory, shared by all partners (for example
@@ -515,9 +642,14 @@ export type Category = {
 };
 
 /**
- * A new campaign. Fields keep the campaign API's names, so partners who know it can fill them at
- * once. Values a person types (colours, links, dates, money) are plain strings checked by this API:
- * every problem comes back at once in `userErrors`, each naming its field.
+ * A new campaign. Fields carry the names and types of `Campaign`'s fields, grouped as `Campaign`
+ * groups them (`merchant`, `appearance`, `discount`, `fee`, `pinSettings`, `cashback`): a form
+ * filled from a query of a campaign is sent as it is. Every value is checked by this API before
+ * anything is sent to the campaign API, and every problem comes back at once in `userErrors`, each
+ * naming its field by its path (`["input", "merchant", "logoPngUrl"]`) and saying what kind of
+ * problem it is (`code`). A value of a custom scalar in the wrong form (a `DateTime` without an
+ * offset, a `HexColorCode` that is no colour) is one of those problems too: it is reported with the
+ * others (`FORMAT`) rather than failing the whole request.
  *
  * Every string field holds plain text, stored and returned exactly as sent: not empty and not
  * blank (only spaces or invisible characters); no control character (only `conditions` may hold
@@ -529,29 +661,11 @@ export type Category = {
  */
 export type CreateCampaignInput = {
   /** The tracked link a user follows to get the bonus, an absolute http(s) URL; required for `PROMO`, `BANNER` and `CODE_ONLINE`. */
-  acceptUrl?: InputMaybe<Scalars['String']['input']>;
-  /** How a banner is displayed; required for `BANNER`. */
-  appearanceType?: InputMaybe<AppearanceType>;
-  /** The card's background colour, `#RGB` or `#RRGGBB`; not light (relative luminance at most 0.5). */
-  backgroundColor: Scalars['String']['input'];
-  /** Link to a 500×500 px JPG or PNG of at most 300 KB; required for a `BANNER` with `IMAGE_BANNER`. */
-  backgroundImage?: InputMaybe<Scalars['String']['input']>;
-  /** When the campaign stops being shown and becomes `FINISHED`: an ISO 8601 timestamp with an offset, after `campaignStart`. */
-  campaignEnd?: InputMaybe<Scalars['String']['input']>;
-  /** The fee per lead, a decimal string with at most two decimals. Give either this or both `campaignFeeMin` and `campaignFeeMax`. */
-  campaignFee?: InputMaybe<Scalars['String']['input']>;
-  /** The highest fee per lead, with `campaignFeeMin`, a decimal string. */
-  campaignFeeMax?: InputMaybe<Scalars['String']['input']>;
-  /** The lowest fee per lead, with `campaignFeeMax`, a decimal string; at most `campaignFeeMax`. */
-  campaignFeeMin?: InputMaybe<Scalars['String']['input']>;
-  /** When the campaign starts by schedule, once approved: an ISO 8601 timestamp with an offset, such as `2026-03-01T09:00:00+03:00`. Without it, an aggregator's campaign starts at once and a store's campaign on approval. */
-  campaignStart?: InputMaybe<Scalars['String']['input']>;
-  /** The kind of offer. `CODE` and `UNKNOWN` are read-only and refused. */
-  campaignType: CampaignType;
-  /** For cashback offers: days (0 to 3650) within which a lead must be confirmed with `reportLead`. */
-  cashbackConfirmTime?: InputMaybe<Scalars['Int']['input']>;
-  /** For cashback offers: cashback as bonus points or as money. */
-  cashbackType?: InputMaybe<CashbackType>;
+  acceptUrl?: InputMaybe<Scalars['URL']['input']>;
+  /** How the offer looks. */
+  appearance: CampaignAppearanceInput;
+  /** Cashback settings, for cashback offers. */
+  cashback?: InputMaybe<CampaignCashbackInput>;
   /** The category (`Category.id`) from the `categories` directory. */
   categoryId: Scalars['ID']['input'];
   /**
@@ -559,42 +673,30 @@ export type CreateCampaignInput = {
    * hold line breaks (`\n`), shown as paragraphs.
    */
   conditions: Scalars['String']['input'];
-  /** The code every user gets; required when `pinType` is `REUSABLE`, refused for `ONE_OFF`. Must fit `pinDisplayType`. */
-  couponCode?: InputMaybe<Scalars['String']['input']>;
   /** The offer in one line (no line breaks), in Russian, 1 to 90 characters. */
   description: Scalars['String']['input'];
-  /** The discount: a percentage above 0 and at most 100 for `PERCENT` (`"15"`), a decimal amount for `FIX` (`"500"`, `"9.99"`), or a Russian text for `TEXT`; at most 30 characters. */
-  discountAmount: Scalars['String']['input'];
-  /** The currency of a `FIX` discount; `USD` only with `FIX`. Roubles when omitted. */
-  discountCurrency?: InputMaybe<CurrencyCode>;
-  /** How the discount is expressed. */
-  discountType: DiscountType;
-  /** The fee's currency; roubles when omitted. */
-  feeCurrency?: InputMaybe<CurrencyCode>;
-  /** Whether the fee is a share of the order or a fixed amount. */
-  feeType: FeeType;
-  /** The text colour, `#RGB` or `#RRGGBB`, with a WCAG contrast ratio of at least 4.5:1 against `backgroundColor`. */
-  fontColor: Scalars['String']['input'];
-  /** The store's site as a bare host name, such as `shop.example.ru`: no `https://`, no `www.`, no trailing slash. */
-  merchantDomain: Scalars['String']['input'];
-  /** Link to a round PNG logo with a transparent background, 240×240 px, at most 100 KB; an absolute http(s) URL of at most 300 characters. */
-  merchantLogoPng: Scalars['String']['input'];
-  /** Link to a round SVG logo, 80×80 px with a viewBox, at most 100 KB; an absolute http(s) URL of at most 300 characters. */
-  merchantLogoSvg: Scalars['String']['input'];
-  /** The store's name as users see it, 1 to 300 characters. */
-  merchantName: Scalars['String']['input'];
+  /** What the user gets. */
+  discount: CampaignDiscountInput;
+  /** When the campaign stops being shown and becomes `FINISHED`, with an offset, after `startsAt`. */
+  endsAt?: InputMaybe<Scalars['DateTime']['input']>;
+  /** What the partner pays per lead. */
+  fee: CampaignFeeInput;
+  /** Who offers the bonus. */
+  merchant: CampaignMerchantInput;
   /** Hours a user can use an offer they saved, 1 to 100000. */
-  offerDuration?: InputMaybe<Scalars['Int']['input']>;
-  /** Another end of the offer period: an ISO 8601 timestamp with an offset. */
-  offerEnd?: InputMaybe<Scalars['String']['input']>;
+  offerDurationHours?: InputMaybe<Scalars['Int']['input']>;
+  /** Another end of the offer period, with an offset. */
+  offerEndsAt?: InputMaybe<Scalars['DateTime']['input']>;
   /** The partner's own id of the campaign, a positive integer unique in the partner's system. Creating again with the same id replaces that campaign. */
   partnerCampaignId: Scalars['SafeInt']['input'];
-  /** How codes are shown; required for `CODE_ONLINE` and `CODE_OFFLINE`. */
-  pinDisplayType?: InputMaybe<PinDisplayType>;
-  /** How codes are handed out; required for `CODE_ONLINE` and `CODE_OFFLINE`. */
-  pinType?: InputMaybe<PinType>;
+  /** How promo codes are handed out; required for `CODE_ONLINE` and `CODE_OFFLINE`, refused for the others. */
+  pinSettings?: InputMaybe<CampaignPinSettingsInput>;
+  /** When the campaign starts by schedule, once approved, with an offset, such as `2026-03-01T09:00:00+03:00`. Without it, an aggregator's campaign starts at once and a store's campaign on approval. */
+  startsAt?: InputMaybe<Scalars['DateTime']['input']>;
   /** The devices to show the offer on; all when omitted. */
-  supportedPlatforms?: InputMaybe<Array<Platform>>;
+  supportedPlatforms?: InputMaybe<Array<PlatformInput>>;
+  /** The kind of offer. */
+  type: CampaignTypeInput;
 };
 
 /** The result of `createCampaign`. */
@@ -610,8 +712,15 @@ export type CreateCampaignPayload = {
 export type CurrencyCode =
   /** Russian rouble (ISO 4217 numeric code 643). The default wherever a currency is optional. */
   | 643
-  /** A currency code this API does not know yet. Never accepted as input. */
+  /** A currency code this API does not know yet. */
   | 0
+  /** US dollar (ISO 4217 numeric code 840). */
+  | 840;
+
+/** An ISO 4217 currency (`CurrencyCode` without `UNKNOWN`). */
+export type CurrencyCodeInput =
+  /** Russian rouble (ISO 4217 numeric code 643). The default wherever a currency is optional. */
+  | 643
   /** US dollar (ISO 4217 numeric code 840). */
   | 840;
 
@@ -623,8 +732,17 @@ export type DiscountType =
   | 'percent'
   /** A bonus, gift or special offer described in Russian text. */
   | 'text'
-  /** A value this API does not know yet. Never accepted as input. */
+  /** A value this API does not know yet. */
   | 'unknown';
+
+/** How the discount is expressed (`DiscountType` without `UNKNOWN`). */
+export type DiscountTypeInput =
+  /** A fixed amount off, in the discount's currency. */
+  | 'fix'
+  /** A percentage off, above 0 and at most 100. */
+  | 'percent'
+  /** A bonus, gift or special offer described in Russian text. */
+  | 'text';
 
 /** How the partner's fee per lead is computed. */
 export type FeeType =
@@ -632,8 +750,15 @@ export type FeeType =
   | 'fix'
   /** A share of the paid order, in percent. */
   | 'percent'
-  /** A value this API does not know yet. Never accepted as input. */
+  /** A value this API does not know yet. */
   | 'unknown';
+
+/** How the partner's fee per lead is computed (`FeeType` without `UNKNOWN`). */
+export type FeeTypeInput =
+  /** A fixed amount per lead. */
+  | 'fix'
+  /** A share of the paid order, in percent. */
+  | 'percent';
 
 /** A lead: a user used an offer, as reported by the partner with `reportLead`. */
 export type Lead = {
@@ -708,9 +833,9 @@ export type Mutation = {
   /**
    * Changes some fields of a campaign, found by its `id`; the campaign goes back to moderation.
    * Only the fields given change, and `null` clears an optional one (see `UpdateCampaignInput`).
-   * An update that would change nothing (no field but `id`, or every value the campaign already
-   * has) is refused with `INCORRECT_DATA` and changes nothing, so it never sends a running
-   * campaign back to moderation.
+   * An update that changes nothing (no field but `id`, or every value the campaign already has,
+   * as a form saved again or a retried request sends it) succeeds with the campaign as it is and
+   * writes nothing to the campaign API, so it never sends a running campaign back to moderation.
    *
    * Concurrency: this mutation reads the campaign, applies the fields given and sends the whole
    * record to the campaign API, which stores what it is sent. Two updates of one campaign at the
@@ -782,15 +907,88 @@ export type MutationUpdateCampaignArgs = {
   input: UpdateCampaignInput;
 };
 
-/** One running campaign as an app shows it. */
+/**
+ * An object that can be fetched again by its id alone, after Relay's Global Object Identification:
+ * `node(id:)` and `nodes(ids:)` find it whatever its type. Today campaigns are nodes.
+ */
+export type Node = {
+  /**
+   * The object's global id: unique across every type of this API and stable. Opaque: store it and
+   * send it back as it is, never build or take one apart (the campaign API's numbers have fields of
+   * their own, such as `Campaign.ymCampaignId`).
+   */
+  id: Scalars['ID']['output'];
+};
+
+/**
+ * One running campaign as an app shows it and acts on it: the card to draw, the kind of offer that
+ * says what a user does with it (follow a link, show a code, or both), the code when everyone gets
+ * the same one, and how long the offer lasts. The same for every user of an app, so answers are
+ * shared by the app's callers and by HTTP caches: nothing here is handed out per user (one-off codes
+ * are handed out by the offer service itself, never through this API). The fields other than `id`,
+ * `ymCampaignId` and `category` are read from the campaign's record as the campaign API returns
+ * it; a field its record lacks is `null`.
+ */
 export type Offer = {
   __typename?: 'Offer';
+  /**
+   * The tracked link a user follows to get the bonus (as `Campaign.acceptUrl`, the card's
+   * `actionUrl`); the campaign API appends its click id to it. `null` for offers without one (most
+   * `CODE_OFFLINE` offers).
+   */
+  acceptUrl?: Maybe<Scalars['URL']['output']>;
   /** Everything the card draws. */
   card: CampaignCard;
+  /**
+   * Cashback terms (as `Campaign.cashback`): points or money, and the days within which the
+   * purchase is confirmed; `null` for offers that are not cashback offers.
+   */
+  cashback?: Maybe<CampaignCashback>;
   /** The offer's category from the shared directory; `null` when the directory does not list it. */
   category?: Maybe<Category>;
-  /** The campaign id (`Campaign.id`), for the tap-through and for reporting what a user saw. */
+  /**
+   * What the user gets (as `Campaign.discount`): a percentage, a fixed amount or a text bonus, as a
+   * number to sort or filter by (`value`) and as the card's label. `label` formats in `ru-RU`
+   * unless given a `locale` (the feed's `locale` applies to `card.discountLabel`).
+   */
+  discount: CampaignDiscount;
+  /**
+   * When the campaign stops and the offer leaves the feed (as `Campaign.endsAt`); `null` when it
+   * runs until the partner stops it.
+   */
+  endsAt?: Maybe<Scalars['DateTime']['output']>;
+  /** The campaign's global id (`Campaign.id`), for the tap-through and for reporting what a user saw. */
   id: Scalars['ID']['output'];
+  /** Who offers the bonus: the store's name, site and logos (as `Campaign.merchant`). */
+  merchant: CampaignMerchant;
+  /**
+   * How many hours a user can use the offer after taking it (as `Campaign.offerDurationHours`);
+   * `null` when the campaign API's default applies (two weeks). An offer taken before the campaign
+   * ends stays valid for that long after it ends too.
+   */
+  offerDurationHours?: Maybe<Scalars['Int']['output']>;
+  /**
+   * Another end of the offer period set by the partner (as `Campaign.offerEndsAt`); `null` when
+   * the period is `offerDurationHours` (or the default).
+   */
+  offerEndsAt?: Maybe<Scalars['DateTime']['output']>;
+  /**
+   * How the offer's code is handed out and shown (as `Campaign.pinSettings`); `null` for offers
+   * without codes (`PROMO`, `BANNER`). `couponCode` is the code every user gets, for `REUSABLE`
+   * offers only: a `ONE_OFF` offer's codes are handed out one per user by the offer service and
+   * never appear here.
+   */
+  pinSettings?: Maybe<CampaignPinSettings>;
+  /**
+   * The kind of offer, which says what a user does with it (as `Campaign.type`): `PROMO` and
+   * `BANNER`, follow `acceptUrl`; `CODE_ONLINE`, show the code (see `pinSettings`) and follow
+   * `acceptUrl` to the store; `CODE_OFFLINE`, show the code at the till (text or barcode);
+   * `CODE`, a code campaign of an older kind, as the code kinds; `UNKNOWN`, a kind this API does
+   * not know yet: draw the card and follow `acceptUrl` when there is one.
+   */
+  type: CampaignType;
+  /** The campaign's number in the campaign API (`Campaign.ymCampaignId`). */
+  ymCampaignId: Scalars['SafeInt']['output'];
 };
 
 /** A page of the offer feed. */
@@ -808,7 +1006,7 @@ export type OfferConnection = {
   /** Where this page ends, to read the next one. */
   pageInfo: PageInfo;
   /** How many offers the feed has with these filters, over all pages. */
-  totalCount: Scalars['Int']['output'];
+  totalCount: Scalars['SafeInt']['output'];
 };
 
 /** An offer of the feed with its cursor. */
@@ -826,7 +1024,7 @@ export type OfferFeedCategory = {
   /** The category. */
   category: Category;
   /** How many offers of the feed are in this category. */
-  offerCount: Scalars['Int']['output'];
+  offerCount: Scalars['SafeInt']['output'];
 };
 
 /**
@@ -885,8 +1083,15 @@ export type PinDisplayType =
   | 'ean_13'
   /** As text: up to 255 characters. */
   | 'text'
-  /** A value this API does not know yet. Never accepted as input. */
+  /** A value this API does not know yet. */
   | 'unknown';
+
+/** How a promo code is shown to the user (`PinDisplayType` without `UNKNOWN`). */
+export type PinDisplayTypeInput =
+  /** As an EAN-13 barcode: exactly 13 digits. */
+  | 'ean_13'
+  /** As text: up to 255 characters. */
+  | 'text';
 
 /** A promo code in a page, with its cursor. */
 export type PinEdge = {
@@ -915,8 +1120,15 @@ export type PinType =
   | 'one-off'
   /** All users get the same code, set in `couponCode`. */
   | 'reusable'
-  /** A value this API does not know yet. Never accepted as input. */
+  /** A value this API does not know yet. */
   | 'unknown';
+
+/** How a code campaign hands out codes (`PinType` without `UNKNOWN`). */
+export type PinTypeInput =
+  /** Each user gets their own code from the codes uploaded with `addPins`. */
+  | 'one-off'
+  /** All users get the same code, set in `couponCode`. */
+  | 'reusable';
 
 /** A kind of device an offer is shown on. */
 export type Platform =
@@ -924,8 +1136,15 @@ export type Platform =
   | 'desktop'
   /** Smartphones and tablets. */
   | 'mobile'
-  /** A value this API does not know yet. Never accepted as input. */
+  /** A value this API does not know yet. */
   | 'unknown';
+
+/** A kind of device an offer is shown on (`Platform` without `UNKNOWN`). */
+export type PlatformInput =
+  /** Desktop computers. */
+  | 'desktop'
+  /** Smartphones and tablets. */
+  | 'mobile';
 
 /**
  * The root of every read. Every field needs the partner token (`Authorization: Bearer <token>`):
@@ -958,6 +1177,18 @@ export type Query = {
   categories?: Maybe<Array<Category>>;
   /** One category of the directory, or `null` when there is no category with this id. */
   category?: Maybe<Category>;
+  /**
+   * The object with this global id (`Node.id`), or `null` when there is none the caller may see
+   * (another partner's campaign, an id this API never gave). Only global ids are read here: the
+   * campaign API's bare numbers name no type.
+   */
+  node?: Maybe<Node>;
+  /**
+   * The objects with these global ids, in the order asked: `null` at the place of an id that names
+   * nothing the caller may see; an id asked twice is read once. At most 100 ids. The whole list is
+   * `null` (with the error in `errors`) only when the argument is refused.
+   */
+  nodes?: Maybe<Array<Maybe<Node>>>;
   /**
    * The public offer feed for mobile apps: the cards of the running (`STARTED`) campaigns of the
    * partners an app key reads for (merged when it reads for several), newest campaign first, a page
@@ -1029,12 +1260,36 @@ export type QueryCategoryArgs = {
  * nullable: when one read fails, that field is `null` with its error in `errors`, and the other
  * fields of the same query still answer.
  */
+export type QueryNodeArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/**
+ * The root of every read. Every field needs the partner token (`Authorization: Bearer <token>`):
+ * a partner sees only its own campaigns. `offerFeed` and `categories` also answer a mobile app's
+ * public key (`X-App-Key`), which reaches nothing else. Every field that reads the campaign API is
+ * nullable: when one read fails, that field is `null` with its error in `errors`, and the other
+ * fields of the same query still answer.
+ */
+export type QueryNodesArgs = {
+  ids: Array<Scalars['ID']['input']>;
+};
+
+
+/**
+ * The root of every read. Every field needs the partner token (`Authorization: Bearer <token>`):
+ * a partner sees only its own campaigns. `offerFeed` and `categories` also answer a mobile app's
+ * public key (`X-App-Key`), which reaches nothing else. Every field that reads the campaign API is
+ * nullable: when one read fails, that field is `null` with its error in `errors`, and the other
+ * fields of the same query still answer.
+ */
 export type QueryOfferFeedArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   categoryId?: InputMaybe<Scalars['ID']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   locale?: InputMaybe<Scalars['String']['input']>;
-  platform?: InputMaybe<Platform>;
+  platform?: InputMaybe<PlatformInput>;
 };
 
 /**
@@ -1057,23 +1312,23 @@ export type RedeemStatus =
 export type ReportLeadInput = {
   /** What the bonus was spent on. */
   bonusDescription?: InputMaybe<BonusDescriptionInput>;
-  /** The fee for this lead: a decimal string with at most two decimals, such as `"150.00"`. */
-  campaignFee: Scalars['String']['input'];
-  /** The campaign (`Campaign.id`). */
+  /** The fee for this lead, with at most two decimals, such as `"150.00"`. */
+  campaignFee: Scalars['Decimal']['input'];
+  /** The campaign (`Campaign.id`, or its `ymCampaignId` as digits). */
   campaignId: Scalars['ID']['input'];
-  /** The cashback amount: a decimal string with at most two decimals. */
-  cashbackAmount?: InputMaybe<Scalars['String']['input']>;
+  /** The cashback amount, with at most two decimals. */
+  cashbackAmount?: InputMaybe<Scalars['Decimal']['input']>;
   /**
    * The click id the campaign API appended to `acceptUrl`. Required for `PROMO` and `BANNER`
    * campaigns and for code campaigns with `pinType` `REUSABLE`.
    */
   clickId?: InputMaybe<Scalars['String']['input']>;
   /** The fee's currency; roubles when omitted. */
-  feeCurrency?: InputMaybe<CurrencyCode>;
-  /** The order amount: a decimal string with at most two decimals. */
-  orderAmount?: InputMaybe<Scalars['String']['input']>;
+  feeCurrency?: InputMaybe<CurrencyCodeInput>;
+  /** The order amount, with at most two decimals. */
+  orderAmount?: InputMaybe<Scalars['Decimal']['input']>;
   /** The order amount's currency; roubles when omitted. */
-  orderCurrency?: InputMaybe<CurrencyCode>;
+  orderCurrency?: InputMaybe<CurrencyCodeInput>;
   /**
    * The promo code the user used. Required for one-off code campaigns (`CODE_ONLINE` or
    * `CODE_OFFLINE` with `pinType` `ONE_OFF`); matched case-insensitively.
@@ -1081,8 +1336,8 @@ export type ReportLeadInput = {
   pinContent?: InputMaybe<Scalars['String']['input']>;
   /** The lead's status; `USED` when omitted. */
   redeemStatus?: InputMaybe<RedeemStatus>;
-  /** When the lead was made, an ISO 8601 timestamp with an offset, such as `2026-03-01T12:00:00+03:00`. */
-  redeemTime?: InputMaybe<Scalars['String']['input']>;
+  /** When the lead was made, with an offset, such as `2026-03-01T12:00:00+03:00`. */
+  redeemTime?: InputMaybe<Scalars['DateTime']['input']>;
   /** Where the lead was made, free text. */
   sceneRedeem?: InputMaybe<Scalars['String']['input']>;
   /**
@@ -1174,43 +1429,70 @@ export type SubscriptionCampaignChangedArgs = {
   ids?: InputMaybe<Array<Scalars['ID']['input']>>;
 };
 
+/** Changes to how the offer looks: the fields given change. */
+export type UpdateCampaignAppearanceInput = {
+  /** How a banner is displayed; required for `BANNER`. */
+  appearanceType?: InputMaybe<AppearanceTypeInput>;
+  /** The card's background colour, `#RGB` or `#RRGGBB`; not light (relative luminance at most 0.5). Cannot be `null`. */
+  backgroundColor?: InputMaybe<Scalars['HexColorCode']['input']>;
+  /**
+   * Link to a 500×500 px JPG or PNG of at most 300 KB; required for a `BANNER` with `IMAGE_BANNER`.
+   * `null`: an image of the offer's category is shown.
+   */
+  backgroundImageUrl?: InputMaybe<Scalars['URL']['input']>;
+  /** The text colour, `#RGB` or `#RRGGBB`, with a WCAG contrast ratio of at least 4.5:1 against `backgroundColor`. Cannot be `null`. */
+  fontColor?: InputMaybe<Scalars['HexColorCode']['input']>;
+};
+
+/** Changes to what the user gets: the fields given change. */
+export type UpdateCampaignDiscountInput = {
+  /** The discount: a percentage above 0 and at most 100 for `PERCENT` (`"15"`), a decimal amount for `FIX` (`"500"`, `"9.99"`), or a Russian text for `TEXT`; at most 30 characters. Cannot be `null`. */
+  amount?: InputMaybe<Scalars['String']['input']>;
+  /** The currency of a `FIX` discount; `USD` only with `FIX`. `null`: roubles. */
+  currency?: InputMaybe<CurrencyCodeInput>;
+  /** How the discount is expressed. Cannot be `null`. */
+  type?: InputMaybe<DiscountTypeInput>;
+};
+
 /**
- * Changes to a campaign, found by its `id`. Only the fields given change: a field left out keeps
- * its value, and `null` clears an optional field (what a cleared field means is said at each one).
- * Fields every campaign has (`categoryId`, `campaignType`, `merchantDomain`, both logos,
- * `merchantName`, `backgroundColor`, `fontColor`, `description`, `conditions`, `discountType`,
- * `discountAmount`, `feeType`) cannot be `null`. Giving one fee form replaces the other
- * (`campaignFee`, or `campaignFeeMin` with `campaignFeeMax`); `pinType` `ONE_OFF` drops
- * `couponCode`; a `campaignType` without codes (`PROMO`, `BANNER`) drops the pin settings. The
- * campaign as it is after the change must satisfy the rules of `CreateCampaignInput`; a problem with
- * a field not given (such as `acceptUrl` when the type becomes `PROMO`) is reported on that field.
- * Every string field given must be plain text (the rules of `CreateCampaignInput`).
+ * Changes to what the partner pays per lead: the fields given change; giving one form replaces
+ * the other, and the campaign must keep one.
+ */
+export type UpdateCampaignFeeInput = {
+  /** The fee per lead; replaces `min` and `max`. */
+  amount?: InputMaybe<Scalars['Decimal']['input']>;
+  /** The fee's currency. `null`: roubles. */
+  currency?: InputMaybe<CurrencyCodeInput>;
+  /** The highest fee per lead, with `min`. The pair replaces `amount`. */
+  max?: InputMaybe<Scalars['Decimal']['input']>;
+  /** The lowest fee per lead, with `max`; at most `max`. The pair replaces `amount`. */
+  min?: InputMaybe<Scalars['Decimal']['input']>;
+  /** Whether the fee is a share of the order or a fixed amount. Cannot be `null`. */
+  type?: InputMaybe<FeeTypeInput>;
+};
+
+/**
+ * Changes to a campaign, found by its `id`. Fields carry the names and types of `Campaign`'s
+ * fields, grouped as `Campaign` groups them: a form filled from a query is sent back as it is (the
+ * read-only fields left out), and a field that holds the campaign's current value changes nothing.
+ *
+ * Only the fields given change, at every level: a field left out keeps its value (in a group too:
+ * `merchant: { name: "…" }` changes the name alone), and `null` clears an optional field (what a
+ * cleared field means is said at each one). Fields every campaign has (`categoryId`, `type`,
+ * `description`, `conditions`, `merchant`, `appearance`'s colours, `discount`'s type and amount,
+ * `fee.type`) cannot be `null`. Giving one fee form replaces the other (`fee.amount`, or `fee.min`
+ * with `fee.max`); `pinSettings.pinType` `ONE_OFF` drops `pinSettings.couponCode`; a `type` without
+ * codes (`PROMO`, `BANNER`) drops `pinSettings`. The campaign as it is after the change must
+ * satisfy the rules of `CreateCampaignInput`; a problem with a field not given (such as
+ * `acceptUrl` when the type becomes `PROMO`) is reported on that field.
  */
 export type UpdateCampaignInput = {
   /** The tracked link a user follows to get the bonus, an absolute http(s) URL; required for `PROMO`, `BANNER` and `CODE_ONLINE`. */
-  acceptUrl?: InputMaybe<Scalars['String']['input']>;
-  /** How a banner is displayed; required for `BANNER`. */
-  appearanceType?: InputMaybe<AppearanceType>;
-  /** The card's background colour, `#RGB` or `#RRGGBB`; not light (relative luminance at most 0.5). Cannot be `null`. */
-  backgroundColor?: InputMaybe<Scalars['String']['input']>;
-  /** Link to a 500×500 px JPG or PNG of at most 300 KB; required for a `BANNER` with `IMAGE_BANNER`. `null`: an image of the offer's category is shown. */
-  backgroundImage?: InputMaybe<Scalars['String']['input']>;
-  /** When the campaign stops being shown and becomes `FINISHED`: an ISO 8601 timestamp with an offset, after `campaignStart` and in the future. `null`: it runs until stopped. A `FINISHED` campaign can be changed only together with a `campaignEnd` in the future (`FAIL_FINISHED` otherwise). */
-  campaignEnd?: InputMaybe<Scalars['String']['input']>;
-  /** The fee per lead, a decimal string with at most two decimals; replaces `campaignFeeMin` and `campaignFeeMax`. The campaign must keep one fee form. */
-  campaignFee?: InputMaybe<Scalars['String']['input']>;
-  /** The highest fee per lead, with `campaignFeeMin`, a decimal string. The pair replaces `campaignFee`. */
-  campaignFeeMax?: InputMaybe<Scalars['String']['input']>;
-  /** The lowest fee per lead, with `campaignFeeMax`, a decimal string; at most `campaignFeeMax`. The pair replaces `campaignFee`. */
-  campaignFeeMin?: InputMaybe<Scalars['String']['input']>;
-  /** When the campaign starts by schedule, once approved: an ISO 8601 timestamp with an offset, such as `2026-03-01T09:00:00+03:00`. `null`: no schedule (an aggregator's campaign starts at once, a store's campaign on approval). */
-  campaignStart?: InputMaybe<Scalars['String']['input']>;
-  /** The kind of offer. `CODE` and `UNKNOWN` are read-only and refused. Cannot be `null`. */
-  campaignType?: InputMaybe<CampaignType>;
-  /** For cashback offers: days (0 to 3650) within which a lead must be confirmed with `reportLead`. `null`: none set. */
-  cashbackConfirmTime?: InputMaybe<Scalars['Int']['input']>;
-  /** For cashback offers: cashback as bonus points or as money. `null`: not a cashback offer. */
-  cashbackType?: InputMaybe<CashbackType>;
+  acceptUrl?: InputMaybe<Scalars['URL']['input']>;
+  /** How the offer looks: the fields given change. Cannot be `null`. */
+  appearance?: InputMaybe<UpdateCampaignAppearanceInput>;
+  /** Cashback settings: the fields given change. `null`: not a cashback offer. */
+  cashback?: InputMaybe<CampaignCashbackInput>;
   /** The category (`Category.id`) from the `categories` directory. Cannot be `null`. */
   categoryId?: InputMaybe<Scalars['ID']['input']>;
   /**
@@ -1218,60 +1500,71 @@ export type UpdateCampaignInput = {
    * hold line breaks (`\n`), shown as paragraphs. Cannot be `null`.
    */
   conditions?: InputMaybe<Scalars['String']['input']>;
-  /** The code every user gets; required when `pinType` is `REUSABLE`, refused for `ONE_OFF`. Must fit `pinDisplayType`. */
-  couponCode?: InputMaybe<Scalars['String']['input']>;
   /** The offer in one line (no line breaks), in Russian, 1 to 90 characters. Cannot be `null`. */
   description?: InputMaybe<Scalars['String']['input']>;
-  /** The discount: a percentage above 0 and at most 100 for `PERCENT` (`"15"`), a decimal amount for `FIX` (`"500"`, `"9.99"`), or a Russian text for `TEXT`; at most 30 characters. Cannot be `null`. */
-  discountAmount?: InputMaybe<Scalars['String']['input']>;
-  /** The currency of a `FIX` discount; `USD` only with `FIX`. `null`: roubles. */
-  discountCurrency?: InputMaybe<CurrencyCode>;
-  /** How the discount is expressed. Cannot be `null`. */
-  discountType?: InputMaybe<DiscountType>;
-  /** The fee's currency. `null`: roubles. */
-  feeCurrency?: InputMaybe<CurrencyCode>;
-  /** Whether the fee is a share of the order or a fixed amount. Cannot be `null`. */
-  feeType?: InputMaybe<FeeType>;
-  /** The text colour, `#RGB` or `#RRGGBB`, with a WCAG contrast ratio of at least 4.5:1 against `backgroundColor`. Cannot be `null`. */
-  fontColor?: InputMaybe<Scalars['String']['input']>;
-  /** The campaign to change (`Campaign.id`). */
+  /** What the user gets: the fields given change. Cannot be `null`. */
+  discount?: InputMaybe<UpdateCampaignDiscountInput>;
+  /** When the campaign stops being shown and becomes `FINISHED`, with an offset, after `startsAt` and in the future. `null`: it runs until stopped. A `FINISHED` campaign can be changed only together with an `endsAt` in the future (`FAIL_FINISHED` otherwise). */
+  endsAt?: InputMaybe<Scalars['DateTime']['input']>;
+  /** What the partner pays per lead: the fields given change. Cannot be `null`. */
+  fee?: InputMaybe<UpdateCampaignFeeInput>;
+  /** The campaign to change (`Campaign.id`, or its `ymCampaignId` as digits). */
   id: Scalars['ID']['input'];
-  /** The store's site as a bare host name, such as `shop.example.ru`: no `https://`, no `www.`, no trailing slash. Cannot be `null`. */
-  merchantDomain?: InputMaybe<Scalars['String']['input']>;
-  /** Link to a round PNG logo with a transparent background, 240×240 px, at most 100 KB; an absolute http(s) URL of at most 300 characters. Cannot be `null`. */
-  merchantLogoPng?: InputMaybe<Scalars['String']['input']>;
-  /** Link to a round SVG logo, 80×80 px with a viewBox, at most 100 KB; an absolute http(s) URL of at most 300 characters. Cannot be `null`. */
-  merchantLogoSvg?: InputMaybe<Scalars['String']['input']>;
-  /** The store's name as users see it, 1 to 300 characters. Cannot be `null`. */
-  merchantName?: InputMaybe<Scalars['String']['input']>;
+  /** Who offers the bonus: the fields given change. Cannot be `null`. */
+  merchant?: InputMaybe<UpdateCampaignMerchantInput>;
   /** Hours a user can use an offer they saved, 1 to 100000. `null`: the campaign API's default. */
-  offerDuration?: InputMaybe<Scalars['Int']['input']>;
-  /** Another end of the offer period: an ISO 8601 timestamp with an offset. `null`: the default period. */
-  offerEnd?: InputMaybe<Scalars['String']['input']>;
+  offerDurationHours?: InputMaybe<Scalars['Int']['input']>;
+  /** Another end of the offer period, with an offset. `null`: the default period. */
+  offerEndsAt?: InputMaybe<Scalars['DateTime']['input']>;
   /**
-   * How codes are shown; required for `CODE_ONLINE` and `CODE_OFFLINE`. Cannot change (nor be
-   * `null`) while the campaign holds one-off codes.
+   * How promo codes are handed out: the fields given change. `null` clears them all (a campaign
+   * without codes). Cannot change (nor be `null`) while the campaign holds one-off codes.
    */
-  pinDisplayType?: InputMaybe<PinDisplayType>;
-  /**
-   * How codes are handed out; required for `CODE_ONLINE` and `CODE_OFFLINE`. Cannot change (nor be
-   * `null`) while the campaign holds one-off codes.
-   */
-  pinType?: InputMaybe<PinType>;
+  pinSettings?: InputMaybe<UpdateCampaignPinSettingsInput>;
+  /** When the campaign starts by schedule, once approved, with an offset. `null`: no schedule (an aggregator's campaign starts at once, a store's campaign on approval). */
+  startsAt?: InputMaybe<Scalars['DateTime']['input']>;
   /** The devices to show the offer on. `null`: all devices. */
-  supportedPlatforms?: InputMaybe<Array<Platform>>;
+  supportedPlatforms?: InputMaybe<Array<PlatformInput>>;
+  /** The kind of offer. Cannot be `null`. */
+  type?: InputMaybe<CampaignTypeInput>;
+};
+
+/** Changes to who offers the bonus: the fields given change, none can be `null`. */
+export type UpdateCampaignMerchantInput = {
+  /** The store's site as a bare host name, such as `shop.example.ru`: no `https://`, no `www.`, no trailing slash. */
+  domain?: InputMaybe<Scalars['String']['input']>;
+  /** Link to a round PNG logo with a transparent background, 240×240 px, at most 100 KB; an absolute http(s) URL of at most 300 characters. */
+  logoPngUrl?: InputMaybe<Scalars['URL']['input']>;
+  /** Link to a round SVG logo, 80×80 px with a viewBox, at most 100 KB; an absolute http(s) URL of at most 300 characters. */
+  logoSvgUrl?: InputMaybe<Scalars['URL']['input']>;
+  /** The store's name as users see it, 1 to 300 characters. */
+  name?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** The result of `updateCampaign`. */
 export type UpdateCampaignPayload = {
   __typename?: 'UpdateCampaignPayload';
   /**
-   * The changed campaign, back in `MODERATION`, read after the change; `null` when the change was
-   * refused (nothing was changed then).
+   * The changed campaign, back in `MODERATION`, read after the change; the campaign as it is (in
+   * its status) when the update changed nothing; `null` when the change was refused (nothing was
+   * changed then).
    */
   campaign?: Maybe<Campaign>;
   /** Every problem with the input, each naming its field; empty on success. */
   userErrors: Array<UserError>;
+};
+
+/**
+ * Changes to how a code campaign hands out promo codes: the fields given change. `pinType` and
+ * `displayType` cannot change (nor be `null`) while the campaign holds one-off codes.
+ */
+export type UpdateCampaignPinSettingsInput = {
+  /** The code every user gets; required when `pinType` is `REUSABLE`, refused for `ONE_OFF`. Must fit `displayType`. */
+  couponCode?: InputMaybe<Scalars['String']['input']>;
+  /** How codes are shown; required for `CODE_ONLINE` and `CODE_OFFLINE`. */
+  displayType?: InputMaybe<PinDisplayTypeInput>;
+  /** One code per user (`ONE_OFF`) or one code for everyone (`REUSABLE`); required for `CODE_ONLINE` and `CODE_OFFLINE`. */
+  pinType?: InputMaybe<PinTypeInput>;
 };
 
 /**
@@ -1281,7 +1574,11 @@ export type UpdateCampaignPayload = {
  */
 export type UserError = {
   __typename?: 'UserError';
-  /** A stable code to branch on in code. */
+  /**
+   * A stable code to branch on in code: what kind of problem it is (`REQUIRED`, `TOO_LONG`,
+   * `FORMAT`, `OUT_OF_RANGE`, `NOT_ALLOWED`, `NOT_ALLOWED_NOW`, `NOT_FOUND`) for the checks this API
+   * makes before calling the campaign API, or the campaign API's own refusal.
+   */
   code: UserErrorCode;
   /**
    * The path to the input field the problem is about, starting at the argument name, such as
@@ -1326,15 +1623,49 @@ export type UserErrorCode =
    */
   | 'failPin'
   /**
-   * A value breaks a rule of the campaign API (checked by this API before it calls the backend,
-   * and by the backend itself). `field` names the value.
+   * A value is not in the form the field takes: a colour, URL, timestamp, decimal, host name, code
+   * or id written otherwise, text that is not plain text or not in Russian where Russian is asked.
+   */
+  | 'format'
+  /**
+   * The campaign API refused a value (`field` names it): its own check, after this API's checks
+   * passed. `message` says why in this API's words.
    */
   | 'incorrectData'
+  /**
+   * A value the other fields rule out: both fee forms, `USD` for a discount that is not `FIX`, a
+   * coupon code for `ONE_OFF` pins, pins for a campaign that takes none.
+   */
+  | 'notAllowed'
+  /**
+   * A change the campaign's current state rules out, such as changing how codes are handed out
+   * while the campaign holds one-off codes.
+   */
+  | 'notAllowedNow'
+  /** A value names something that does not exist, such as a `categoryId` the directory does not list. */
+  | 'notFound'
+  /**
+   * A value is beyond what is allowed, alone or against another field: a number or percentage
+   * out of its bounds, `fee.min` above `fee.max`, `endsAt` not after `startsAt`, a background too
+   * light or text with too little contrast against it.
+   */
+  | 'outOfRange'
   /**
    * A campaign with this `partnerCampaignId` already exists with another `discountAmount`.
    * Create it with a new `partnerCampaignId`, or keep the discount amount.
    */
   | 'repeatCampaignData'
+  /**
+   * A value is missing: a required field left out, empty or blank, `null` for a field that cannot
+   * be cleared, or a field the others make necessary (`acceptUrl` for `PROMO`, both `fee.min` and
+   * `fee.max`).
+   */
+  | 'required'
+  /**
+   * Text or a list is longer than the field takes (`description` over 90 characters, more pins
+   * than one call takes).
+   */
+  | 'tooLong'
   /** The campaign API refused with a code this API does not know yet; `message` carries its text. */
   | 'unknown';
 
@@ -1408,38 +1739,54 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 
 
+/** Mapping of interface types */
+export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = {
+  Node: ( CampaignRef );
+};
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   AddPinsInput: AddPinsInput;
   AddPinsPayload: ResolverTypeWrapper<Omit<AddPinsPayload, 'campaign' | 'userErrors'> & { campaign?: Maybe<ResolversTypes['Campaign']>, userErrors: Array<ResolversTypes['UserError']> }>;
   AppearanceType: AppearanceType;
+  AppearanceTypeInput: AppearanceTypeInput;
   BonusDescriptionInput: BonusDescriptionInput;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   CacheControlScope: CacheControlScope;
   Campaign: ResolverTypeWrapper<CampaignRef>;
   CampaignAppearance: ResolverTypeWrapper<CampaignDetails>;
+  CampaignAppearanceInput: CampaignAppearanceInput;
   CampaignCard: ResolverTypeWrapper<CardModel>;
   CampaignCashback: ResolverTypeWrapper<CampaignDetails>;
+  CampaignCashbackInput: CampaignCashbackInput;
   CampaignConnection: ResolverTypeWrapper<CampaignPage>;
   CampaignDiscount: ResolverTypeWrapper<CampaignDetails>;
+  CampaignDiscountInput: CampaignDiscountInput;
   CampaignEdge: ResolverTypeWrapper<Omit<CampaignEdge, 'node'> & { node?: Maybe<ResolversTypes['Campaign']> }>;
   CampaignFee: ResolverTypeWrapper<CampaignDetails>;
+  CampaignFeeInput: CampaignFeeInput;
   CampaignMerchant: ResolverTypeWrapper<CampaignDetails>;
+  CampaignMerchantInput: CampaignMerchantInput;
   CampaignPinSettings: ResolverTypeWrapper<CampaignDetails>;
+  CampaignPinSettingsInput: CampaignPinSettingsInput;
   CampaignStats: ResolverTypeWrapper<CampaignStatsModel>;
   CampaignStatus: CampaignStatus;
   CampaignStatusEvent: ResolverTypeWrapper<StatusEvent>;
   CampaignType: CampaignType;
+  CampaignTypeInput: CampaignTypeInput;
   CashbackType: CashbackType;
+  CashbackTypeInput: CashbackTypeInput;
   Category: ResolverTypeWrapper<CategoryModel>;
   CreateCampaignInput: CreateCampaignInput;
   CreateCampaignPayload: ResolverTypeWrapper<Omit<CreateCampaignPayload, 'campaign' | 'userErrors'> & { campaign?: Maybe<ResolversTypes['Campaign']>, userErrors: Array<ResolversTypes['UserError']> }>;
   CurrencyCode: CurrencyCode;
+  CurrencyCodeInput: CurrencyCodeInput;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   Decimal: ResolverTypeWrapper<Scalars['Decimal']['output']>;
   DiscountType: DiscountType;
+  DiscountTypeInput: DiscountTypeInput;
   FeeType: FeeType;
+  FeeTypeInput: FeeTypeInput;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   HexColorCode: ResolverTypeWrapper<Scalars['HexColorCode']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
@@ -1448,6 +1795,7 @@ export type ResolversTypes = {
   LeadCounts: ResolverTypeWrapper<LeadCountsModel>;
   LeadState: LeadState;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Node: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Node']>;
   Offer: ResolverTypeWrapper<OfferModel>;
   OfferConnection: ResolverTypeWrapper<OfferPage>;
   OfferEdge: ResolverTypeWrapper<Omit<OfferEdge, 'node'> & { node: ResolversTypes['Offer'] }>;
@@ -1457,10 +1805,13 @@ export type ResolversTypes = {
   PinConnection: ResolverTypeWrapper<PinPage>;
   PinCounts: ResolverTypeWrapper<PinCountsModel>;
   PinDisplayType: PinDisplayType;
+  PinDisplayTypeInput: PinDisplayTypeInput;
   PinEdge: ResolverTypeWrapper<Omit<PinEdge, 'node'> & { node: ResolversTypes['Pin'] }>;
   PinStatus: PinStatus;
   PinType: PinType;
+  PinTypeInput: PinTypeInput;
   Platform: Platform;
+  PlatformInput: PlatformInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RedeemStatus: RedeemStatus;
   ReportLeadInput: ReportLeadInput;
@@ -1471,8 +1822,13 @@ export type ResolversTypes = {
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   URL: ResolverTypeWrapper<Scalars['URL']['output']>;
+  UpdateCampaignAppearanceInput: UpdateCampaignAppearanceInput;
+  UpdateCampaignDiscountInput: UpdateCampaignDiscountInput;
+  UpdateCampaignFeeInput: UpdateCampaignFeeInput;
   UpdateCampaignInput: UpdateCampaignInput;
+  UpdateCampaignMerchantInput: UpdateCampaignMerchantInput;
   UpdateCampaignPayload: ResolverTypeWrapper<Omit<UpdateCampaignPayload, 'campaign' | 'userErrors'> & { campaign?: Maybe<ResolversTypes['Campaign']>, userErrors: Array<ResolversTypes['UserError']> }>;
+  UpdateCampaignPinSettingsInput: UpdateCampaignPinSettingsInput;
   UserError: ResolverTypeWrapper<UserErrorModel>;
   UserErrorCode: UserErrorCode;
 };
@@ -1485,14 +1841,20 @@ export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
   Campaign: CampaignRef;
   CampaignAppearance: CampaignDetails;
+  CampaignAppearanceInput: CampaignAppearanceInput;
   CampaignCard: CardModel;
   CampaignCashback: CampaignDetails;
+  CampaignCashbackInput: CampaignCashbackInput;
   CampaignConnection: CampaignPage;
   CampaignDiscount: CampaignDetails;
+  CampaignDiscountInput: CampaignDiscountInput;
   CampaignEdge: Omit<CampaignEdge, 'node'> & { node?: Maybe<ResolversParentTypes['Campaign']> };
   CampaignFee: CampaignDetails;
+  CampaignFeeInput: CampaignFeeInput;
   CampaignMerchant: CampaignDetails;
+  CampaignMerchantInput: CampaignMerchantInput;
   CampaignPinSettings: CampaignDetails;
+  CampaignPinSettingsInput: CampaignPinSettingsInput;
   CampaignStats: CampaignStatsModel;
   CampaignStatusEvent: StatusEvent;
   Category: CategoryModel;
@@ -1507,6 +1869,7 @@ export type ResolversParentTypes = {
   Lead: LeadModel;
   LeadCounts: LeadCountsModel;
   Mutation: Record<PropertyKey, never>;
+  Node: ResolversInterfaceTypes<ResolversParentTypes>['Node'];
   Offer: OfferModel;
   OfferConnection: OfferPage;
   OfferEdge: Omit<OfferEdge, 'node'> & { node: ResolversParentTypes['Offer'] };
@@ -1525,8 +1888,13 @@ export type ResolversParentTypes = {
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   URL: Scalars['URL']['output'];
+  UpdateCampaignAppearanceInput: UpdateCampaignAppearanceInput;
+  UpdateCampaignDiscountInput: UpdateCampaignDiscountInput;
+  UpdateCampaignFeeInput: UpdateCampaignFeeInput;
   UpdateCampaignInput: UpdateCampaignInput;
+  UpdateCampaignMerchantInput: UpdateCampaignMerchantInput;
   UpdateCampaignPayload: Omit<UpdateCampaignPayload, 'campaign' | 'userErrors'> & { campaign?: Maybe<ResolversParentTypes['Campaign']>, userErrors: Array<ResolversParentTypes['UserError']> };
+  UpdateCampaignPinSettingsInput: UpdateCampaignPinSettingsInput;
   UserError: UserErrorModel;
 };
 
@@ -1553,17 +1921,19 @@ export type ListSizeDirectiveArgs = {
 export type ListSizeDirectiveResolver<Result, Parent, ContextType = GraphQLContext, Args = ListSizeDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type AddPinsPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AddPinsPayload'] = ResolversParentTypes['AddPinsPayload']> = {
-  addedCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  alreadyPresentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  addedCount?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
+  alreadyPresentCount?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
   campaign?: Resolver<Maybe<ResolversTypes['Campaign']>, ParentType, ContextType>;
-  duplicateCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  duplicateCount?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
   firstNotStoredIndex?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   notStoredPins?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
-  storedCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  storedCount?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
   userErrors?: Resolver<Array<ResolversTypes['UserError']>, ParentType, ContextType>;
 };
 
 export type AppearanceTypeResolvers = EnumResolverSignature<{ IMAGE_BANNER?: any, UNKNOWN?: any }, ResolversTypes['AppearanceType']>;
+
+export type AppearanceTypeInputResolvers = EnumResolverSignature<{ IMAGE_BANNER?: any }, ResolversTypes['AppearanceTypeInput']>;
 
 export type CampaignResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Campaign'] = ResolversParentTypes['Campaign']> = {
   acceptUrl?: Resolver<Maybe<ResolversTypes['URL']>, ParentType, ContextType>;
@@ -1580,6 +1950,7 @@ export type CampaignResolvers<ContextType = GraphQLContext, ParentType extends R
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   merchant?: Resolver<ResolversTypes['CampaignMerchant'], ParentType, ContextType>;
   offerDurationHours?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  offerEndsAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   partnerCampaignId?: Resolver<Maybe<ResolversTypes['SafeInt']>, ParentType, ContextType>;
   pinSettings?: Resolver<Maybe<ResolversTypes['CampaignPinSettings']>, ParentType, ContextType>;
   pins?: Resolver<Maybe<ResolversTypes['PinConnection']>, ParentType, ContextType, RequireFields<CampaignPinsArgs, 'first' | 'status'>>;
@@ -1590,6 +1961,8 @@ export type CampaignResolvers<ContextType = GraphQLContext, ParentType extends R
   status?: Resolver<ResolversTypes['CampaignStatus'], ParentType, ContextType>;
   supportedPlatforms?: Resolver<Maybe<Array<ResolversTypes['Platform']>>, ParentType, ContextType>;
   type?: Resolver<ResolversTypes['CampaignType'], ParentType, ContextType>;
+  ymCampaignId?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type CampaignAppearanceResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CampaignAppearance'] = ResolversParentTypes['CampaignAppearance']> = {
@@ -1682,7 +2055,11 @@ export type CampaignStatusEventResolvers<ContextType = GraphQLContext, ParentTyp
 
 export type CampaignTypeResolvers = EnumResolverSignature<{ BANNER?: any, CODE?: any, CODE_OFFLINE?: any, CODE_ONLINE?: any, PROMO?: any, UNKNOWN?: any }, ResolversTypes['CampaignType']>;
 
+export type CampaignTypeInputResolvers = EnumResolverSignature<{ BANNER?: any, CODE_OFFLINE?: any, CODE_ONLINE?: any, PROMO?: any }, ResolversTypes['CampaignTypeInput']>;
+
 export type CashbackTypeResolvers = EnumResolverSignature<{ BONUS?: any, MONEY?: any, UNKNOWN?: any }, ResolversTypes['CashbackType']>;
+
+export type CashbackTypeInputResolvers = EnumResolverSignature<{ BONUS?: any, MONEY?: any }, ResolversTypes['CashbackTypeInput']>;
 
 export type CategoryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Category'] = ResolversParentTypes['Category']> = {
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -1696,6 +2073,8 @@ export type CreateCampaignPayloadResolvers<ContextType = GraphQLContext, ParentT
 
 export type CurrencyCodeResolvers = EnumResolverSignature<{ RUB?: any, UNKNOWN?: any, USD?: any }, ResolversTypes['CurrencyCode']>;
 
+export type CurrencyCodeInputResolvers = EnumResolverSignature<{ RUB?: any, USD?: any }, ResolversTypes['CurrencyCodeInput']>;
+
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
 }
@@ -1706,7 +2085,11 @@ export interface DecimalScalarConfig extends GraphQLScalarTypeConfig<ResolversTy
 
 export type DiscountTypeResolvers = EnumResolverSignature<{ FIX?: any, PERCENT?: any, TEXT?: any, UNKNOWN?: any }, ResolversTypes['DiscountType']>;
 
+export type DiscountTypeInputResolvers = EnumResolverSignature<{ FIX?: any, PERCENT?: any, TEXT?: any }, ResolversTypes['DiscountTypeInput']>;
+
 export type FeeTypeResolvers = EnumResolverSignature<{ FIX?: any, PERCENT?: any, UNKNOWN?: any }, ResolversTypes['FeeType']>;
+
+export type FeeTypeInputResolvers = EnumResolverSignature<{ FIX?: any, PERCENT?: any }, ResolversTypes['FeeTypeInput']>;
 
 export interface HexColorCodeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['HexColorCode'], any> {
   name: 'HexColorCode';
@@ -1736,10 +2119,24 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   updateCampaign?: Resolver<ResolversTypes['UpdateCampaignPayload'], ParentType, ContextType, RequireFields<MutationUpdateCampaignArgs, 'input'>>;
 };
 
+export type NodeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = {
+  __resolveType: TypeResolveFn<'Campaign', ParentType, ContextType>;
+};
+
 export type OfferResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Offer'] = ResolversParentTypes['Offer']> = {
+  acceptUrl?: Resolver<Maybe<ResolversTypes['URL']>, ParentType, ContextType>;
   card?: Resolver<ResolversTypes['CampaignCard'], ParentType, ContextType>;
+  cashback?: Resolver<Maybe<ResolversTypes['CampaignCashback']>, ParentType, ContextType>;
   category?: Resolver<Maybe<ResolversTypes['Category']>, ParentType, ContextType>;
+  discount?: Resolver<ResolversTypes['CampaignDiscount'], ParentType, ContextType>;
+  endsAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  merchant?: Resolver<ResolversTypes['CampaignMerchant'], ParentType, ContextType>;
+  offerDurationHours?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  offerEndsAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  pinSettings?: Resolver<Maybe<ResolversTypes['CampaignPinSettings']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['CampaignType'], ParentType, ContextType>;
+  ymCampaignId?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
 };
 
 export type OfferConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OfferConnection'] = ResolversParentTypes['OfferConnection']> = {
@@ -1747,7 +2144,7 @@ export type OfferConnectionResolvers<ContextType = GraphQLContext, ParentType ex
   edges?: Resolver<Array<ResolversTypes['OfferEdge']>, ParentType, ContextType>;
   nodes?: Resolver<Array<ResolversTypes['Offer']>, ParentType, ContextType>;
   pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
-  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
 };
 
 export type OfferEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OfferEdge'] = ResolversParentTypes['OfferEdge']> = {
@@ -1757,7 +2154,7 @@ export type OfferEdgeResolvers<ContextType = GraphQLContext, ParentType extends 
 
 export type OfferFeedCategoryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OfferFeedCategory'] = ResolversParentTypes['OfferFeedCategory']> = {
   category?: Resolver<ResolversTypes['Category'], ParentType, ContextType>;
-  offerCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  offerCount?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
 };
 
 export type PageInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
@@ -1786,6 +2183,8 @@ export type PinCountsResolvers<ContextType = GraphQLContext, ParentType extends 
 
 export type PinDisplayTypeResolvers = EnumResolverSignature<{ EAN_13?: any, TEXT?: any, UNKNOWN?: any }, ResolversTypes['PinDisplayType']>;
 
+export type PinDisplayTypeInputResolvers = EnumResolverSignature<{ EAN_13?: any, TEXT?: any }, ResolversTypes['PinDisplayTypeInput']>;
+
 export type PinEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PinEdge'] = ResolversParentTypes['PinEdge']> = {
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['Pin'], ParentType, ContextType>;
@@ -1795,7 +2194,11 @@ export type PinStatusResolvers = EnumResolverSignature<{ ACCEPTED_BY_USER?: any,
 
 export type PinTypeResolvers = EnumResolverSignature<{ ONE_OFF?: any, REUSABLE?: any, UNKNOWN?: any }, ResolversTypes['PinType']>;
 
+export type PinTypeInputResolvers = EnumResolverSignature<{ ONE_OFF?: any, REUSABLE?: any }, ResolversTypes['PinTypeInput']>;
+
 export type PlatformResolvers = EnumResolverSignature<{ DESKTOP?: any, MOBILE?: any, UNKNOWN?: any }, ResolversTypes['Platform']>;
+
+export type PlatformInputResolvers = EnumResolverSignature<{ DESKTOP?: any, MOBILE?: any }, ResolversTypes['PlatformInput']>;
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   campaign?: Resolver<Maybe<ResolversTypes['Campaign']>, ParentType, ContextType, RequireFields<QueryCampaignArgs, 'id'>>;
@@ -1803,6 +2206,8 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   campaignsByIds?: Resolver<Maybe<Array<Maybe<ResolversTypes['Campaign']>>>, ParentType, ContextType, RequireFields<QueryCampaignsByIdsArgs, 'ids'>>;
   categories?: Resolver<Maybe<Array<ResolversTypes['Category']>>, ParentType, ContextType>;
   category?: Resolver<Maybe<ResolversTypes['Category']>, ParentType, ContextType, RequireFields<QueryCategoryArgs, 'id'>>;
+  node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
+  nodes?: Resolver<Maybe<Array<Maybe<ResolversTypes['Node']>>>, ParentType, ContextType, RequireFields<QueryNodesArgs, 'ids'>>;
   offerFeed?: Resolver<Maybe<ResolversTypes['OfferConnection']>, ParentType, ContextType, RequireFields<QueryOfferFeedArgs, 'first'>>;
 };
 
@@ -1846,11 +2251,12 @@ export type UserErrorResolvers<ContextType = GraphQLContext, ParentType extends 
   message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
-export type UserErrorCodeResolvers = EnumResolverSignature<{ BACKEND_BAD_RESPONSE?: any, BACKEND_UNAVAILABLE?: any, CAMPAIGN_NOT_FOUND?: any, FAIL_FINISHED?: any, FAIL_MERCHANT?: any, FAIL_MODERATOR?: any, FAIL_PIN?: any, INCORRECT_DATA?: any, REPEAT_CAMPAIGN_DATA?: any, UNKNOWN?: any }, ResolversTypes['UserErrorCode']>;
+export type UserErrorCodeResolvers = EnumResolverSignature<{ BACKEND_BAD_RESPONSE?: any, BACKEND_UNAVAILABLE?: any, CAMPAIGN_NOT_FOUND?: any, FAIL_FINISHED?: any, FAIL_MERCHANT?: any, FAIL_MODERATOR?: any, FAIL_PIN?: any, FORMAT?: any, INCORRECT_DATA?: any, NOT_ALLOWED?: any, NOT_ALLOWED_NOW?: any, NOT_FOUND?: any, OUT_OF_RANGE?: any, REPEAT_CAMPAIGN_DATA?: any, REQUIRED?: any, TOO_LONG?: any, UNKNOWN?: any }, ResolversTypes['UserErrorCode']>;
 
 export type Resolvers<ContextType = GraphQLContext> = {
   AddPinsPayload?: AddPinsPayloadResolvers<ContextType>;
   AppearanceType?: AppearanceTypeResolvers;
+  AppearanceTypeInput?: AppearanceTypeInputResolvers;
   Campaign?: CampaignResolvers<ContextType>;
   CampaignAppearance?: CampaignAppearanceResolvers<ContextType>;
   CampaignCard?: CampaignCardResolvers<ContextType>;
@@ -1865,19 +2271,25 @@ export type Resolvers<ContextType = GraphQLContext> = {
   CampaignStatus?: CampaignStatusResolvers;
   CampaignStatusEvent?: CampaignStatusEventResolvers<ContextType>;
   CampaignType?: CampaignTypeResolvers;
+  CampaignTypeInput?: CampaignTypeInputResolvers;
   CashbackType?: CashbackTypeResolvers;
+  CashbackTypeInput?: CashbackTypeInputResolvers;
   Category?: CategoryResolvers<ContextType>;
   CreateCampaignPayload?: CreateCampaignPayloadResolvers<ContextType>;
   CurrencyCode?: CurrencyCodeResolvers;
+  CurrencyCodeInput?: CurrencyCodeInputResolvers;
   DateTime?: GraphQLScalarType;
   Decimal?: GraphQLScalarType;
   DiscountType?: DiscountTypeResolvers;
+  DiscountTypeInput?: DiscountTypeInputResolvers;
   FeeType?: FeeTypeResolvers;
+  FeeTypeInput?: FeeTypeInputResolvers;
   HexColorCode?: GraphQLScalarType;
   Lead?: LeadResolvers<ContextType>;
   LeadCounts?: LeadCountsResolvers<ContextType>;
   LeadState?: LeadStateResolvers;
   Mutation?: MutationResolvers<ContextType>;
+  Node?: NodeResolvers<ContextType>;
   Offer?: OfferResolvers<ContextType>;
   OfferConnection?: OfferConnectionResolvers<ContextType>;
   OfferEdge?: OfferEdgeResolvers<ContextType>;
@@ -1887,10 +2299,13 @@ export type Resolvers<ContextType = GraphQLContext> = {
   PinConnection?: PinConnectionResolvers<ContextType>;
   PinCounts?: PinCountsResolvers<ContextType>;
   PinDisplayType?: PinDisplayTypeResolvers;
+  PinDisplayTypeInput?: PinDisplayTypeInputResolvers;
   PinEdge?: PinEdgeResolvers<ContextType>;
   PinStatus?: PinStatusResolvers;
   PinType?: PinTypeResolvers;
+  PinTypeInput?: PinTypeInputResolvers;
   Platform?: PlatformResolvers;
+  PlatformInput?: PlatformInputResolvers;
   Query?: QueryResolvers<ContextType>;
   RedeemStatus?: RedeemStatusResolvers;
   ReportLeadPayload?: ReportLeadPayloadResolvers<ContextType>;
