@@ -4,7 +4,7 @@
 # production dependencies only, as a non-root user, under tini.
 #
 #   docker build -t campaign-bff:$(node -p "require('./package.json').version") \
-#     --build-arg VERSION=$(node -p "require('./package.json').version") --build-arg REVISION=$(git rev-parse HEAD) .
+#     --build-arg VERSION=$(node -p "require('./package.json').version") --build-arg BUILD_COMMIT=$(git rev-parse HEAD) .
 #   docker run --rm -p 4000:4000 -p 9464:9464 --read-only \
 #     -e CAMPAIGN_API_URL=https://partner-api.example.com/api campaign-bff:0.1.0
 #
@@ -30,13 +30,6 @@ RUN npm run build
 # Runtime: the production dependencies and the built dist/, nothing else (no sources, no dev
 # dependencies, no build at start-up).
 FROM node:24.21.0-trixie-slim AS runtime
-ARG VERSION=0.0.0-dev
-ARG REVISION=unknown
-LABEL org.opencontainers.image.title="campaign-graphql-bff" \
-      org.opencontainers.image.description="GraphQL facade and backend-for-frontend over the Offer Campaign partner REST API v1" \
-      org.opencontainers.image.version="${VERSION}" \
-      org.opencontainers.image.revision="${REVISION}" \
-      org.opencontainers.image.base.name="docker.io/library/node:24.21.0-trixie-slim"
 
 # tini is PID 1: it passes SIGTERM on to node and reaps any process that ends orphaned.
 RUN apt-get update \
@@ -51,6 +44,19 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
  && npm cache clean --force
 COPY --from=build /app/dist ./dist
+
+# What the build was made from, declared after the last RUN: every RUN after an ARG sees it, so a
+# new commit would otherwise install everything again. BUILD_COMMIT (7-40 hex digits, as `git
+# rev-parse HEAD` gives it) reaches the process, which shows it as the `commit` label of
+# bff_build_info; left empty by a build that does not pass it, which the process reads as unset.
+ARG VERSION=0.0.0-dev
+ARG BUILD_COMMIT=
+LABEL org.opencontainers.image.title="campaign-graphql-bff" \
+      org.opencontainers.image.description="GraphQL facade and backend-for-frontend over the Offer Campaign partner REST API v1" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${BUILD_COMMIT}" \
+      org.opencontainers.image.base.name="docker.io/library/node:24.21.0-trixie-slim"
+ENV BUILD_COMMIT=${BUILD_COMMIT}
 
 # The files stay root's and read-only to the process; it writes nothing at run time, so the
 # root filesystem can be mounted read-only (`docker run --read-only`, Kubernetes'
@@ -68,4 +74,4 @@ EXPOSE 4000 9464
 # node itself receives SIGTERM (through tini), drains and exits 0: not `npm start` (which builds
 # first) nor a shell.
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=8", "dist/src/main.js"]

@@ -47,6 +47,8 @@ bench/results/latest.json; a run with a wrong answer is rejected instead (see Ex
   --quick          short runs and 10 connections: the whole bench in under a minute (CI smoke)
   --connections N  connections of the load runs (default 50; 10 with --quick)
   --duration S     seconds of each measured run (default 10; 1.2 with --quick)
+  --warmup S       seconds of load before each measured run (default 2; 0.4 with --quick): longer on
+                   a machine busy with other work, where 2 s are too few requests to warm the JIT
   --only LIST      run only these parts, comma-separated: floor, floor-line (the floor that also parses
                    the body and writes the BFF's request line and metrics), stock-apollo, categories (and the same
                    on a second BFF with LOG_LEVEL=warn: the request log line's cost), categories-apollo-client
@@ -134,6 +136,7 @@ function readProfile(): Profile {
       quick: { type: 'boolean', default: false },
       connections: { type: 'string' },
       duration: { type: 'string' },
+      warmup: { type: 'string' },
       only: { type: 'string' },
       latency: { type: 'string' },
       profile: { type: 'boolean', default: false },
@@ -166,7 +169,7 @@ function readProfile(): Profile {
   return {
     quick,
     connections,
-    warmupSeconds: quick ? 0.4 : 2,
+    warmupSeconds: number('warmup', values.warmup, quick ? 0.4 : 2, 0.2, 600),
     measureSeconds,
     probeSeconds: quick ? 0.8 : 5,
     memoryConnections: quick ? 10 : 50,

@@ -3,6 +3,7 @@ import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_pr
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { startCommand } from '../../test/helpers/start-command.js';
 
 /** The repository root: children run from there so `src/...` and `bench/...` resolve. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -14,10 +15,11 @@ export interface ServiceSpec {
   name: string;
   /**
    * A TypeScript entry, relative to the repository root. `src/...` runs compiled from dist/ (as
-   * `npm start` does); anything else with `node --import tsx`.
+   * `npm start` does; the product's entry with the start command's node options too); anything
+   * else with `node --import tsx`.
    */
   script: string;
-  /** More node options, such as `--cpu-prof`. */
+  /** More node options, such as `--cpu-prof`; after the start command's, so a V8 option given here wins. */
   nodeArgs?: string[];
   env: Record<string, string>;
   /** The core to pin the process to (taskset), when taskset exists. */
@@ -119,7 +121,9 @@ function compiledEntry(script: string): string {
 export async function startService(spec: ServiceSpec): Promise<Service> {
   const product = spec.script.startsWith('src/');
   const entry = product ? compiledEntry(spec.script) : spec.script;
-  const nodeArgs = [...(spec.nodeArgs ?? []), ...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry];
+  const start = startCommand();
+  const startOptions = product && entry === start.entry ? start.nodeOptions : [];
+  const nodeArgs = [...startOptions, ...(spec.nodeArgs ?? []), ...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry];
   const pinned = spec.core !== undefined && hasTaskset();
   const [command, args] = pinned
     ? ['taskset', ['-c', String(spec.core), process.execPath, ...nodeArgs]]

@@ -39,8 +39,8 @@ export class ClientGoneError extends Error {}
  * reach a client still sending before it has read the answer. Discarding costs little; the
  * bounds stop a client from holding the connection with an endless body.
  */
-const DISCARD_MAX_BYTES = 64 * 1024 * 1024;
-const DISCARD_MAX_MS = 5000;
+export const DISCARD_MAX_BYTES = 64 * 1024 * 1024;
+export const DISCARD_MAX_MS = 5000;
 
 /**
  * Answers a request whose body is refused before it was read (too large, of a type or encoding

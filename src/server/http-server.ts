@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerClientErrors } from '../http/client-errors.js';
 import type { Logger } from '../observability/logger.js';
 import { listen } from './listen.js';
 
@@ -55,6 +56,13 @@ export async function serveHttp(options: HttpServingOptions, attach: (server: Se
       res.on('close', answered);
     }
     options.handler(req, res);
+  });
+  // Whether an answer is under way on a socket whose next request the parser refused. While
+  // draining, answers are not tracked: any may be, and the socket is closed without a refusal.
+  answerClientErrors(server, (socket) => {
+    if (draining) return true;
+    for (const res of unanswered) if (res.socket === socket) return true;
+    return false;
   });
   attach(server);
   await listen(server, { port: options.port, host: options.host, portVariable: 'PORT', hostVariable: 'HOST' });

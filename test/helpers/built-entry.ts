@@ -3,9 +3,10 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { envSchema } from '../../src/config.js';
 import { executorEnv } from './executor.js';
+import { startCommand } from './start-command.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const entry = 'dist/src/main.js';
+const { nodeOptions, entry } = startCommand();
 
 export interface BuiltEntryOptions {
   /**
@@ -17,7 +18,7 @@ export interface BuiltEntryOptions {
   env?: Record<string, string>;
   /** How long to wait for the banner; default 15 s. */
   startTimeoutMs?: number;
-  /** The command to run instead of `node dist/src/main.js`, and where; for tests of the start commands themselves. */
+  /** The command to run instead of the start command (`node <its options> dist/src/main.js`), and where; for tests of the start commands themselves. */
   command?: { file: string; args: string[]; cwd?: string; detached?: boolean };
 }
 
@@ -42,8 +43,8 @@ export interface BuiltEntry {
 }
 
 /**
- * Starts the built process entry as the README says to run it (`node dist/src/main.js`, which
- * `npm start` runs too) as a child process, and waits for its banner: text in development, the
+ * Starts the built process entry as the README says to run it (`node <options> dist/src/main.js`,
+ * package.json's start command, which the image runs too) as a child process, and waits for its banner: text in development, the
  * JSON line `"msg":"started"` in production (so a production run needs LOG_LEVEL info or finer).
  * dist/ is built once per vitest run by test/helpers/build.global.ts.
  */
@@ -60,7 +61,7 @@ export async function startBuiltEntry(options: BuiltEntryOptions = {}): Promise<
   if (env.NODE_ENV === 'production' && ['warn', 'error', 'fatal', 'silent'].includes(env.LOG_LEVEL ?? '')) {
     throw new Error(`in production the banner is a log line at info: LOG_LEVEL=${env.LOG_LEVEL} would hide it`);
   }
-  const command = options.command ?? { file: process.execPath, args: [entry] };
+  const command = options.command ?? { file: process.execPath, args: [...nodeOptions, entry] };
   const child = spawn(command.file, command.args, {
     cwd: command.cwd ?? root,
     env,

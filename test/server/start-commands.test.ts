@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { startBuiltEntry, type BuiltEntry } from '../helpers/built-entry.js';
 import { cid } from '../helpers/ids.js';
+import { startCommand } from '../helpers/start-command.js';
 
 /**
  * The commands the README gives, run as it gives them: `npm start` (development, on a fresh
@@ -76,7 +77,7 @@ function tryConnect(url: string): Promise<string> {
 function serverUnder(pid: number): { server: number; parent: number } {
   for (const child of childrenOf(pid)) {
     const argv = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0');
-    if (argv[0] === 'node' && argv[1] === 'dist/src/main.js') return { server: child, parent: pid };
+    if (argv[0] === 'node' && argv.includes('dist/src/main.js')) return { server: child, parent: pid };
     try {
       return serverUnder(child);
     } catch {
@@ -172,6 +173,9 @@ describe('the production command of the README', () => {
         env[name!] = value.join('=');
       }
       expect(env.NODE_ENV).toBe('production');
+      // The start command itself, node options included (package.json's, the image's CMD).
+      const start = startCommand();
+      expect(command).toEqual(['node', ...start.nodeOptions, start.entry]);
       emulator = await startEmulator({ quiet: true });
       env.CAMPAIGN_API_URL = emulator.url;
 

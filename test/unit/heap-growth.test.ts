@@ -2,12 +2,16 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { applyHeapGrowth } from '../../src/server/heap-growth.js';
+import { startCommand } from '../helpers/start-command.js';
 
 const child = fileURLToPath(new URL('../fixtures/heap-growth-child.ts', import.meta.url));
 
-/** The largest old space over what a full collection keeps, in a fresh process with the setting. */
+/**
+ * The largest old space over what a full collection keeps, in a fresh process with the setting
+ * and the start command's node options (the young generation's size changes what is promoted).
+ */
 function growth(percent: number): number {
-  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', child, String(percent)], { encoding: 'utf8' });
+  const out = execFileSync(process.execPath, [...startCommand().nodeOptions, '--expose-gc', '--import', 'tsx', child, String(percent)], { encoding: 'utf8' });
   return (JSON.parse(out) as { ratio: number }).ratio;
 }
 
