@@ -82,17 +82,29 @@ export function pinSelf(core: number): boolean {
   return spawnSync('taskset', ['-a', '-p', '-c', String(core), String(process.pid)], { stdio: 'ignore' }).status === 0;
 }
 
-/** A port free on the loopback interface right now (the child binds it a moment later). */
+/** Ports handed out by this process: each is some child's, bound now or a moment later. */
+const handedOut = new Set<number>();
+
+/**
+ * A port free on the loopback interface right now (the child binds it a moment later), and never
+ * one handed out before: the kernel may give a port just closed again before its child binds it.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const server = createServer();
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        const address = server.address();
+        const found = typeof address === 'object' && address ? address.port : 0;
+        server.close(() => resolve(found));
+      });
     });
-  });
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
 }
 
 function keepTail(lines: string[], chunk: Buffer): void {
