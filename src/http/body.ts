@@ -6,7 +6,7 @@ import { negotiate } from './negotiation.js';
 import { HttpError, graphQLErrorBody } from './respond.js';
 
 /**
- * What a request body must be before anyone reads it as text: JSON is UTF-8 (RFC 8259), and a body
+ * What a request body must be before anyone reads it as text: JSON is UTF-8 by its own definition, and a body
  * decoded as UTF-8 when it is not turns every byte it cannot read into U+FFFD, which would then be
  * stored as if the client had sent it. So a declared charset other than UTF-8 is refused, and so
  * are bytes that are not UTF-8 whatever the header says. Shared by every transport that reads a
@@ -100,7 +100,7 @@ export function checkBodyHeaders(req: IncomingMessage, limit: number): void {
       415,
       `Content-Encoding ${quote(encoding)} is not supported; send the body uncompressed (without Content-Encoding).`,
       'UNSUPPORTED_MEDIA_TYPE',
-      // RFC 7694: the encodings this server does take.
+      // The codings this server does take, so a client can send the body again as it should.
       { 'accept-encoding': 'identity' },
     );
   }

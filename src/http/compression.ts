@@ -1,10 +1,10 @@
 import { brotliCompress, constants, gzip } from 'node:zlib';
 
 /**
- * Content codings of answers (RFC 9110 §8.4, §12.5.3): brotli or gzip when the client's
- * `Accept-Encoding` admits one and the body is worth it, the body as it is otherwise. Each coding
- * is a representation of its own, with a strong ETag of its own (`"<validator>-br"`), so an HTTP
- * cache holding several never mixes them up, and `Vary: Accept-Encoding` says so.
+ * Content codings of answers: brotli or gzip when the client's `Accept-Encoding` admits one and
+ * the body is worth it, the body as it is otherwise. Each coding is a representation of its own,
+ * with a strong ETag of its own (`"<validator>-br"`), so an HTTP cache holding several never mixes
+ * them up, and `Vary: Accept-Encoding` says so.
  */
 
 export type Coding = 'br' | 'gzip' | 'identity';

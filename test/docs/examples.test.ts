@@ -17,7 +17,7 @@ import { codeBlocks, documentationFiles, noRunReason, root, type CodeBlock } fro
  * starts from the emulator's fresh demo data.
  */
 const SHELL = new Set(['sh', 'bash', 'shell']);
-const files = documentationFiles().filter((file) => !file.startsWith('client/') && !file.startsWith('src/'));
+const files = documentationFiles().filter((file) => (!file.startsWith('client/') || file === 'client/README.md') && !file.startsWith('src/'));
 const blocks = files.flatMap(codeBlocks);
 const shell = blocks.filter((b) => SHELL.has(b.lang));
 const graphql = blocks.filter((b) => b.lang === 'graphql');
