@@ -126,6 +126,10 @@ class Expiring {
   }
 }
 
+/** How many tokens' keys are kept, and the longest token kept (partner tokens are far shorter). */
+const KEPT_KEYS = 1000;
+const KEPT_TOKEN_LENGTH = 256;
+
 /** Domain separation: the verdicts' key is not the key of cursors, nor of anything else made from CURSOR_SECRET. */
 const SHARED_KEY_LABEL = 'token-verdicts';
 
@@ -139,6 +143,8 @@ export class TokenVerdicts {
   readonly #checking = new Map<string, Promise<TokenVerdict>>();
   /** The store is not asked before this time (it did not answer in time lately). */
   #sharedPausedUntil = -Infinity;
+  /** The keys of the tokens seen lately, the oldest first. */
+  readonly #keys = new Map<string, string>();
 
   constructor(options: TokenVerdictsOptions) {
     this.#now = options.now ?? Date.now;
@@ -154,9 +160,22 @@ export class TokenVerdicts {
     return this.#shared !== undefined;
   }
 
-  /** The key a token is kept under; compute it once per lookup and pass it to the others. */
+  /**
+   * The key a token is kept under; compute it once per lookup and pass it to the others. The keys
+   * of the tokens seen lately are kept: a keyed hash per request would be a large share of what a
+   * remembered answer costs. Only tokens of a usual length, and a bounded number of them, so a
+   * flood of made-up or oversized tokens keeps nothing more.
+   */
   key(token: string): string {
-    return createHmac('sha256', this.#secret).update(token).digest('base64url');
+    let key = this.#keys.get(token);
+    if (key === undefined) {
+      key = createHmac('sha256', this.#secret).update(token).digest('base64url');
+      if (token.length <= KEPT_TOKEN_LENGTH) {
+        if (this.#keys.size >= KEPT_KEYS) this.#keys.delete(this.#keys.keys().next().value!);
+        this.#keys.set(token, key);
+      }
+    }
+    return key;
   }
 
   /**

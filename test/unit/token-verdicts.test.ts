@@ -9,6 +9,16 @@ function setup(maxEntries = 10) {
 }
 
 describe('token verdicts', () => {
+  it('give a token the same key however many other tokens came between, long ones too', () => {
+    const { verdicts } = setup();
+    const tokens = ['first-token', 'x'.repeat(20_000), ...Array.from({ length: 2500 }, (_, i) => `token-${i}`)];
+    const keys = tokens.map((token) => verdicts.key(token));
+    expect(new Set(keys).size).toBe(tokens.length);
+    // Again, in reverse, after the earliest were let go of: the same keys.
+    expect(tokens.map((token) => verdicts.key(token)).reverse()).toEqual([...keys].reverse());
+    expect(verdicts.key('first-token')).toBe(keys[0]);
+  });
+
   it('keep each verdict for its own time', () => {
     const { verdicts, advance } = setup();
     const good = verdicts.key('good-token');
