@@ -20,6 +20,7 @@ import {
   type SharedFleet,
 } from '../helpers/shared-fleet.js';
 import type { LiveClient } from '../subscriptions/support.js';
+import { numberOf } from '../helpers/ids.js';
 
 /**
  * The same checks of every feature a fleet shares through Redis, on each kind of Redis CACHE_URL
@@ -112,7 +113,7 @@ for (const { name, password, start } of KINDS) describe.skipIf(!redisHaAvailable
       );
     }
     // A change at the backend, found by the one reader, reaches both.
-    await fleet.admin('moderate', { ymCampaignId: Number(first), decision: 'decline' });
+    await fleet.admin('moderate', { ymCampaignId: numberOf(first), decision: 'decline' });
     for (const w of watchers) expect((await w.waitFor(3))[2]!.data.campaignChanged).toMatchObject({ campaign: { id: first }, previousStatus: 'MODERATION', status: 'DECLINED' });
     expect(await leases(fleet)).toBe(1);
   });
