@@ -34,12 +34,12 @@ export function createRateLimiter(coordination: Coordination, windowMs: number, 
     return { count: entry.count, resetInMs: entry.resetAt - t };
   }
 
+  const wait = (limit: number, { count, resetInMs }: { count: number; resetInMs: number }) => (count > limit ? Math.max(1, Math.ceil(resetInMs / 1000)) : undefined);
   return {
     hit(bucket, limit) {
       if (limit <= 0) return undefined;
-      const judge = ({ count, resetInMs }: { count: number; resetInMs: number }) => (count > limit ? Math.max(1, Math.ceil(resetInMs / 1000)) : undefined);
-      if (coordination.kind !== 'redis') return judge(countLocally(bucket));
-      return coordination.countHit(`campaign-bff:rate:${bucket}`, windowMs).then((shared) => judge(shared ?? countLocally(bucket)));
+      if (coordination.kind !== 'redis') return wait(limit, countLocally(bucket));
+      return coordination.countHit(`campaign-bff:rate:${bucket}`, windowMs).then((shared) => wait(limit, shared ?? countLocally(bucket)));
     },
   };
 }

@@ -17,6 +17,12 @@ afterAll(() => stack.close());
 const post = (body: string | Buffer, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
   fetch(stack.bffUrl, { method: 'POST', headers: { authorization: 'Bearer demo-store-token', ...headers }, body });
 
+/** A createCampaign body with `name` as the merchant's name, as bytes (of any encoding). */
+function createBody(partnerCampaignId: number, name: Buffer): Buffer {
+  const [before, after] = JSON.stringify({ query: CREATE, variables: { input: promoInput(partnerCampaignId, { merchant: { name: '@NAME@' } }) } }).split('@NAME@');
+  return Buffer.concat([Buffer.from(before!), name, Buffer.from(after!)]);
+}
+
 const JSON_TYPE = 'application/json; charset=utf-8';
 const GRAPHQL_RESPONSE_TYPE = 'application/graphql-response+json; charset=utf-8';
 
@@ -108,11 +114,7 @@ describe('the HTTP layer', () => {
   it('refuses a body that is not UTF-8, by its declared charset (415) or by its bytes (400), and stores nothing', async () => {
     const partner = await newPartner(stack, 'store');
     const authorization = `Bearer ${partner}`;
-    const body = (partnerCampaignId: number, name: Buffer) => {
-      const [before, after] = JSON.stringify({ query: CREATE, variables: { input: promoInput(partnerCampaignId, { merchant: { name: '@NAME@' } }) } }).split('@NAME@');
-      return Buffer.concat([Buffer.from(before!), name, Buffer.from(after!)]);
-    };
-    const latin1 = body(9001, Buffer.from('Café Crème', 'latin1'));
+    const latin1 = createBody(9001, Buffer.from('Café Crème', 'latin1'));
     await stack.resetCalls();
     const declared = await post(latin1, { 'content-type': 'application/json; charset=iso-8859-1', authorization });
     expect(declared.status).toBe(415);
@@ -141,7 +143,7 @@ describe('the HTTP layer', () => {
     // The same name in UTF-8, with the charset written the ways clients write it, is stored as sent.
     const types = ['application/json; charset=UTF-8', 'application/json;charset="utf-8"', 'application/json; charset=utf8'];
     for (const [i, type] of types.entries()) {
-      const created = await post(body(9002 + i, Buffer.from('Café Crème')), { 'content-type': type, authorization });
+      const created = await post(createBody(9002 + i, Buffer.from('Café Crème')), { 'content-type': type, authorization });
       expect(created.status, type).toBe(200);
       const { data } = (await created.json()) as any;
       expect(data.createCampaign.userErrors).toEqual([]);
@@ -153,10 +155,6 @@ describe('the HTTP layer', () => {
   it('reads a body sent in pieces as the same UTF-8, a character split between two pieces included', async () => {
     const partner = await newPartner(stack, 'store');
     const authorization = `Bearer ${partner}`;
-    const text = (partnerCampaignId: number, name: Buffer) => {
-      const [before, after] = JSON.stringify({ query: CREATE, variables: { input: promoInput(partnerCampaignId, { merchant: { name: '@NAME@' } }) } }).split('@NAME@');
-      return Buffer.concat([Buffer.from(before!), name, Buffer.from(after!)]);
-    };
     /** The body in two pieces a moment apart, cut `at` bytes into the name: two reads for the server. */
     const inPieces = (bytes: Buffer, at: number) =>
       fetch(stack.bffUrl, {
@@ -169,7 +167,7 @@ describe('the HTTP layer', () => {
         })() as unknown as ReadableStream,
         duplex: 'half',
       } as RequestInit);
-    const utf8 = text(9101, Buffer.from('Café Crème'));
+    const utf8 = createBody(9101, Buffer.from('Café Crème'));
     // Between the two bytes of "é".
     const created = await inPieces(utf8, utf8.indexOf(Buffer.from('é')) + 1);
     const answer = (await created.json()) as any;
@@ -180,7 +178,7 @@ describe('the HTTP layer', () => {
     expect(read.body.data.campaign.merchant.name).toBe('Café Crème');
 
     await stack.resetCalls();
-    const latin1 = text(9102, Buffer.from('Café Crème', 'latin1'));
+    const latin1 = createBody(9102, Buffer.from('Café Crème', 'latin1'));
     const refused = await inPieces(latin1, 10);
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as any).errors[0].message).toMatch(/^Request body is not valid UTF-8/);
