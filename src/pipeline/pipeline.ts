@@ -136,7 +136,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     if (verdict) return verdict;
     const { operationName, variables } = params;
     const request: OperationRequest = { document: outcome, operation, operationName, variables };
-    const variablesKey = variablesKeyOf(operation, params.variables);
+    const variablesKey = variablesKeyOf(operation, variables);
     const on = { callerKind, transport };
     let judged: OperationVerdict | undefined;
     if (variablesKey === undefined) judged = judgeOperation(request, on);
