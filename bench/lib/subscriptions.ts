@@ -184,6 +184,8 @@ export async function measureSubscriptions(options: {
 
   // Decisions at random phases of the poll interval, one partner after another.
   const latencies: number[] = [];
+  /** Per decision: from its first subscriber's event to its last's. */
+  const fanOuts: number[] = [];
   let received = 0;
   let duplicates = 0;
   let missing = 0;
@@ -200,6 +202,8 @@ export async function measureSubscriptions(options: {
     while (performance.now() < deadline && watching.some((s) => !s.arrivals.has(key))) await sleep(20);
     await sleep(200);
     expected += watching.length;
+    const firsts = watching.flatMap((s) => s.arrivals.get(key)?.slice(0, 1) ?? []);
+    if (firsts.length > 0) fanOuts.push(Math.max(...firsts) - Math.min(...firsts));
     for (const s of watching) {
       const arrivals = s.arrivals.get(key) ?? [];
       if (arrivals.length === 0) missing++;
@@ -222,6 +226,8 @@ export async function measureSubscriptions(options: {
     max: round1(latencies.at(-1) ?? 0),
   };
   log(`live: decision → event at every subscriber: ${JSON.stringify(latencyMs)}; ${missing} missing, ${duplicates} duplicate or foreign`);
+  fanOuts.sort((a, b) => a - b);
+  log(`live: fan-out, first to last subscriber of a decision (ms): p50 ${round1(percentile(fanOuts, 50))}, max ${round1(fanOuts.at(-1) ?? 0)}`);
 
   const afterDisconnectMb: number[] = [];
   for (let cycle = 0; cycle < profile.cycles; cycle++) {
