@@ -1,4 +1,5 @@
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { rememberedChoices } from './header-choices.js';
 
 /**
  * Content codings of answers: brotli or gzip when the client's `Accept-Encoding` admits one and
@@ -60,22 +61,12 @@ function choose(header: string): Coding {
   return br === best ? 'br' : 'gzip';
 }
 
-/** Accept-Encoding headers come from clients: a bounded memory of the few that real clients send. */
-const chosen = new Map<string, Coding>();
+const chosen = rememberedChoices(choose);
 
 /** The coding an answer goes in, from the request's `Accept-Encoding`: brotli on a tie with gzip. */
 export function codingFor(acceptEncoding: string | string[] | undefined): Coding {
   const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : acceptEncoding;
-  if (!header) return 'identity';
-  let found = chosen.get(header);
-  if (found === undefined) {
-    found = choose(header);
-    if (header.length <= 256) {
-      if (chosen.size >= 64) chosen.clear();
-      chosen.set(header, found);
-    }
-  }
-  return found;
+  return header ? chosen(header) : 'identity';
 }
 
 /** The ETag of a coding of the body whose ETag is `etag` (strong, as each coding's bytes are fixed). */

@@ -1,3 +1,5 @@
+import { rememberedChoices } from './header-choices.js';
+
 /**
  * The media type of a GraphQL answer, from the request's `Accept` header (GraphQL over HTTP):
  * `application/graphql-response+json` where the client prefers it (as Apollo Client does), else
@@ -59,20 +61,10 @@ function choose(accept: string): Negotiated {
   return prefersGraphql ? negotiated(GRAPHQL_RESPONSE_TYPE, true) : PLAIN_JSON;
 }
 
-/** Accept headers come from clients: a bounded memory of the few that real clients send. */
-const chosen = new Map<string, Negotiated>();
+const chosen = rememberedChoices(choose);
 
 export function negotiate(accept: string | undefined): Negotiated {
-  if (!accept) return PLAIN_JSON;
-  let found = chosen.get(accept);
-  if (found === undefined) {
-    found = choose(accept);
-    if (accept.length <= 256) {
-      if (chosen.size >= 64) chosen.clear();
-      chosen.set(accept, found);
-    }
-  }
-  return found;
+  return accept ? chosen(accept) : PLAIN_JSON;
 }
 
 /** A browser navigating to the endpoint: it asks for HTML before JSON (the explorer's page is the answer). */

@@ -80,6 +80,9 @@ function entriesOf(json: unknown, problem: (what: string) => Error): ManifestEnt
 /** Reads and checks a manifest; a problem names the file, the entry and what is wrong. */
 export function loadTrustedDocuments(file: string | undefined, onMismatch?: (hash: string) => void): TrustedDocuments {
   const byHash = new Map<string, TrustedDocument>();
+  // Entries named by the hash of another text than theirs (a normalised print): a client may send
+  // that other text, found only by its digest. Any other text is one of the manifest's exactly or none.
+  const renamed = new Map<string, TrustedDocument>();
   if (file) {
     const problem = (what: string) => new Error(`TRUSTED_DOCUMENTS=${file}: ${what}`);
     let json: unknown;
@@ -100,20 +103,21 @@ export function loadTrustedDocuments(file: string | undefined, onMismatch?: (has
       }
       // Codegen hashes the text it stores; another tool may hash a normalised print. The key is
       // only a name for the text, so a mismatch is reported, not refused.
-      if (sha256Hex(query) !== hash) onMismatch?.(hash);
+      const renamedEntry = sha256Hex(query) !== hash;
+      if (renamedEntry) onMismatch?.(hash);
       const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
       const only = operations.length === 1 ? operations[0]! : undefined;
       // An Apollo manifest says what each operation is: an entry that says otherwise is corrupt.
       if ((name !== undefined && name !== only?.name?.value) || (type !== undefined && type !== only?.operation)) {
         throw problem(`${where} (${hash}) says ${quote(String(type))} ${quote(String(name))}, but its body holds ${only ? `${only.operation} ${only.name?.value ?? '(anonymous)'}` : `${operations.length} operations`}`);
       }
-      byHash.set(hash, { hash, query, document, operation: only?.operation, operationName: only?.name?.value });
+      const entry = { hash, query, document, operation: only?.operation, operationName: only?.name?.value };
+      byHash.set(hash, entry);
+      if (renamedEntry) renamed.set(hash, entry);
+      else renamed.delete(hash);
     }
   }
   const byQuery = new Map([...byHash.values()].map((d) => [d.query, d]));
-  // Entries named by the hash of another text than theirs (a normalised print): a client may send
-  // that other text, found only by its digest. Any other text is one of the manifest's exactly or none.
-  const renamed = new Map([...byHash.values()].filter((d) => sha256Hex(d.query) !== d.hash).map((d) => [d.hash, d]));
   // A print may space a document out: twice the longest such entry bounds what is worth a digest.
   const longest = 2 * Math.max(0, ...[...renamed.values()].map((d) => d.query.length)) + 256;
   const operationNames = new Set<string>();
