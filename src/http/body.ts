@@ -2,8 +2,9 @@ import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TextDecoder } from 'node:util';
 import { quote } from '../text/received-value.js';
+import { readJson } from './json.js';
 import { negotiate } from './negotiation.js';
-import { HttpError, graphQLErrorBody } from './respond.js';
+import { HttpError } from './respond.js';
 
 /**
  * What a request body must be before anyone reads it as text: JSON is UTF-8 by its own definition, and a body
@@ -44,12 +45,12 @@ export const DISCARD_MAX_MS = 5000;
 
 /**
  * Answers a request whose body is refused before it was read (too large, of a type or encoding
- * this server does not take). The answer goes out at once and says `Connection: close`, but it
- * is ended only once the client has sent its body, or past the discard bounds: Node closes a
+ * this server does not take, from a caller refused at the door). The answer (`text`, the errors
+ * as the caller's formatter wrote them) goes out at once and says `Connection: close`, but it is
+ * ended only once the client has sent its body, or past the discard bounds: Node closes a
  * `Connection: close` socket as soon as the answer ends.
  */
-export function refuseBody(req: IncomingMessage, res: ServerResponse, error: HttpError, headers: Record<string, string>): void {
-  const text = graphQLErrorBody(error.message, error.code);
+export function refuseBody(req: IncomingMessage, res: ServerResponse, error: { readonly status: number; readonly headers?: Readonly<Record<string, string>> | undefined }, headers: Readonly<Record<string, string>>, text: string): void {
   res.writeHead(error.status, {
     ...headers,
     ...error.headers,
@@ -81,8 +82,11 @@ export function refuseBody(req: IncomingMessage, res: ServerResponse, error: Htt
   req.resume();
 }
 
-/** Refuses, before any of the body is read, what this server will not read: too large, another type or encoding. */
-export function checkBodyHeaders(req: IncomingMessage, limit: number): void {
+/**
+ * Refuses, before any of the body is read, what this server will not read: too large, another type
+ * or encoding. `whose` names whose limit it is, for the message (" for an app key", say).
+ */
+export function checkBodyHeaders(req: IncomingMessage, limit: number, whose = ''): void {
   const header = req.headers['content-type'];
   // What clients send, checked without taking the header apart.
   const usual = header === 'application/json' || header === 'application/json; charset=utf-8';
@@ -106,9 +110,12 @@ export function checkBodyHeaders(req: IncomingMessage, limit: number): void {
   }
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
-    throw new HttpError(413, `Request body of ${declared} bytes is over the limit of ${limit} bytes.`, 'PAYLOAD_TOO_LARGE');
+    throw new HttpError(413, tooLarge(limit, whose), 'PAYLOAD_TOO_LARGE');
   }
 }
+
+/** The same words whether the length was declared or found while reading (the answer depends on the limit alone). */
+const tooLarge = (limit: number, whose: string) => `Request body is over the limit of ${limit} bytes${whose}.`;
 
 /** What `readBody` gives for a body whose bytes are not UTF-8: refused once read whole, as malformed JSON is. */
 export const NOT_UTF8: unique symbol = Symbol('not UTF-8');
@@ -121,7 +128,7 @@ export const NOT_UTF8_MESSAGE = 'Request body is not valid UTF-8; JSON must be s
  * decoded piece by piece as it arrives, so no turn of the event loop copies or decodes a large
  * body whole: what is left for one turn is reading the JSON.
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<string | typeof NOT_UTF8> {
+export function readBody(req: IncomingMessage, limit: number, whose = ''): Promise<string | typeof NOT_UTF8> {
   // Plain events rather than an async iterator: this runs for every request.
   return new Promise((resolve, reject) => {
     let first: Buffer | undefined;
@@ -145,7 +152,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string | 
         // Paused, so the rest waits for refuseBody to discard it rather than flowing to nobody.
         req.pause();
         req.off('data', onData);
-        reject(new HttpError(413, `Request body is over the limit of ${limit} bytes.`, 'PAYLOAD_TOO_LARGE'));
+        reject(new HttpError(413, tooLarge(limit, whose), 'PAYLOAD_TOO_LARGE'));
         return;
       }
       if (first === undefined && decoder === undefined) {
@@ -183,13 +190,11 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string | 
   });
 }
 
-/** The body as JSON: UTF-8, not empty, well-formed. */
+/** The body as JSON: UTF-8, not empty, within the bounds of shape (json.ts), well-formed. */
 export function parseJsonBody(text: string | typeof NOT_UTF8): unknown {
   if (text === NOT_UTF8) throw new HttpError(400, NOT_UTF8_MESSAGE, 'BAD_REQUEST');
   if (text.length === 0) throw new HttpError(400, 'Request body is empty; expected a JSON object with a "query".', 'BAD_REQUEST');
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new HttpError(400, `Request body is not valid JSON: ${(error as Error).message}`, 'BAD_REQUEST');
-  }
+  const read = readJson(text, 'Request body');
+  if (!read.ok) throw new HttpError(400, read.message, 'BAD_REQUEST');
+  return read.value;
 }

@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import { readJson } from '../http/json.js';
 import type { Refusal } from './types.js';
 
 /**
@@ -53,30 +54,25 @@ export function paramsOf(body: unknown): GraphQLParams | Refusal {
   };
 }
 
-/** What a search parameter that is not JSON reads as: no JSON value is a symbol. */
-const NOT_JSON = Symbol('not JSON');
-
-function jsonParameter(search: URLSearchParams, name: string): unknown {
+/** A search parameter read as JSON (within the bounds of shape every client's JSON has); a string is why it was refused. */
+function jsonParameter(search: URLSearchParams, name: string): { value: unknown } | string {
   const text = search.get(name);
-  if (text === null || text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return NOT_JSON;
-  }
+  if (text === null || text === '') return { value: undefined };
+  const read = readJson(text, `The "${name}" parameter`);
+  return read.ok ? { value: read.value } : read.message;
 }
 
 /** The parameters of a GET's search (`query`, `documentId`, `operationName`, and `variables`, `extensions` as JSON). */
 export function paramsOfSearch(search: URLSearchParams): GraphQLParams | Refusal {
   const variables = jsonParameter(search, 'variables');
-  if (typeof variables === 'symbol') return badRequest('The "variables" parameter is not valid JSON.');
+  if (typeof variables === 'string') return badRequest(variables);
   const extensions = jsonParameter(search, 'extensions');
-  if (typeof extensions === 'symbol') return badRequest('The "extensions" parameter is not valid JSON.');
+  if (typeof extensions === 'string') return badRequest(extensions);
   return paramsOf({
     query: search.get('query') ?? undefined,
     documentId: search.get('documentId') ?? undefined,
     operationName: search.get('operationName') ?? undefined,
-    variables,
-    extensions,
+    variables: variables.value,
+    extensions: extensions.value,
   });
 }

@@ -57,6 +57,12 @@ export interface Pipeline {
    * whenever nothing needs a store (a rate limit on Redis, a persisted query): most requests.
    */
   prepare(params: GraphQLParams, situation: Situation): Prepared | Refusal | Promise<Prepared | Refusal>;
+  /**
+   * Whether a caller may be served now on a transport, before any operation: the policies'
+   * admission alone (rate limits, who a stream is for). A stream asks it when it opens; `prepare`
+   * asks it again for every operation.
+   */
+  admit(situation: Situation): Refusal | undefined | Promise<Refusal | undefined>;
   /** The document cache every transport reads (for its stats). */
   readonly documents: DocumentCache;
 }
@@ -198,27 +204,34 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     return prepared;
   }
 
-  /** The rest of admission once a policy needs a store: one after another, the first refusal wins. */
-  async function admitFrom(pending: Promise<Refusal | undefined>, next: number, params: GraphQLParams, situation: Situation): Promise<Prepared | Refusal> {
+  /** The rest of admission once a policy needs a store (or the API): one after another, the first refusal wins. */
+  async function admitFrom(pending: Promise<Refusal | undefined>, next: number, situation: Situation): Promise<Refusal | undefined> {
     const refused = await pending;
     if (refused) return refused;
     for (let i = next; i < admitting.length; i++) {
       const verdict = await admitting[i]!.admit!(situation);
       if (verdict) return verdict;
     }
-    return afterAdmission(params, situation);
+    return undefined;
+  }
+
+  function admit(situation: Situation): Refusal | undefined | Promise<Refusal | undefined> {
+    for (let i = 0; i < admitting.length; i++) {
+      const verdict = admitting[i]!.admit!(situation);
+      if (verdict instanceof Promise) return admitFrom(verdict, i + 1, situation);
+      if (verdict) return verdict;
+    }
+    return undefined;
   }
 
   return {
     policies,
     documents,
+    admit,
     prepare(params, situation) {
-      for (let i = 0; i < admitting.length; i++) {
-        const verdict = admitting[i]!.admit!(situation);
-        if (verdict instanceof Promise) return admitFrom(verdict, i + 1, params, situation);
-        if (verdict) return verdict;
-      }
-      return afterAdmission(params, situation);
+      const refused = admit(situation);
+      if (refused instanceof Promise) return refused.then((verdict) => verdict ?? afterAdmission(params, situation));
+      return refused ?? afterAdmission(params, situation);
     },
   };
 }

@@ -2,7 +2,8 @@ import { GraphQLError, NoSchemaIntrospectionCustomRule, OperationTypeNode, type 
 import { estimateCost, type CostEstimate } from '../graphql/limits/cost.js';
 import { LIMIT_ERROR_CODE, limitValidationRules, type QueryLimits } from '../graphql/limits/index.js';
 import { firstVariableError, type VariableOptions } from '../graphql/variables.js';
-import type { Policy, Refusal } from './types.js';
+import { noTokenError } from '../graphql/errors.js';
+import { isStreaming, type Policy, type Refusal } from './types.js';
 
 /**
  * The rules of the GraphQL engine itself, as policies: what any GraphQL request must satisfy
@@ -23,7 +24,8 @@ export const documentLimits = (limits: QueryLimits): Policy => ({ name: 'depth, 
 export const schemaPrivacy = (hidden: boolean): Policy =>
   hidden ? { name: 'schema privacy', rules: [NoSchemaIntrospectionCustomRule], hideSuggestions: true } : { name: 'schema privacy' };
 
-const refusal = (status: number, message: string, code: string, extra: Partial<Refusal> = {}, node?: GraphQLError['nodes']): Refusal => ({
+/** A refusal with one error: its status, message and code (and headers, or the node it points at). */
+export const refusal = (status: number, message: string, code: string, extra: Partial<Refusal> = {}, node?: GraphQLError['nodes']): Refusal => ({
   status,
   errors: [new GraphQLError(message, { ...(node ? { nodes: node } : {}), extensions: { code } })],
   ...extra,
@@ -112,4 +114,37 @@ export function cost(schema: GraphQLSchema, limits: Pick<QueryLimits, 'maxBacken
       };
     },
   };
+}
+
+/** What the campaign API says of a partner token: accepted, refused, or nothing (it could not be asked). */
+export type TokenStanding = 'accepted' | 'refused' | 'unknown';
+
+/**
+ * Who a stream is held open for: a partner whose token the campaign API accepted, and nobody
+ * else. A WebSocket or SSE stream lasts, and what it holds (a reader polling the API with the
+ * token) must not be given to a token nobody has checked: the token is checked when the stream
+ * opens and again for each subscription on it (a connection outlives its first check), with the
+ * process's one token check. A token the API could not be asked about is refused as for now only
+ * (the client tries again); an app key reaches no stream at all.
+ */
+export function streamCallers(check: (token: string) => TokenStanding | Promise<TokenStanding>): Policy {
+  return {
+    name: 'stream callers',
+    admit({ caller, transport }) {
+      if (!isStreaming(transport)) return undefined;
+      if (caller.kind === 'app') return refusal(403, 'An app key (X-App-Key) reaches only offerFeed and categories, not subscriptions.', 'FORBIDDEN');
+      if (caller.kind === 'anonymous') return { status: 401, errors: [noTokenError(caller.problem)] };
+      const standing = check(caller.token);
+      return standing instanceof Promise ? standing.then(tokenRefusal) : tokenRefusal(standing);
+    },
+  };
+}
+
+/** What a partner is told of its token when it must have been accepted: nothing, refused, or try again. */
+export function tokenRefusal(standing: TokenStanding): Refusal | undefined {
+  if (standing === 'accepted') return undefined;
+  if (standing === 'refused') return refusal(401, 'The campaign API did not accept the partner token. Send a valid token as "Bearer <token>".', 'UNAUTHENTICATED');
+  return refusal(503, 'The campaign API could not be asked whether it accepts the partner token; send the request again shortly.', 'BACKEND_UNAVAILABLE', {
+    headers: { 'retry-after': '1' },
+  });
 }

@@ -9,7 +9,8 @@ import type { DocumentNode, GraphQLError, OperationDefinitionNode, ValidationRul
 /** How a GraphQL request arrived: an HTTP POST or GET to /graphql, a WebSocket or an SSE stream. */
 export type Transport = 'post' | 'get' | 'websocket' | 'sse';
 
-export const TRANSPORTS: readonly Transport[] = ['post', 'get', 'websocket', 'sse'];
+/** The transports that hold a stream open for a caller: what they admit, they serve for as long as it lasts. */
+export const isStreaming = (transport: Transport): boolean => transport === 'websocket' || transport === 'sse';
 
 /** Why a request carries no partner token: no Authorization header, or one that is not "Bearer <token>". */
 export type TokenProblem = 'missing' | 'malformed';
@@ -41,9 +42,6 @@ export interface Refusal {
   /** The operation refused, once the pipeline knew it (for the request's log line). */
   readonly operation?: { readonly name: string | undefined; readonly type: string };
 }
-
-export const isRefusal = (value: unknown): value is Refusal =>
-  typeof value === 'object' && value !== null && 'errors' in value && 'status' in value && !('document' in value);
 
 /** Where a request stands while the pipeline judges it. */
 export interface Situation {

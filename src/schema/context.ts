@@ -7,7 +7,7 @@ import { createLoaders, type Loaders } from '../campaigns/loaders.js';
 import { createCursors, type Cursors } from '../graphql/pagination.js';
 import { bindPartnerApi, type PartnerApi } from '../campaigns/partner-api.js';
 import type { StatusEvent } from '../subscriptions/events.js';
-import type { TokenCheck, WatchItem } from '../subscriptions/hub.js';
+import type { WatchItem } from '../subscriptions/hub.js';
 import type { ResponseFacts } from '../pipeline/response-cache.js';
 
 /** What the GraphQL layer needs from the process: built once, shared by every request. */
@@ -36,7 +36,6 @@ export interface BffDependencies {
 
 /** What a subscription's context carries besides the request context: live campaign status. */
 export interface LiveSource {
-  verify(token: string): Promise<TokenCheck>;
   watch(token: string, ids: ReadonlySet<number> | null): AsyncIterableIterator<WatchItem>;
   /** The loaders every subscriber of the event's partner on this instance reads it with. */
   loadersFor(event: StatusEvent, token: string): Loaders;

@@ -1,7 +1,6 @@
 import { ApolloServer, type BaseContext } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
-import { GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Apps } from '../apps/index.js';
 import type { CacheStore } from '../cache/store.js';
 import type { TokenVerdicts } from '../cache/token-verdicts.js';
@@ -11,13 +10,13 @@ import type { ErrorFormatter } from '../graphql/errors.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { apolloExecution, type ApolloExecution } from '../pipeline/apollo.js';
-import { documentBytes } from '../pipeline/documents.js';
 import { createPersistedQueries } from '../pipeline/persisted-queries.js';
 import { createPipeline, type Pipeline } from '../pipeline/pipeline.js';
 import { createResponseCache, type ResponseCache } from '../pipeline/response-cache.js';
-import { cost, documentLimits, operationTypes, schemaPrivacy, tokenLimit, variables } from '../pipeline/rules.js';
+import { cost, documentLimits, operationTypes, schemaPrivacy, streamCallers, tokenLimit, variables } from '../pipeline/rules.js';
 import { trustedDocumentsPolicy } from '../pipeline/trusted-documents.js';
 import type { AppCaller, Caller, Policy } from '../pipeline/types.js';
+import type { TokenCheck } from '../campaigns/token-check.js';
 
 /**
  * Bytes of answers (with their keys) remembered at most, the least recently used going first:
@@ -25,7 +24,7 @@ import type { AppCaller, Caller, Policy } from '../pipeline/types.js';
  */
 export const RESPONSE_CACHE_MAX_BYTES = 16 * 1024 * 1024;
 
-/** Bytes of parsed documents kept at most, by each of the pipeline and Apollo. */
+/** Bytes of parsed documents kept at most: the pipeline's, which every executor reads. */
 const DOCUMENTS_MAX_BYTES = 32 * 1024 * 1024;
 
 /** Bytes of the operation policies' verdicts kept, by the variables' values they were given. */
@@ -40,6 +39,8 @@ export interface AnsweringOptions {
   metrics: Metrics;
   logger: Logger;
   formatter: ErrorFormatter;
+  /** The process's one check of a partner token (campaigns/token-check.ts). */
+  checkToken: TokenCheck;
 }
 
 export interface Answering<Context extends BaseContext> {
@@ -60,6 +61,7 @@ export async function createAnswering<Context extends BaseContext>(
   const { config, schema, apps, verdicts, metrics, logger, formatter } = options;
   const production = config.mode === 'production';
   const policies: Policy[] = [
+    streamCallers(options.checkToken),
     tokenLimit(config.limits.maxTokens),
     documentLimits(config.limits),
     schemaPrivacy(production),
@@ -112,24 +114,16 @@ export async function createAnswering<Context extends BaseContext>(
   const execution = apolloExecution<Context>(reportErrors);
   const apollo = new ApolloServer<Context>({
     schema,
-    introspection: !production,
     includeStacktraceInErrorResponses: false,
-    hideSchemaDetailsFromClientErrors: production,
-    csrfPrevention: true,
-    allowBatchedHttpRequests: false,
     nodeEnv: config.nodeEnv,
     // The process entry owns SIGTERM/SIGINT and drains the HTTP server first. Apollo's own
     // handler, on by default outside NODE_ENV=test, stopped Apollo under the requests in flight
     // and re-sent the signal, which the entry took as a second one.
     stopOnTerminationSignals: false,
-    parseOptions: { maxTokens: config.limits.maxTokens },
-    // Apollo's default store sizes a document by its JSON, which leaves out the text its location
-    // holds. Sized by what they hold, and none larger than a document ever needs to be reused.
-    documentStore: new InMemoryLRUCache<DocumentNode>({
-      maxSize: DOCUMENTS_MAX_BYTES,
-      maxEntrySize: 1024 * 1024,
-      sizeCalculation: (document) => documentBytes(document, document.loc?.source.body.length ?? 0),
-    }),
+    // Apollo is handed each document the pipeline parsed and validated, through this store: it
+    // parses and validates nothing itself, so no rule (token limit, introspection, the limits)
+    // is restated here, and it keeps no second copy of any document.
+    documentStore: execution.documentStore,
     // The pipeline prepared every operation Apollo runs: persisted queries and every rule are its own.
     persistedQueries: false,
     // Every path formats its errors with the same function.
@@ -140,7 +134,8 @@ export async function createAnswering<Context extends BaseContext>(
       warn: (m) => logger.warn(m),
       error: (m) => logger.error(m),
     },
-    // Apollo serves no HTTP here: the endpoint's page is served by the GraphQL handler.
+    // Apollo serves no HTTP here (its CSRF prevention, batching and landing page are the HTTP
+    // layer's concern): the endpoint's page is served by the GraphQL handler.
     plugins: [execution.plugin, ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled()],
   });
   await apollo.start();

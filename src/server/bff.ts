@@ -5,6 +5,7 @@ import { appCategories, createApps, type Apps } from '../apps/index.js';
 import type { CampaignApiClient } from '../campaign-api/http-client.js';
 import type { Config } from '../config.js';
 import { createContext, recordingFreshness, type GraphQLContext } from '../schema/context.js';
+import type { GraphQLError } from 'graphql';
 import { createErrorFormatter } from '../graphql/errors.js';
 import { describeCampaignApiError } from '../campaigns/errors.js';
 import { KeyedQueue } from '../campaigns/keyed-queue.js';
@@ -13,7 +14,8 @@ import { createSchema } from './schema.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
 import { landingPageOf } from '../pipeline/apollo.js';
-import { compiledExecutor } from '../pipeline/executors.js';
+import { compiledExecutor, createExecutors } from '../pipeline/executors.js';
+import { createTokenCheck } from '../campaigns/token-check.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import type { ResponseCache } from '../pipeline/response-cache.js';
 import type { Refusal } from '../pipeline/types.js';
@@ -139,17 +141,36 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   const countLimits = (refusal: Refusal) => {
     for (const limit of new Set(refusal.errors.map((error) => error.extensions?.limit))) if (typeof limit === 'string') metrics.limitRejections.inc({ limit });
   };
+  // The process's one check of a partner token, for what must know before it serves one.
+  const checkToken = createTokenCheck(api, verdicts);
   const { pipeline, responses, apollo, execution } = await createAnswering<ServerContext>(
-    { config, schema, apps, cache, verdicts, metrics, logger, formatter },
+    { config, schema, apps, cache, verdicts, metrics, logger, formatter, checkToken },
     (contextValue, errors) => recorder.reportErrors(contextValue, errors),
   );
+  const reportErrors = (contextValue: unknown, errors: readonly GraphQLError[]) => recorder.reportErrors(contextValue as ServerContext, errors);
+  // The one executor of every transport: Apollo for a document's first run, then the compiled path.
+  const executors = createExecutors<ServerContext>({
+    schema,
+    apollo: execution.executor(apollo),
+    compiled: config.limits.compiledOperations ? compiledExecutor<ServerContext>({ schema, jit: config.limits.graphqlJit, format: formatGraphQLError, onErrors: reportErrors }) : undefined,
+    format: formatGraphQLError,
+    onErrors: reportErrors,
+  });
   const clientAddress = clientAddressReader(config.trustProxy, config.trustProxyHeader);
+  // The one caller resolution of every transport.
+  const callerOf = createCallers({
+    appOf: apps.appOf,
+    fallbackToken: options.fallbackToken ?? null,
+    tokenMaxLength: config.limits.partnerTokenMaxLength,
+    onRefused: (reason) => metrics.limitRejections.inc({ limit: reason }),
+  });
   const subscriptions = live.transports({
     schema,
     deps,
+    callerOf,
     pipeline,
+    executors,
     clientAddress,
-    fallbackToken: options.fallbackToken ?? null,
     onRefusal: countLimits,
     format: formatGraphQLError,
   });
@@ -181,7 +202,6 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   const admission = config.limits.admissionControl ? (options.admission ?? new Admission()) : undefined;
   admission?.register(metrics.registry);
   const cors = { origins: config.corsOrigins, allowLocalhost: !production };
-  const callers = createCallers({ appOf: apps.appOf, fallbackToken: options.fallbackToken ?? null, onRefused: () => metrics.limitRejections.inc({ limit: 'app_key' }) });
   // The page a browser gets in development (none in production), with the first query and the demo token filled in.
   const demoHeaders: Record<string, string> = options.fallbackToken ? { Authorization: `Bearer ${options.fallbackToken}` } : {};
   const explorer = config.explorer === 'graphiql' ? createExplorer({ query: FIRST_QUERY, headers: demoHeaders }) : undefined;
@@ -199,17 +219,10 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   const graphql = createGraphQLHandler<ServerContext>({
     pipeline,
     responses,
-    callerOf: (req) => callers(req.headers),
+    callerOf,
+    checkToken,
     clientAddress,
-    apollo: execution.executor(apollo),
-    compiled: config.limits.compiledOperations
-      ? compiledExecutor<ServerContext>({
-          schema,
-          jit: config.limits.graphqlJit,
-          format: formatGraphQLError,
-          onErrors: (contextValue, errors) => recorder.reportErrors(contextValue as ServerContext, errors),
-        })
-      : undefined,
+    executors,
     async context({ requestId, caller, signal, admit, response }) {
       const backend = { calls: 0 };
       const token = caller.kind === 'partner' ? caller.token : null;
@@ -222,7 +235,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
       return Object.assign(context, { requestId, backend, apps: { app, feed: apps.feed, cursorSecret: apps.cursorSecret } });
     },
     landingPage,
-    bodyLimitBytes: config.limits.bodyLimitBytes,
+    bodyLimits: { partner: config.limits.bodyLimitBytes, public: config.limits.publicBodyLimitBytes },
     requestTimeoutMs: config.limits.requestTimeoutMs,
     cors,
     admission,

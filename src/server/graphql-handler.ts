@@ -1,25 +1,29 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { Admission } from './admission.js';
-import { ClientGoneError, NOT_UTF8, checkBodyHeaders, parseJsonBody, readBody, refuseBody } from '../http/body.js';
+import { csrfProblem, writeAnswer } from '../http/answer.js';
+import { credentialsOf } from '../http/auth.js';
+import { ClientGoneError, checkBodyHeaders, parseJsonBody, readBody, refuseBody } from '../http/body.js';
 import { corsHeaders, type CorsPolicy } from '../http/cors.js';
 import { RequestLifetime } from './lifetime.js';
 import { negotiate, prefersHtml, type Negotiated } from '../http/negotiation.js';
-import { COMPRESSION_THRESHOLD_BYTES, codedEtag, coded, codingFor } from '../http/compression.js';
-import { HttpError, sendGraphQLError } from '../http/respond.js';
+import { HttpError } from '../http/respond.js';
 import type { Logger } from '../observability/logger.js';
-import type { Executor } from '../pipeline/executors.js';
+import type { Executors } from '../pipeline/executors.js';
 import { paramsOf, paramsOfSearch, type GraphQLParams } from '../pipeline/params.js';
 import type { Pipeline, Prepared } from '../pipeline/pipeline.js';
-import { ResponseFacts, etagOf, type RememberedAnswer, type ResponseCache } from '../pipeline/response-cache.js';
+import { ResponseFacts, etagOf, type ResponseCache } from '../pipeline/response-cache.js';
+import { refusal, tokenRefusal, type TokenStanding } from '../pipeline/rules.js';
 import type { Caller, Refusal, Transport } from '../pipeline/types.js';
 import type { RequestRecord, UnexecutedRecord } from '../graphql/request-log.js';
+import type { CallerOf } from './callers.js';
 
 /**
- * GraphQL over HTTP at /graphql: read the parameters → resolve the caller → the pipeline (every
- * policy) → a remembered answer, or an executor → write. Every request takes this one path,
- * whichever executor runs it; only a browser asking for the explorer's page is handed to Apollo
- * as it is.
+ * GraphQL over HTTP at /graphql: resolve the caller from the headers → read the parameters within
+ * that caller's bounds → the pipeline (every policy) → a remembered answer, or the executor →
+ * write. Every request takes this one path, whichever executor runs it; only a browser asking for
+ * the explorer's page is handed its page. How an answer is written (ETags, compression) is the
+ * HTTP layer's (http/answer.ts).
  */
 
 /** The endpoint's page for a browser, and the headers it goes with. */
@@ -46,15 +50,17 @@ export type ExecutedRecord = Omit<RequestRecord, 'meta'> & { requestId: string; 
 export interface GraphQLHandlerOptions<C> {
   pipeline: Pipeline;
   responses: ResponseCache;
-  callerOf(req: IncomingMessage): Caller | Refusal;
+  /** The one caller resolution of every transport. */
+  callerOf: CallerOf;
+  /** The process's one check of a partner token: a body larger than a public one is read only for a token the API accepted. */
+  checkToken(token: string): TokenStanding | Promise<TokenStanding>;
   clientAddress(req: IncomingMessage): string;
-  apollo: Executor<C>;
-  /** Runs documents already run once (undefined: Apollo runs every request). */
-  compiled: Executor<C> | undefined;
+  executors: Executors<C>;
   context(info: RequestInfo): Promise<C>;
   /** The page a browser gets at the endpoint (GraphiQL or Apollo Sandbox); undefined where there is none (production). */
   landingPage: LandingPage | undefined;
-  bodyLimitBytes: number;
+  /** The largest body of a partner, and of an app or a caller without a token. */
+  bodyLimits: { partner: number; public: number };
   requestTimeoutMs: number;
   cors: CorsPolicy;
   admission: Admission | undefined;
@@ -81,22 +87,8 @@ const SHUTDOWN_MESSAGE =
   'The server shut down before this request finished. Send a query again (another instance will answer it); ' +
   'a mutation may or may not have taken effect, so read the data before sending it again.';
 
-const CSRF_MESSAGE =
-  'This GET request has been blocked as a potential cross-site request forgery: send it with a header a browser form cannot set ' +
-  '(apollo-require-preflight: true, or x-apollo-operation-name), or send the operation as a POST with Content-Type: application/json.';
-
 const PRIVATE = Object.freeze({ 'cache-control': 'private, no-store' });
 const NO_STORE = Object.freeze({ 'cache-control': 'no-store' });
-
-/** Whether `If-None-Match` names this ETag (weak or strong, or `*`). */
-function matches(ifNoneMatch: string | string[] | undefined, etag: string): boolean {
-  const header = Array.isArray(ifNoneMatch) ? ifNoneMatch.join(',') : ifNoneMatch;
-  if (!header) return false;
-  return header.split(',').some((tag) => {
-    const t = tag.trim();
-    return t === '*' || t === etag || t === `W/${etag}`;
-  });
-}
 
 /** The body of an answer: errors first, then data and extensions, a newline at the end. */
 function serialize(data: unknown, errors: readonly GraphQLFormattedError[] | undefined, extensions: Record<string, unknown> | undefined, json: string | undefined): string {
@@ -115,72 +107,43 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
   const inFlight = new Set<RequestLifetime>();
 
   /** The answer's caching headers: public and validated for an app's GET of a cacheable answer, else never stored. */
-  function cachingHeaders(caller: Caller | undefined, transport: Transport, cacheable: RememberedAnswer | undefined): Readonly<Record<string, string>> {
+  function cachingHeaders(caller: Caller | undefined, transport: Transport, cacheable: { etag: string } | undefined): Readonly<Record<string, string>> {
     if (caller?.kind !== 'app') return PRIVATE;
     if (transport !== 'get' || !cacheable) return NO_STORE;
     // Vary names both: CORS answers vary by Origin, and a CDN must never give one app's answer to another.
     return { 'cache-control': options.publicCacheControl, etag: cacheable.etag, vary: 'Origin, X-App-Key' };
   }
 
-  function writeRefusal(res: ServerResponse, refusal: Refusal, cors: Readonly<Record<string, string>>, caller: Caller | undefined, negotiated: Negotiated): void {
-    const body = serialize(undefined, refusal.errors.map(options.format), undefined, undefined);
-    res.writeHead(refusal.status, {
-      ...cors,
-      ...(caller?.kind === 'app' ? NO_STORE : PRIVATE),
-      ...negotiated.headers,
-      'content-length': Buffer.byteLength(body, 'utf8'),
-      ...refusal.headers,
-    });
+  const bodyOf = (errors: readonly GraphQLError[]) => serialize(undefined, errors.map(options.format), undefined, undefined);
+
+  /** A refusal, its errors through the one formatter; a body still unread is discarded (within bounds) before the connection closes. */
+  function writeRefusal(req: IncomingMessage, res: ServerResponse, refused: Refusal, cors: Readonly<Record<string, string>>, caller: Caller | undefined): void {
+    if (res.headersSent) return;
+    const body = bodyOf(refused.errors);
+    const headers = { ...cors, ...(caller?.kind === 'app' ? NO_STORE : PRIVATE), ...refused.headers };
+    if (req.method === 'POST' && !req.complete) return refuseBody(req, res, refused, headers, body);
+    res.writeHead(refused.status, { ...headers, 'content-type': negotiate(req.headers.accept).type, 'content-length': Buffer.byteLength(body, 'utf8') });
     res.end(body, 'utf8');
   }
 
-  /**
-   * A complete answer: a 304 where the client holds it already; compressed when the client
-   * accepts it and the body is worth it, each coding its own representation (its own ETag). A
-   * remembered answer keeps its compressed copies, so a warm answer is compressed once.
-   */
-  /** `headers` is the answer's own (made for it): the coding and length are added to it. */
-  function write(req: IncomingMessage, res: ServerResponse, headers: Record<string, string | number>, body: string, remembered?: RememberedAnswer): void | Promise<void> {
-    const bytes = remembered?.bytes ?? Buffer.from(body, 'utf8');
-    const coding = options.compression && bytes.length >= COMPRESSION_THRESHOLD_BYTES ? codingFor(req.headers['accept-encoding']) : undefined;
-    if (coding) {
-      headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
-      if (headers.etag) headers.etag = codedEtag(String(headers.etag), coding);
-    }
-    if (headers.etag && matches(req.headers['if-none-match'], String(headers.etag))) {
-      res.writeHead(304, headers);
-      res.end();
-      return;
-    }
-    if (!coding || coding === 'identity') {
-      headers['content-length'] = bytes.length;
-      res.writeHead(200, headers);
-      res.end(bytes);
-      return;
-    }
-    const send = (encoded: Buffer) => {
-      // The client may have gone while its answer was compressed.
-      if (res.destroyed || res.headersSent) return;
-      headers['content-encoding'] = coding;
-      headers['content-length'] = encoded.length;
-      res.writeHead(200, headers);
-      res.end(encoded);
-    };
-    const encoded = coded(bytes, coding, remembered);
-    return Buffer.isBuffer(encoded) ? send(encoded) : encoded.then(send);
-  }
+  const refusalOf = (error: HttpError): Refusal => refusal(error.status, error.message, error.code, { headers: error.headers });
 
-  async function paramsFrom(req: IncomingMessage, res: ServerResponse, method: 'GET' | 'POST', url: URL, cors: Readonly<Record<string, string>>, requestId: string, started: number): Promise<GraphQLParams | Refusal | undefined> {
-    if (method === 'GET') {
-      if (req.headers['apollo-require-preflight'] === undefined && req.headers['x-apollo-operation-name'] === undefined && req.headers['x-app-key'] === undefined) {
-        return { status: 400, errors: [new GraphQLError(CSRF_MESSAGE, { extensions: { code: 'BAD_REQUEST' } })] };
-      }
-      return paramsOfSearch(url.searchParams);
-    }
-    let raw: string | typeof NOT_UTF8;
+  /** Parameters of a request from a caller already known; undefined once answered (or the client left). */
+  async function paramsFrom(req: IncomingMessage, res: ServerResponse, method: 'GET' | 'POST', url: URL, caller: Caller, cors: Readonly<Record<string, string>>, requestId: string, started: number): Promise<GraphQLParams | Refusal | undefined> {
+    if (method === 'GET') return paramsOfSearch(url.searchParams);
+    let raw: Awaited<ReturnType<typeof readBody>>;
     try {
-      checkBodyHeaders(req, options.bodyLimitBytes);
-      raw = await readBody(req, options.bodyLimitBytes);
+      const { partner, public: small } = options.bodyLimits;
+      const limit = caller.kind === 'partner' ? partner : small;
+      const whose = caller.kind === 'partner' ? '' : caller.kind === 'app' ? ' for an app key' : ' for a request without a partner token';
+      checkBodyHeaders(req, limit, whose);
+      if (limit > small && !(Number(req.headers['content-length']) <= small)) {
+        // A body larger than anybody but a partner may send is read only for a token the campaign API accepted.
+        const checking = options.checkToken((caller as Caller & { kind: 'partner' }).token);
+        const refused = tokenRefusal(checking instanceof Promise ? await checking : checking);
+        if (refused) return refused;
+      }
+      raw = await readBody(req, limit, whose);
     } catch (error) {
       if (error instanceof ClientGoneError) {
         logger.debug({ requestId, reason: error.message }, 'client went away while sending its body');
@@ -188,21 +151,19 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
       }
       if (!(error instanceof HttpError)) throw error;
       options.onRefused?.(error.status === 413 ? 'body_too_large' : 'unsupported_media_type');
-      refuseBody(req, res, error, cors);
+      writeRefusal(req, res, refusalOf(error), cors, caller);
       options.recordUnexecuted({ requestId, path: 'http', errorCode: error.code, durationMs: performance.now() - started });
       return undefined;
     }
-    let body: unknown;
     try {
-      body = parseJsonBody(raw);
+      return paramsOf(parseJsonBody(raw));
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       options.onRefused?.('malformed_json');
-      sendGraphQLError(req, res, error.status, error.message, error.code, cors);
+      writeRefusal(req, res, refusalOf(error), cors, caller);
       options.recordUnexecuted({ requestId, path: 'http', errorCode: error.code, durationMs: performance.now() - started });
       return undefined;
     }
-    return paramsOf(body);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<void> {
@@ -210,15 +171,17 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
     // HEAD is answered as GET is, without the body (Node leaves it out).
     const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
     const cors = corsHeaders(options.cors, req);
+    const answerError = (status: number, message: string, code: string, headers: Record<string, string> = {}) => {
+      writeRefusal(req, res, refusal(status, message, code, { headers }), cors, undefined);
+      options.recordUnexecuted({ requestId, path: 'http', errorCode: code, durationMs: performance.now() - started });
+    };
     if (method === 'OPTIONS') {
       res.writeHead(204, { ...cors, 'content-length': '0' });
       res.end();
       return;
     }
     if (method !== 'GET' && method !== 'POST') {
-      sendGraphQLError(req, res, 405, `Method ${method} is not allowed on /graphql; use POST (or GET for queries).`, 'METHOD_NOT_ALLOWED', { ...cors, allow: 'GET, HEAD, POST, OPTIONS' });
-      options.recordUnexecuted({ requestId, path: 'http', errorCode: 'METHOD_NOT_ALLOWED', durationMs: performance.now() - started });
-      return;
+      return answerError(405, `Method ${method} is not allowed on /graphql; use POST (or GET for queries).`, 'METHOD_NOT_ALLOWED', { allow: 'GET, HEAD, POST, OPTIONS' });
     }
     if (method === 'GET' && options.landingPage && prefersHtml(req.headers.accept)) {
       const html = await options.landingPage.render();
@@ -228,27 +191,28 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
     }
 
     const negotiated = negotiate(req.headers.accept);
-    const refuse = (refusal: Refusal, caller: Caller | undefined, operation?: Refusal['operation']) => {
-      options.onRefusal?.(refusal);
-      writeRefusal(res, refusal, cors, caller, negotiated);
+    const refuse = (refused: Refusal, caller: Caller | undefined, operation?: Refusal['operation']) => {
+      options.onRefusal?.(refused);
+      writeRefusal(req, res, refused, cors, caller);
       options.recordUnexecuted({
         requestId,
         path: 'gate',
-        errorCode: refusalCode(refusal),
+        errorCode: refusalCode(refused),
         durationMs: performance.now() - started,
         ...(operation ? { operationName: operation.name, operationType: operation.type } : {}),
       });
     };
-    if (!negotiated.acceptable) {
-      sendGraphQLError(req, res, 406, 'The Accept header admits neither application/graphql-response+json nor application/json.', 'NOT_ACCEPTABLE', cors);
-      options.recordUnexecuted({ requestId, path: 'http', errorCode: 'NOT_ACCEPTABLE', durationMs: performance.now() - started });
-      return;
+    if (!negotiated.acceptable) return answerError(406, 'The Accept header admits neither application/graphql-response+json nor application/json.', 'NOT_ACCEPTABLE');
+    if (method === 'GET') {
+      const csrf = csrfProblem(req);
+      if (csrf) return refuse(refusal(400, csrf, 'BAD_REQUEST'), undefined);
     }
 
-    const params = await paramsFrom(req, res, method, url, cors, requestId, started);
-    if (params === undefined) return;
-    const caller = options.callerOf(req);
+    // Who is calling, from the headers alone, before any of the body is read: it bounds the body.
+    const caller = options.callerOf(credentialsOf(req.headers));
     if ('errors' in caller) return refuse(caller, undefined);
+    const params = await paramsFrom(req, res, method, url, caller, cors, requestId, started);
+    if (params === undefined) return;
     if ('errors' in params) return refuse(params, caller);
     const transport: Transport = method === 'GET' ? 'get' : 'post';
     const preparing = options.pipeline.prepare(params, { caller, transport, client: options.clientAddress(req) });
@@ -257,7 +221,10 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
 
     const remembered = options.responses.lookup(prepared);
     if (remembered) {
-      const writing = write(req, res, { ...cors, ...negotiated.headers, ...cachingHeaders(caller, transport, remembered) }, remembered.body, remembered);
+      const writing = writeAnswer(req, res, { ...cors, ...negotiated.headers, ...cachingHeaders(caller, transport, remembered) }, remembered.bytes, {
+        compression: options.compression,
+        owner: remembered,
+      });
       if (writing) await writing;
       options.recordUnexecuted({ requestId, path: 'remembered', operationName: remembered.operationName, operationType: remembered.operationType, durationMs: performance.now() - started });
       return;
@@ -269,55 +236,48 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
     const { caller, transport } = prepared.situation;
     const lifetime = new RequestLifetime(res, options.requestTimeoutMs, options.admission, inFlight);
     const facts = new ResponseFacts();
-    // The first run of a document is Apollo's; the same document again runs compiled.
-    const runs = prepared.document.memo(`runs:${prepared.operationName ?? ''}`, () => ({ count: 0 }));
-    const executor = options.compiled && runs.count++ > 0 ? options.compiled : options.apollo;
     let contextValue: C | undefined;
+    let path: 'apollo' | 'compiled' = 'apollo';
     const run = async () => {
       contextValue = await options.context({ requestId, caller, signal: lifetime.signal, admit: lifetime.admit, response: facts });
-      return executor.execute(prepared, contextValue);
+      const running = options.executors.execute(prepared, contextValue);
+      path = running.path;
+      return running.execution;
     };
+    const line = (errors: RequestRecord['errors'], hasData: boolean): ExecutedRecord => ({
+      requestId,
+      contextValue,
+      operationName: prepared.operation.name?.value,
+      operationType: prepared.operation.operation,
+      errors,
+      hasData,
+      durationMs: performance.now() - started,
+      path,
+    });
     try {
       const outcome = await Promise.race([run(), lifetime.expired]);
       if (outcome === 'timeout' || outcome === 'shutdown') {
-        const code = outcome === 'timeout' ? 'REQUEST_TIMEOUT' : 'SHUTTING_DOWN';
+        const lapsed =
+          outcome === 'timeout'
+            ? refusal(503, `The request did not finish within its deadline of ${options.requestTimeoutMs} ms.`, 'REQUEST_TIMEOUT')
+            : refusal(503, SHUTDOWN_MESSAGE, 'SHUTTING_DOWN', { headers: { 'retry-after': '0' } });
         if (!res.destroyed) {
-          if (outcome === 'timeout') {
-            options.onRefused?.('timeout');
-            sendGraphQLError(req, res, 503, `The request did not finish within its deadline of ${options.requestTimeoutMs} ms.`, 'REQUEST_TIMEOUT', cors);
-          } else {
-            sendGraphQLError(req, res, 503, SHUTDOWN_MESSAGE, 'SHUTTING_DOWN', { ...cors, 'retry-after': '0' });
-          }
+          if (outcome === 'timeout') options.onRefused?.('timeout');
+          writeRefusal(req, res, lapsed, cors, undefined);
         }
         // Its line says what the client got, as it is sent.
-        options.record({
-          requestId,
-          contextValue,
-          operationName: prepared.operation.name?.value,
-          operationType: prepared.operation.operation,
-          errors: [{ message: code, extensions: { code } }],
-          hasData: false,
-          durationMs: performance.now() - started,
-          path: executor.name,
-        });
+        const code = refusalCode(lapsed);
+        options.record(line([{ message: code, extensions: { code } }], false));
         return;
       }
       const body = serialize(outcome.data, outcome.errors, facts.extensions, outcome.json);
       const remembered = outcome.errors ? undefined : options.responses.remember(prepared, body, facts);
       // An app's GET is validated for HTTP caches even when the answer could not be remembered here.
       const cacheable = remembered ?? (caller.kind === 'app' && transport === 'get' && !outcome.errors && !facts.uncacheable && options.responses.policy(prepared) ? { etag: etagOf(body) } : undefined);
-      const writing = write(req, res, { ...cors, ...negotiated.headers, ...cachingHeaders(caller, transport, cacheable as RememberedAnswer | undefined) }, body, remembered);
+      const headers = { ...cors, ...negotiated.headers, ...cachingHeaders(caller, transport, cacheable) };
+      const writing = writeAnswer(req, res, headers, remembered?.bytes ?? Buffer.from(body, 'utf8'), { compression: options.compression, ...(remembered ? { owner: remembered } : {}) });
       if (writing) await writing;
-      options.record({
-        requestId,
-        contextValue,
-        operationName: prepared.operation.name?.value,
-        operationType: prepared.operation.operation,
-        errors: outcome.errors ?? [],
-        hasData: outcome.data != null,
-        durationMs: performance.now() - started,
-        path: executor.name,
-      });
+      options.record(line(outcome.errors ?? [], outcome.data != null));
     } finally {
       lifetime.end();
     }
@@ -332,7 +292,7 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
   });
 }
 
-const refusalCode = (refusal: Refusal): string => {
-  const code = refusal.errors[0]?.extensions?.code;
+const refusalCode = (refused: Refusal): string => {
+  const code = refused.errors[0]?.extensions?.code;
   return typeof code === 'string' ? code : 'BAD_REQUEST';
 };

@@ -1,6 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { UnauthenticatedError } from '../campaign-api/index.js';
-import { TOKEN_ACCEPTED_FOR_MS, TOKEN_REFUSED_FOR_MS, TOKEN_VERDICTS_MAX, TokenVerdicts, type TokenVerdict } from '../cache/token-verdicts.js';
+import { TOKEN_ACCEPTED_FOR_MS, TOKEN_REFUSED_FOR_MS, TOKEN_VERDICTS_MAX, TokenVerdicts } from '../cache/token-verdicts.js';
 import { failureFields } from '../observability/failures.js';
 import type { Logger } from '../observability/logger.js';
 import { partnerKey, type StatusEvent } from './events.js';
@@ -21,16 +20,13 @@ export interface LiveStatusOptions extends ReaderOptions {
   verdicts?: TokenVerdicts;
 }
 
-/** A token check: `unknown` when the backend could not be asked (it is down). */
-export type TokenCheck = 'valid' | 'invalid' | 'unknown';
-
 /**
  * Live campaign status: the watchers of each partner share one reader of its statuses (one per
  * fleet on Redis), which publishes every change through the bus; mutations made through this API
  * publish theirs at once. Watchers are async iterators for graphql-js's `subscribe`.
  *
- * The hub owns the partners watched on this instance, their connections, token checks and what
- * mutations publish; one partner's reader and the view its watchers share are partner.ts's, one
+ * The hub owns the partners watched on this instance, their connections and what mutations
+ * publish; one partner's reader and the view its watchers share are partner.ts's, one
  * subscription's queue watch.ts's.
  */
 export class LiveStatus {
@@ -56,32 +52,6 @@ export class LiveStatus {
   deliver(event: StatusEvent): void {
     const partner = this.#partners.get(event.partner);
     if (partner) for (const watch of partner.watches) watch.push(event);
-  }
-
-  /**
-   * Whether the campaign API takes the token: what it said lately (to this hub's reads, a check,
-   * the category directory, or another instance of the fleet), else one call, which concurrent
-   * checks of the token share with each other and with the directory's.
-   */
-  verify(token: string): Promise<TokenCheck> {
-    const verdicts = this.verdicts;
-    const key = verdicts.key(token);
-    const known = verdicts.get(key);
-    if (known) return Promise.resolve(known === 'accepted' ? 'valid' : 'invalid');
-    return verdicts
-      .check(key, () =>
-        this.options.api.getAllCampaigns(token, { limit: 1, offset: 0 }).then(
-          (): TokenVerdict => 'accepted',
-          (error: unknown): TokenVerdict => {
-            if (error instanceof UnauthenticatedError) return 'refused';
-            throw error;
-          },
-        ),
-      )
-      .then(
-        (verdict): TokenCheck => (verdict === 'accepted' ? 'valid' : 'invalid'),
-        (): TokenCheck => 'unknown',
-      );
   }
 
   /** Counts a connection of the partner; false when it already has `max`. */

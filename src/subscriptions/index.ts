@@ -5,6 +5,8 @@ import type { CampaignApi } from '../campaign-api/api.js';
 import type { WriteEvents } from '../campaign-api/writes.js';
 import type { TokenVerdicts } from '../cache/token-verdicts.js';
 import type { Config } from '../config.js';
+import type { Credentials } from '../http/auth.js';
+import type { Executors } from '../pipeline/executors.js';
 import { createContext, type BffDependencies, type GraphQLContext, type LiveSource } from '../schema/context.js';
 import { createLoaders, type Loaders } from '../campaigns/loaders.js';
 import { bindPartnerApi } from '../campaigns/partner-api.js';
@@ -14,10 +16,9 @@ import { createMemoryBus, type StatusBus } from './bus.js';
 import { statusString, type StatusEvent } from './events.js';
 import { LiveStatus } from './hub.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
-import type { Refusal } from '../pipeline/types.js';
-import { createOperationPreparer } from './operation.js';
+import type { Caller, Refusal } from '../pipeline/types.js';
 import { createRedisBus } from './redis-bus.js';
-
+import { createStreams } from './streams.js';
 import { createSseHandler } from './sse.js';
 import { attachWebSocket } from './websocket.js';
 
@@ -133,9 +134,12 @@ export async function createLive({ config, api, logger, registry, verdicts }: Li
   function transports(options: {
     schema: GraphQLSchema;
     deps: BffDependencies;
-    fallbackToken: string | null;
+    /** The one caller resolution of every transport. */
+    callerOf: (credentials: Credentials) => Caller | Refusal;
     /** The request pipeline: a subscription gets every rule a request over HTTP gets. */
     pipeline: Pipeline;
+    /** The one executor of every transport. */
+    executors: Pick<Executors<unknown>, 'subscribe'>;
     /** The client of a connection, also behind trusted proxies. */
     clientAddress: (req: IncomingMessage) => string;
     onRefusal?: (refusal: Refusal) => void;
@@ -148,7 +152,6 @@ export async function createLive({ config, api, logger, registry, verdicts }: Li
     // They carry no subscriber's AbortSignal, as one subscriber leaving must not fail the others.
     const eventLoaders = new WeakMap<StatusEvent, Loaders>();
     const source: LiveSource = {
-      verify: (token) => live.verify(token),
       watch: (token, ids) => live.watch(token, ids),
       loadersFor(event, token) {
         let loaders = eventLoaders.get(event);
@@ -157,17 +160,20 @@ export async function createLive({ config, api, logger, registry, verdicts }: Li
       },
       maxIds: config.live.maxIds,
     };
-    const contextFor = (token: string, signal: AbortSignal): GraphQLContext => ({ ...createContext(deps, { token, signal: () => signal }), live: source });
-    const format = options.format;
-    const prepare = createOperationPreparer(options.pipeline, options.clientAddress, options.onRefusal);
-    const sse = createSseHandler({
-      schema,
+    const open = createStreams({
+      callerOf: options.callerOf,
+      clientAddress: options.clientAddress,
+      pipeline: options.pipeline,
+      executors: options.executors,
       live,
-      prepare,
-      contextFor,
-      formatError: format,
-      limits: { connectionsPerPartner: config.live.connectionsPerPartner, maxMessageBytes: MAX_MESSAGE_BYTES },
-      fallbackToken: options.fallbackToken,
+      connectionsPerPartner: config.live.connectionsPerPartner,
+      contextFor: (token, signal) => ({ ...createContext(deps, { token, signal: () => signal }), live: source }),
+      ...(options.onRefusal ? { onRefusal: options.onRefusal } : {}),
+    });
+    const sse = createSseHandler({
+      open,
+      formatError: options.format,
+      limits: { maxMessageBytes: MAX_MESSAGE_BYTES },
       onConnection: (change) => connections.inc({ transport: 'sse' }, change),
       onEvent: () => delivered.inc({ transport: 'sse' }),
     });
@@ -180,18 +186,14 @@ export async function createLive({ config, api, logger, registry, verdicts }: Li
           server,
           path: '/graphql',
           schema,
-          live,
-          prepare,
-          contextFor,
-          formatError: format,
+          open,
+          formatError: options.format,
           limits: {
             subscriptionsPerConnection: config.live.subscriptionsPerConnection,
-            connectionsPerPartner: config.live.connectionsPerPartner,
             initTimeoutMs: config.live.initTimeoutMs,
             keepAliveMs: config.live.keepAliveMs,
             maxMessageBytes: MAX_MESSAGE_BYTES,
           },
-          fallbackToken: options.fallbackToken,
           onConnection: (change) => connections.inc({ transport: 'websocket' }, change),
           onEvent: () => delivered.inc({ transport: 'websocket' }),
           logger,

@@ -1,163 +1,155 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ExecutionResult, GraphQLError, GraphQLFormattedError, GraphQLSchema } from 'graphql';
-import { createHandler } from 'graphql-sse';
-import { NOT_UTF8, NOT_UTF8_MESSAGE, charsetProblem, readBody } from '../http/body.js';
+import type { ExecutionResult, GraphQLError, GraphQLFormattedError } from 'graphql';
+import { print } from 'graphql-sse';
+import { credentialsOf } from '../http/auth.js';
+import { ClientGoneError, checkBodyHeaders, parseJsonBody, readBody, refuseBody } from '../http/body.js';
 import { HttpError } from '../http/respond.js';
-import { readAuthorization } from '../http/auth.js';
-import { noTokenError } from '../graphql/errors.js';
-import type { GraphQLContext } from '../schema/context.js';
-import type { LiveStatus } from './hub.js';
-import type { OperationPreparer } from './operation.js';
+import type { Execution } from '../pipeline/executors.js';
+import { paramsOf, paramsOfSearch, type GraphQLParams } from '../pipeline/params.js';
+import { refusal } from '../pipeline/rules.js';
+import type { Refusal } from '../pipeline/types.js';
+import type { OpenStreams } from './streams.js';
 
 export interface SseOptions {
-  schema: GraphQLSchema;
-  live: LiveStatus;
-  prepare: OperationPreparer;
-  contextFor(token: string, signal: AbortSignal): GraphQLContext;
+  open: OpenStreams;
   formatError(error: GraphQLError): GraphQLFormattedError;
-  limits: { connectionsPerPartner: number; maxMessageBytes: number };
-  fallbackToken: string | null;
+  limits: { maxMessageBytes: number };
   onConnection?: (change: 1 | -1) => void;
   /** An event (a result with data) is being sent to a subscriber. */
   onEvent?: () => void;
 }
 
-interface StreamContext {
-  token: string;
-  signal: AbortSignal;
-}
-
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-function refuse(res: ServerResponse, status: number, message: string, code: string, headers: Record<string, string> = {}): void {
-  const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
-  res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body), ...headers });
-  res.end(body);
-}
+/** The headers of an event stream, as graphql-sse's own handler sends them. */
+const STREAM_HEADERS = Object.freeze({
+  connection: 'keep-alive',
+  'cache-control': 'no-cache',
+  'content-encoding': 'none',
+  'content-type': 'text/event-stream; charset=utf-8',
+});
 
-/** The body as text; a string is why it was refused (not UTF-8); null when over the limit. */
-async function readText(req: IncomingMessage, limit: number): Promise<{ text: string } | string | null> {
-  try {
-    const text = await readBody(req, limit);
-    return text === NOT_UTF8 ? NOT_UTF8_MESSAGE : { text };
-  } catch (error) {
-    if (error instanceof HttpError && error.status === 413) return null;
-    throw error;
-  }
-}
+/** A comment line every so often keeps proxies from closing a quiet stream. */
+const PING_INTERVAL_MS = 12_000;
 
 /**
- * GraphQL over Server-Sent Events (graphql-sse, "distinct connections" mode: one POST with
- * `Accept: text/event-stream` per subscription, the events on its response). The token is the
- * `Authorization` header, checked before the stream opens.
+ * GraphQL over Server-Sent Events, graphql-sse's "distinct connections" mode (one POST, or GET,
+ * with `Accept: text/event-stream` per subscription, the events on its response; what graphql-sse's
+ * client speaks): the protocol alone, its messages printed by graphql-sse. The caller is resolved
+ * from the headers before the body is read, by the same reading as any request, and admitted by
+ * the pipeline; the body is read as a POST to /graphql is (JSON, UTF-8, within its bounds); the
+ * operation is judged by the pipeline and run by the one executor. Every refusal is answered with
+ * its status and its errors through the one formatter; a refused operation, once the stream is
+ * for its partner, is streamed as one result with the errors, then `complete`, as graphql-sse's
+ * clients expect.
  */
 export function createSseHandler(options: SseOptions) {
-  const { live, limits } = options;
   const streams = new Set<ServerResponse>();
   let closing = false;
 
-  const format = (result: ExecutionResult) =>
-    result.errors ? { ...result, errors: result.errors.map((e) => options.formatError(e)) } : result;
+  const bodyOf = (refused: Refusal) => JSON.stringify({ errors: refused.errors.map((error) => options.formatError(error)) });
 
-  const handler = createHandler<IncomingMessage, StreamContext, Record<PropertyKey, unknown>>({
-    schema: options.schema,
-    // Single connection mode needs server-side reservations per client; one stream per
-    // subscription is what proxies and the graphql-sse client handle best.
-    authenticate: () => null,
-    async onSubscribe(req, params) {
-      // graphql-sse keeps only query, variables, operationName and extensions of the request;
-      // GraphQL over HTTP's `documentId` (a trusted document) is read here (query is then "").
-      const { token, signal } = req.context;
-      const prepared = await options.prepare({ ...params, documentId: documentIdOf(req.url, req.body) }, token, 'sse', req.raw);
-      if (!('document' in prepared)) {
-        // Streamed as one result with the errors, then `complete`, like any refused operation
-        // (graphql-sse takes a plain result only when it has `data`, which a refusal has not).
-        const errors = [...prepared];
-        return (async function* refused() {
-          yield { errors } as ExecutionResult;
-        })();
+  /** A refusal with its status; a body still unread is discarded (within bounds) before the connection closes. */
+  function refuse(res: ServerResponse, refused: Refusal, req?: IncomingMessage): void {
+    const body = bodyOf(refused);
+    if (req && req.method === 'POST' && !req.complete) return refuseBody(req, res, refused, {}, body);
+    res.writeHead(refused.status, { ...refused.headers, 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  }
+
+  const refusalOf = (error: HttpError): Refusal => refusal(error.status, error.message, error.code, { headers: error.headers });
+
+  /** The request's parameters: a GET's search, or a POST's JSON body; undefined once answered (a malformed request: 400). */
+  async function paramsFrom(req: IncomingMessage, res: ServerResponse): Promise<GraphQLParams | undefined> {
+    let params: GraphQLParams | Refusal;
+    if (req.method === 'GET') params = paramsOfSearch(new URL(req.url ?? '/', 'http://localhost').searchParams);
+    else {
+      try {
+        params = paramsOf(parseJsonBody(await readBody(req, options.limits.maxMessageBytes)));
+      } catch (error) {
+        if (error instanceof ClientGoneError) return undefined;
+        if (!(error instanceof HttpError)) throw error;
+        refuse(res, refusalOf(error), error.status === 413 ? req : undefined);
+        return undefined;
       }
-      return { schema: options.schema, ...prepared, contextValue: options.contextFor(token, signal) as unknown as Record<PropertyKey, unknown> };
-    },
-    // Validated already, with the limit rules, by `prepare`.
-    validate: () => [],
-    onNext: (_ctx, _req, result) => {
-      if (result.data != null) options.onEvent?.();
-      return format(result as ExecutionResult) as ExecutionResult;
-    },
-  });
+    }
+    if (!('errors' in params)) return params;
+    refuse(res, params);
+    return undefined;
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (closing) return refuse(res, 503, 'The server is shutting down; subscribe again to reach another instance.', 'SHUTTING_DOWN');
+    if (closing) return refuse(res, refusal(503, 'The server is shutting down; subscribe again to reach another instance.', 'SHUTTING_DOWN'), req);
     if (req.method !== 'POST' && req.method !== 'GET') {
-      return refuse(res, 405, `Method ${req.method} is not allowed on /graphql/stream; POST a subscription with Accept: text/event-stream.`, 'METHOD_NOT_ALLOWED', { allow: 'GET, POST' });
+      return refuse(res, refusal(405, `Method ${req.method} is not allowed on /graphql/stream; POST a subscription with Accept: text/event-stream.`, 'METHOD_NOT_ALLOWED', { headers: { allow: 'GET, POST' } }), req);
     }
     if (!req.headers.accept?.includes('text/event-stream')) {
-      return refuse(res, 406, 'Send Accept: text/event-stream: this path streams subscription events (graphql-sse).', 'NOT_ACCEPTABLE');
+      return refuse(res, refusal(406, 'Send Accept: text/event-stream: this path streams subscription events (graphql-sse).', 'NOT_ACCEPTABLE'), req);
     }
-    // Before any token: an app must not act as the demo partner through the fallback.
-    if (req.headers['x-app-key'] !== undefined) {
-      return refuse(res, 403, 'An app key reaches only offerFeed and categories, not subscriptions.', 'FORBIDDEN');
+    if (req.method === 'POST') {
+      try {
+        // A JSON body, as a POST to /graphql: a form a browser sends across sites is refused unread.
+        checkBodyHeaders(req, options.limits.maxMessageBytes);
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        return refuse(res, refusalOf(error), req);
+      }
     }
-    const charset = req.method === 'POST' ? charsetProblem(req.headers['content-type']) : undefined;
-    if (charset) return refuse(res, 415, charset, 'UNSUPPORTED_MEDIA_TYPE');
-    const authorization = readAuthorization(req.headers.authorization);
-    const token = authorization.kind === 'token' ? authorization.token : authorization.kind === 'missing' ? options.fallbackToken : null;
-    if (!token) return refuse(res, 401, noTokenError(authorization.kind === 'malformed' ? 'malformed' : 'missing').message, 'UNAUTHENTICATED');
-    if ((await live.verify(token)) === 'invalid') {
-      return refuse(res, 401, 'The campaign API did not accept the partner token. Send a valid token as "Bearer <token>".', 'UNAUTHENTICATED');
-    }
-    const read = req.method === 'POST' ? await readText(req, limits.maxMessageBytes) : { text: '' };
-    if (read === null) {
-      res.setHeader('connection', 'close');
-      refuse(res, 413, `Request body is over the limit of ${limits.maxMessageBytes} bytes.`, 'PAYLOAD_TOO_LARGE');
-      req.destroy();
-      return;
-    }
-    if (typeof read === 'string') return refuse(res, 400, read, 'BAD_REQUEST');
-    const body = read.text;
-    if (!live.admit(token, limits.connectionsPerPartner)) {
-      return refuse(res, 429, `Too many connections: this partner already has ${limits.connectionsPerPartner}.`, 'SUBSCRIPTION_LIMIT_EXCEEDED');
-    }
+    const stream = await options.open(credentialsOf(req.headers), 'sse', req);
+    // Answered before the body is read: the rest of it is thrown away as for a refused body.
+    if ('errors' in stream) return refuse(res, stream, req);
     options.onConnection?.(1);
     const abort = new AbortController();
     try {
-      const [stream, init] = await handler({
-        method: req.method,
-        url: req.url ?? '/',
-        headers: {
-          get: (key: string) => {
-            // graphql-sse streams only for exactly this Accept; clients and proxies add others.
-            if (key === 'accept') return 'text/event-stream';
-            const value = req.headers[key];
-            return Array.isArray(value) ? value.join('\n') : value;
-          },
-        },
-        body,
-        raw: req,
-        context: { token, signal: abort.signal },
-      });
-      res.writeHead(init.status, init.statusText, init.headers);
-      if (!stream || typeof stream === 'string') {
-        res.end(stream ?? undefined);
-        return;
-      }
-      streams.add(res);
-      // The client went away: end the subscription, which frees its watcher.
-      const onClose = () => void stream.return(undefined);
-      res.once('close', onClose);
-      for await (const chunk of stream) {
-        if (!res.writable) break;
-        // Respect backpressure: a slow client holds its own queue (bounded by the watcher).
-        if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
-      }
-      res.off('close', onClose);
-      res.end();
+      const params = await paramsFrom(req, res);
+      if (params === undefined) return;
+      const prepared = await stream.prepare(params);
+      const result: AsyncIterableIterator<Execution> | Execution =
+        'errors' in prepared ? { data: undefined, errors: prepared.errors.map((error) => options.formatError(error)) } : await stream.subscribe(prepared, abort.signal);
+      await send(res, result);
     } finally {
-      streams.delete(res);
       abort.abort(new Error('the stream closed'));
-      live.leave(token);
+      stream.close();
       options.onConnection?.(-1);
+    }
+  }
+
+  /** The stream: its events as they come (each respecting the client's pace), then `complete`. */
+  async function send(res: ServerResponse, result: AsyncIterableIterator<Execution> | Execution): Promise<void> {
+    const events = Symbol.asyncIterator in result ? result : undefined;
+    res.writeHead(200, STREAM_HEADERS);
+    // Some browsers show nothing of a stream until its first bytes.
+    res.write(':\n\n');
+    streams.add(res);
+    const ping = setInterval(() => res.write(':\n\n'), PING_INTERVAL_MS);
+    // The client went away: end the subscription, which frees its watcher.
+    const onClose = () => void events?.return?.(undefined);
+    res.once('close', onClose);
+    const write = async (execution: Execution) => {
+      if (execution.data != null) options.onEvent?.();
+      const { data, errors } = execution;
+      // Respect backpressure: a slow client holds its own queue (bounded by the watcher).
+      // Formatted already: graphql-sse's printer writes the result as JSON, as its handler would.
+      const next = (errors ? { errors, data } : { data }) as unknown as ExecutionResult;
+      if (!res.write(print({ event: 'next', data: next }))) {
+        await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+      }
+    };
+    try {
+      if (events) {
+        for await (const execution of events) {
+          if (!res.writable) break;
+          await write(execution);
+        }
+      } else {
+        await write(result as Execution);
+      }
+      if (res.writable) res.end(print({ event: 'complete', data: null }));
+    } finally {
+      clearInterval(ping);
+      res.off('close', onClose);
+      streams.delete(res);
+      if (!res.writableEnded) res.end();
     }
   }
 
@@ -171,18 +163,4 @@ export function createSseHandler(options: SseOptions) {
       for (const res of streams) res.destroy();
     },
   };
-}
-
-/** The `documentId` of a POST body (JSON) or of a GET's search parameters, if any. */
-function documentIdOf(url: string, body: unknown): string | undefined {
-  if (typeof body === 'string' && body.length > 0) {
-    try {
-      const parsed: unknown = JSON.parse(body);
-      const id = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>).documentId : undefined;
-      return typeof id === 'string' ? id : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-  return new URL(url, 'http://localhost').searchParams.get('documentId') ?? undefined;
 }

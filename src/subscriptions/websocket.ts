@@ -1,32 +1,28 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { GraphQLError, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { GraphQLError, type ExecutionArgs, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { CloseCode, handleProtocols, makeServer, type Context as WsContext, type ServerOptions } from 'graphql-ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Logger } from '../observability/logger.js';
-import { readAuthorization } from '../http/auth.js';
-import type { OperationPreparer } from './operation.js';
-import type { LiveStatus } from './hub.js';
-import type { GraphQLContext } from '../schema/context.js';
+import { credentialsOf } from '../http/auth.js';
+import { jsonShapeProblem } from '../http/json.js';
+import { paramsOf } from '../pipeline/params.js';
+import type { Prepared } from '../pipeline/pipeline.js';
+import type { Refusal } from '../pipeline/types.js';
+import type { OpenStream, OpenStreams } from './streams.js';
 
 export interface WebSocketOptions {
   server: Server;
   path: string;
   schema: GraphQLSchema;
-  live: LiveStatus;
-  prepare: OperationPreparer;
-  /** The context of one subscription: the request context with `live`, for this token. */
-  contextFor(token: string, signal: AbortSignal): GraphQLContext;
+  open: OpenStreams;
   formatError(error: GraphQLError): GraphQLFormattedError;
   limits: {
     subscriptionsPerConnection: number;
-    connectionsPerPartner: number;
     initTimeoutMs: number;
     keepAliveMs: number;
     maxMessageBytes: number;
   };
-  /** What a connection without any token acts as (development on the emulator only). */
-  fallbackToken: string | null;
   onConnection?: (change: 1 | -1) => void;
   /** An event (a result with data) is being sent to a subscriber. */
   onEvent?: () => void;
@@ -41,39 +37,52 @@ export const LiveCloseCode = {
   Forbidden: CloseCode.Forbidden,
   /** The partner already has `SUBSCRIPTION_CONNECTIONS_PER_PARTNER` connections. */
   TooManyConnections: 4429,
+  /** The campaign API could not be asked about the token: connect again shortly (clients retry it). */
+  TryAgainLater: 1013,
   /** Graceful shutdown (graphql-ws's dispose): reconnect, to another instance. */
   GoingAway: 1001,
 } as const;
 
+/** A refusal's HTTP status as a close code: the same refusal a request over HTTP or SSE would get. */
+const CLOSE_CODES: Readonly<Record<number, number>> = {
+  400: CloseCode.BadRequest,
+  401: LiveCloseCode.Unauthorized,
+  403: LiveCloseCode.Forbidden,
+  413: CloseCode.BadRequest,
+  429: LiveCloseCode.TooManyConnections,
+  503: LiveCloseCode.TryAgainLater,
+};
+
+/** A close frame's reason holds 123 bytes at most. */
+const MAX_REASON_BYTES = 123;
+
+function closeReason(message: string): string {
+  if (Buffer.byteLength(message) <= MAX_REASON_BYTES) return message;
+  // Cut whole characters, leaving room for the ellipsis (three bytes).
+  let cut = message.slice(0, MAX_REASON_BYTES - 3);
+  while (Buffer.byteLength(cut) > MAX_REASON_BYTES - 3) cut = cut.slice(0, -1);
+  return `${cut}…`;
+}
+
 type Extra = {
   socket: WebSocket;
   request: IncomingMessage;
-  token?: string;
+  stream?: OpenStream;
   abort?: AbortController;
 };
 
 /**
- * The token from `connection_init` `{ authorization: "Bearer …" }`, else from the upgrade's
- * header. A malformed value is no token (the socket is then refused), never the demo fallback.
- */
-function tokenOf(ctx: WsContext<Record<string, unknown> | undefined, Extra>, fallback: string | null): string | null {
-  const params = ctx.connectionParams ?? {};
-  const fromParams = params.authorization ?? params.Authorization;
-  const header = typeof fromParams === 'string' ? fromParams : ctx.extra.request.headers.authorization;
-  const authorization = readAuthorization(header);
-  if (authorization.kind === 'missing') return fallback;
-  return authorization.kind === 'token' ? authorization.token : null;
-}
-
-/**
- * GraphQL over WebSocket (graphql-ws) on the HTTP server's `path`. The socket itself says who it
- * is at `connection_init`; each subscription is then checked, limited and run with the partner's
- * own context.
+ * GraphQL over WebSocket (graphql-ws) on the HTTP server's `path`: the protocol alone. The
+ * socket's caller is resolved from its `connection_init` payload and its upgrade's headers by the
+ * same reading as any request, and admitted by the pipeline before `connection_ack`; each
+ * subscription is judged by the pipeline and run by the one executor.
  */
 export function attachWebSocket(options: WebSocketOptions) {
-  const { live, limits } = options;
+  const { limits } = options;
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes });
   const open = new Set<WsContext<Record<string, unknown> | undefined, Extra>>();
+  // What each subscription's context was prepared from, for graphql-ws's call of `subscribe`.
+  const preparedFor = new WeakMap<object, { prepared: Prepared; stream: OpenStream; signal: AbortSignal }>();
   let closing = false;
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -86,36 +95,30 @@ export function attachWebSocket(options: WebSocketOptions) {
   };
   options.server.on('upgrade', onUpgrade);
 
-  const format = (result: ExecutionResult) =>
-    result.errors ? { ...result, errors: result.errors.map((e) => options.formatError(e)) } : result;
+  const formatted = (errors: readonly GraphQLError[]) => errors.map((e) => options.formatError(e));
 
   const server = serve<Record<string, unknown> | undefined, Extra>(
     {
       schema: options.schema,
       connectionInitWaitTimeout: limits.initTimeoutMs,
       async onConnect(ctx) {
-        const refuse = (code: number, reason: string) => {
-          ctx.extra.socket.close(code, reason);
+        const stream = await options.open(credentialsOf(ctx.extra.request.headers, ctx.connectionParams), 'websocket', ctx.extra.request);
+        if ('errors' in stream) {
+          const error = stream.errors[0];
+          ctx.extra.socket.close(CLOSE_CODES[stream.status] ?? CloseCode.BadRequest, closeReason(error ? options.formatError(error).message : 'Refused'));
           return false;
-        };
-        // Checked before any token: an app must not act as the demo partner through the fallback.
-        if (ctx.extra.request.headers['x-app-key'] !== undefined) {
-          return refuse(LiveCloseCode.Forbidden, 'Forbidden: an app key reaches only offerFeed and categories, not subscriptions');
         }
-        const token = tokenOf(ctx, options.fallbackToken);
-        if (!token) return refuse(LiveCloseCode.Unauthorized, 'Unauthorized: send connection_init with { "authorization": "Bearer <token>" }');
-        if ((await live.verify(token)) === 'invalid') return refuse(LiveCloseCode.Unauthorized, 'Unauthorized: the campaign API did not accept the partner token');
-        if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) return false;
-        if (!live.admit(token, limits.connectionsPerPartner)) {
-          return refuse(LiveCloseCode.TooManyConnections, `Too many connections: this partner already has ${limits.connectionsPerPartner}`);
+        if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) {
+          stream.close();
+          return false;
         }
-        ctx.extra.token = token;
+        ctx.extra.stream = stream;
         ctx.extra.abort = new AbortController();
         open.add(ctx);
         options.onConnection?.(1);
         return true;
       },
-      onSubscribe(ctx, _id, payload) {
+      async onSubscribe(ctx, _id, payload) {
         const count = Object.keys(ctx.subscriptions).length;
         if (count > limits.subscriptionsPerConnection) {
           return [
@@ -124,21 +127,33 @@ export function attachWebSocket(options: WebSocketOptions) {
             }),
           ];
         }
-        return options.prepare(payload, ctx.extra.token!, 'websocket', ctx.extra.request).then((prepared) =>
-          'document' in prepared ? { schema: options.schema, ...prepared, contextValue: options.contextFor(ctx.extra.token!, ctx.extra.abort!.signal) } : [...prepared],
-        );
+        const stream = ctx.extra.stream!;
+        const params = paramsOf(payload);
+        if ('errors' in params) return [...params.errors];
+        const prepared = await stream.prepare(params);
+        if ('errors' in prepared) return [...(prepared as Refusal).errors];
+        const args: ExecutionArgs = { schema: options.schema, document: prepared.document.document, operationName: prepared.operationName, variableValues: prepared.variables };
+        const contextValue = {};
+        preparedFor.set(contextValue, { prepared, stream, signal: ctx.extra.abort!.signal });
+        return { ...args, contextValue };
       },
+      // Only subscriptions pass the pipeline on this transport; each runs on the one executor.
+      subscribe: (args) => {
+        const handed = preparedFor.get(args.contextValue as object)!;
+        return handed.stream.subscribe(handed.prepared, handed.signal) as ReturnType<NonNullable<ServerOptions['subscribe']>>;
+      },
+      // Formatted by the executor already: sent as it is.
       onNext: (_ctx, _id, _payload, _args, result) => {
         if (result.data != null) options.onEvent?.();
-        return format(result as ExecutionResult);
+        return result;
       },
-      onError: (_ctx, _id, _payload, errors) => errors.map((e) => options.formatError(e)),
+      onError: (_ctx, _id, _payload, errors) => formatted(errors),
       onClose(ctx) {
         // A closed socket frees everything: graphql-ws returns every subscription's iterator,
         // which takes the watcher off its partner; backend calls of an event are aborted.
-        if (!ctx.extra.token || !open.delete(ctx)) return;
+        if (!ctx.extra.stream || !open.delete(ctx)) return;
         ctx.extra.abort?.abort(new Error('the connection closed'));
-        live.leave(ctx.extra.token);
+        ctx.extra.stream.close();
         options.onConnection?.(-1);
       },
     },
@@ -210,8 +225,15 @@ function serve<P extends Record<string, unknown> | undefined, E extends { socket
         close: (code, reason) => socket.close(code, reason),
         onMessage: (handle) =>
           socket.on('message', async (data: Buffer) => {
+            const text = data.toString('utf8');
+            // Within the bounds of shape every client's JSON has, before graphql-ws parses it.
+            const problem = jsonShapeProblem(text, 'The message');
+            if (problem) {
+              socket.close(CloseCode.BadRequest, closeReason(problem));
+              return;
+            }
             try {
-              await handle(data.toString('utf8'));
+              await handle(text);
             } catch (error) {
               logger.error({ err: error }, 'WebSocket message handling failed');
               socket.close(CloseCode.InternalServerError, 'Internal server error');

@@ -102,6 +102,32 @@ describe('trusted documents and HTTP caching (production)', () => {
     expect(other.headers.etag).not.toBe(etag);
   });
 
+  it('gives each media type of an answer its own ETag and varies by Accept: a 304 validates only its own', async () => {
+    const params = { documentId: feedId, variables: JSON.stringify({ first: 3 }) };
+    const asJson = { ...app(), accept: 'application/json' };
+    const asGraphql = { ...app(), accept: 'application/graphql-response+json' };
+    // Executed once, then remembered: both ways of answering give the same tags.
+    for (let round = 0; round < 2; round++) {
+      const json = await get(stack.bffUrl, params, asJson);
+      const graphql = await get(stack.bffUrl, params, asGraphql);
+      expect(json.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(graphql.headers['content-type']).toBe('application/graphql-response+json; charset=utf-8');
+      expect(json.text).toBe(graphql.text);
+      expect(json.headers.etag).not.toBe(graphql.headers.etag);
+      for (const answer of [json, graphql]) {
+        expect(answer.headers['cache-control']).toMatch(/^public/);
+        expect(answer.headers.vary).toMatch(/^Origin, X-App-Key, Accept(, Accept-Encoding)?$/);
+      }
+      expect((await get(stack.bffUrl, params, { ...asJson, 'if-none-match': json.headers.etag! })).status).toBe(304);
+      expect((await get(stack.bffUrl, params, { ...asGraphql, 'if-none-match': graphql.headers.etag! })).status).toBe(304);
+      // The other type's tag validates nothing: the full answer, in the type asked for.
+      const crossed = await get(stack.bffUrl, params, { ...asGraphql, 'if-none-match': json.headers.etag! });
+      expect(crossed.status).toBe(200);
+      expect(crossed.headers['content-type']).toBe('application/graphql-response+json; charset=utf-8');
+      expect((await get(stack.bffUrl, params, { ...asJson, 'if-none-match': graphql.headers.etag! })).status).toBe(200);
+    }
+  });
+
   it("an app open with Apollo Client's Accept header is answered in the same media type however it is answered", async () => {
     // The first open of these variables executes (compiled path), the next ones are remembered.
     const params = { documentId: feedId, variables: JSON.stringify({ first: 4 }) };

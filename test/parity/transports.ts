@@ -123,12 +123,12 @@ export function agree(request: string, [nameA, a]: [string, Observed], [nameB, b
 
 /**
  * A GET answer against the POST answer of the same request: the same but for its caching headers,
- * which only an app's cacheable GET has (public, validated, varying by Origin and X-App-Key, and by
- * Accept-Encoding when it is long enough to be compressed).
+ * which only an app's cacheable GET has (public, validated, varying by Origin, X-App-Key and Accept,
+ * and by Accept-Encoding when it is long enough to be compressed).
  */
 export function agreeGet(request: string, post: [string, Observed], get: [string, Observed], caller: CallerName, options: AgreeOptions = {}): void {
   const cacheable = get[1].headers['cache-control']?.startsWith('public');
-  if (cacheable && (caller !== 'app' || get[1].status !== 200 || post[1].headers['cache-control'] !== 'no-store' || !get[1].headers.etag || !/^Origin, X-App-Key(?:, Accept-Encoding)?$/.test(get[1].headers.vary ?? ''))) {
+  if (cacheable && (caller !== 'app' || get[1].status !== 200 || post[1].headers['cache-control'] !== 'no-store' || !get[1].headers.etag || !/^Origin, X-App-Key, Accept(?:, Accept-Encoding)?$/.test(get[1].headers.vary ?? ''))) {
     throw new Error(`a public GET answer where none may be\nrequest: ${request}\n${post[0]}: ${show(post[1])}\n${get[0]}: ${show(get[1])}`);
   }
   agree(request, post, get, { ...options, exceptHeaders: cacheable ? ['cache-control', 'etag', 'vary'] : [] });

@@ -95,11 +95,28 @@ const PROBES: Probe[] = [
       const chunks = (async function* () {
         for (let i = 0; i < 96; i++) yield Buffer.alloc(64 * 1024, 0x20);
       })();
-      const response = await fetch(stack.bffUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: chunks as unknown as ReadableStream, duplex: 'half' } as RequestInit);
+      const response = await fetch(stack.bffUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+        body: chunks as unknown as ReadableStream,
+        duplex: 'half',
+      } as RequestInit);
       return { status: response.status, text: await response.text() };
     },
     status: 413,
     says: /over the limit of 5242880 bytes/,
+  },
+  {
+    name: 'huge body: 6 MB streamed without a length or a token',
+    send: async () => {
+      const chunks = (async function* () {
+        for (let i = 0; i < 96; i++) yield Buffer.alloc(64 * 1024, 0x20);
+      })();
+      const response = await fetch(stack.bffUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: chunks as unknown as ReadableStream, duplex: 'half' } as RequestInit);
+      return { status: response.status, text: await response.text() };
+    },
+    status: 413,
+    says: /over the limit of 65536 bytes/,
   },
   { name: 'huge URL: a 100 KB query string', send: () => raw(`/graphql?query=${'%7B'.repeat(34_000)}`), status: 431, says: /request line and headers are over the limit of \d+ bytes/ },
   { name: 'unparsable JSON', send: () => post('{"query": "{ categories { id } }"'), status: 400, says: /not valid JSON/, seeAlso: 'test/server/http.test.ts' },

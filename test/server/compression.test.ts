@@ -85,7 +85,7 @@ describe('compressed answers', () => {
     expect(gzip.headers['content-encoding']).toBe('gzip');
     for (const answer of [plain, br, gzip]) {
       expect(Number(answer.headers['content-length'])).toBe(answer.bytes.length);
-      expect(answer.headers.vary).toBe('Origin, X-App-Key, Accept-Encoding');
+      expect(answer.headers.vary).toBe('Origin, X-App-Key, Accept, Accept-Encoding');
       expect(answer.headers['cache-control']).toMatch(/^public/);
       expect(decoded(answer)).toEqual(json);
     }
@@ -135,7 +135,7 @@ describe('compressed answers', () => {
       expect(notModified.status).toBe(304);
       expect(notModified.bytes.length).toBe(0);
       expect(notModified.headers.etag).toBe(etag);
-      expect(notModified.headers.vary).toBe('Origin, X-App-Key, Accept-Encoding');
+      expect(notModified.headers.vary).toBe('Origin, X-App-Key, Accept, Accept-Encoding');
       // A cache validating the copies it holds names them all, and is told which one is current.
       const several = await fetchFeed({ 'accept-encoding': sent, 'if-none-match': `"other", ${br.headers.etag}, W/${gzip.headers.etag}, ${plain.headers.etag}` });
       expect([sent, several.status, several.headers.etag]).toEqual([sent, 304, etag]);
@@ -241,7 +241,7 @@ describe('COMPRESSION=false', () => {
     const answer = await raw(feedUrl(stack.bffUrl, 20), { ...app(), 'accept-encoding': 'br, gzip' });
     expect(answer.status).toBe(200);
     expect(answer.headers['content-encoding']).toBeUndefined();
-    expect(answer.headers.vary).toBe('Origin, X-App-Key');
+    expect(answer.headers.vary).toBe('Origin, X-App-Key, Accept');
     expect(answer.headers.etag).toMatch(/^"[\w-]+"$/);
     expect(answer.headers.etag).not.toMatch(/-(br|gzip)"$/);
   });

@@ -7,6 +7,7 @@ import { UnauthenticatedError } from '../../src/campaign-api/index.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { createMemoryBus } from '../../src/subscriptions/bus.js';
 import { LiveStatus } from '../../src/subscriptions/hub.js';
+import { createTokenCheck } from '../../src/campaigns/token-check.js';
 
 type Page = { total: number; campaigns: { ymCampaignId: number; campaignStatus: string }[] };
 
@@ -54,7 +55,7 @@ describe('live status hub', () => {
     void reads;
   });
 
-  it('shares its token checks with the category directory: a token either saw is known to the other, one call between them', async () => {
+  it('shares the token check with the category directory: a token either saw is known to the other, one call between them', async () => {
     const accepted = new Set(['token-a', 'token-b', 'token-c']);
     const calls: string[] = [];
     const answer = <T>(operation: string, token: string, value: T): Promise<T> => {
@@ -68,23 +69,26 @@ describe('live status hub', () => {
     const verdicts = new TokenVerdicts({ acceptedForMs: 60_000, refusedForMs: 5000, maxEntries: 100 });
     const live = new LiveStatus({ api, bus: createMemoryBus(), pollIntervalMs: 60_000, backoffMaxMs: 60_000, maxScan: 10_000, logger: createLogger('silent'), verdicts });
     const directory = createCategoryDirectory({ api, store: new Keyv(), ttlMs: 60_000, verdicts });
+    // The process's one token check (a stream's), on the same verdicts.
+    const check = createTokenCheck(api, verdicts);
+    const verify = async (token: string) => check(token);
 
     // Checked at once by both: one call, the directory's read.
-    const [listed, verified] = await Promise.all([directory.list('token-a'), live.verify('token-a')]);
-    expect([listed.length, verified]).toEqual([1, 'valid']);
+    const [listed, verified] = await Promise.all([directory.list('token-a'), verify('token-a')]);
+    expect([listed.length, verified]).toEqual([1, 'accepted']);
     expect(calls).toEqual(['getCategories token-a']);
 
     // A connection's check first: the directory serves its warm copy with no call.
-    expect(await live.verify('token-b')).toBe('valid');
+    expect(await verify('token-b')).toBe('accepted');
     expect(directory.accepts('token-b')).toBe(true);
     expect(await directory.list('token-b')).toHaveLength(1);
     expect(calls).toEqual(['getCategories token-a', 'getAllCampaigns token-b']);
 
     // Refused by one, refused by the other with no call.
-    expect(await live.verify('wrong-token')).toBe('invalid');
+    expect(await verify('wrong-token')).toBe('refused');
     await expect(directory.list('wrong-token')).rejects.toBeInstanceOf(UnauthenticatedError);
     await expect(directory.list('unknown-token')).rejects.toBeInstanceOf(UnauthenticatedError);
-    expect(await live.verify('unknown-token')).toBe('invalid');
+    expect(await verify('unknown-token')).toBe('refused');
     expect(calls).toEqual(['getCategories token-a', 'getAllCampaigns token-b', 'getAllCampaigns wrong-token', 'getCategories unknown-token']);
 
     // A reader's poll is a check too; its refusal (a revoked token) reaches the directory at once.
@@ -95,7 +99,7 @@ describe('live status hub', () => {
     const revoked = live.watch('token-a', null);
     expect(await revoked.next()).toMatchObject({ value: { failure: { extensions: { code: 'UNAUTHENTICATED' } } } });
     await expect(directory.list('token-a')).rejects.toBeInstanceOf(UnauthenticatedError);
-    expect(await live.verify('token-a')).toBe('invalid');
+    expect(await verify('token-a')).toBe('refused');
     expect(calls.filter((call) => call.startsWith('getCategories'))).toEqual(['getCategories token-a', 'getCategories unknown-token']);
     await watch.return();
     await live.close();

@@ -22,7 +22,7 @@ function codesInSources(): Set<string> {
     const text = readFileSync(join(root, 'src', file), 'utf8');
     // `code: 'X'`, and the code argument of the HTTP layer's, the gate's and the SSE handler's refusals.
     for (const [, code] of text.matchAll(/\bcode: '([A-Z][A-Z_]+)'/g)) codes.add(code!);
-    for (const [, code] of text.matchAll(/(?:new HttpError|sendGraphQLError|refuse)\([^;]*?'([A-Z][A-Z_]{3,})'[,)]/g)) codes.add(code!);
+    for (const [, code] of text.matchAll(/(?:new HttpError|sendGraphQLError|refuse|refusal|answerError)\([^;]*?'([A-Z][A-Z_]{3,})'[,)]/g)) codes.add(code!);
   }
   return codes;
 }
