@@ -43,6 +43,7 @@ type Outcome =
 const OUTCOMES: Record<FaultMode, Outcome> = {
   latency: { kind: 'unavailable', code: 'BACKEND_UNAVAILABLE', reason: 'timeout', retried: true },
   http500: { kind: 'unavailable', code: 'BACKEND_UNAVAILABLE', reason: 'http', retried: true },
+  http4xx: { kind: 'bad', code: 'BACKEND_BAD_RESPONSE', reason: 'malformed', retried: true },
   reset: { kind: 'unavailable', code: 'BACKEND_UNAVAILABLE', reason: 'network', retried: true },
   hang: { kind: 'unavailable', code: 'BACKEND_UNAVAILABLE', reason: 'timeout', retried: true },
   malformed: { kind: 'bad', code: 'BACKEND_BAD_RESPONSE', reason: 'malformed', retried: true },
@@ -252,8 +253,8 @@ describe('fault matrix', () => {
   });
 
   it('covers every fault mode the emulator has', () => {
-    expect(CASES).toHaveLength(TARGETS.length * 7);
-    expect([...FAULT_MODES].sort()).toEqual(['contract', 'error200', 'hang', 'http500', 'latency', 'malformed', 'reset']);
+    expect(CASES).toHaveLength(TARGETS.length * 8);
+    expect([...FAULT_MODES].sort()).toEqual(['contract', 'error200', 'hang', 'http4xx', 'http500', 'latency', 'malformed', 'reset']);
   });
 
   it.each(CASES)('$label', async ({ target, mode }) => {
