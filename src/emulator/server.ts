@@ -21,8 +21,8 @@ export interface EmulatorServerOptions {
 }
 
 /**
- * The campaign API refuses a request whose request line and headers pass 16 KiB (a long
- * Authorization header) with a bare 400, before anything else: no envelope, the token unread.
+ * The campaign API's limit on a request line and headers: past it (a long Authorization header)
+ * it answers a bare 400 before anything else, no envelope, the token unread.
  */
 export const HEADER_LIMIT_BYTES = 16 * 1024;
 /**
