@@ -1903,6 +1903,7 @@ export type ResolversParentTypes = {
 
 export type BackendCallDirectiveArgs = {
   operation: Scalars['String']['input'];
+  perItem?: Maybe<Scalars['Boolean']['input']>;
 };
 
 export type BackendCallDirectiveResolver<Result, Parent, ContextType = GraphQLContext, Args = BackendCallDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
