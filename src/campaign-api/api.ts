@@ -16,7 +16,19 @@ export type CampaignApi = {
 /** What every call reports when it ends: the hook metrics and logs are written from. */
 export interface CallReport {
   operation: OperationName;
-  outcome: 'success' | 'business-error' | 'unauthenticated' | 'timeout' | 'network' | 'http' | 'malformed' | 'contract' | 'circuit-open' | 'overloaded' | 'aborted';
+  outcome:
+    | 'success'
+    | 'business-error'
+    | 'unauthenticated'
+    | 'refused'
+    | 'timeout'
+    | 'network'
+    | 'http'
+    | 'malformed'
+    | 'contract'
+    | 'circuit-open'
+    | 'overloaded'
+    | 'aborted';
   attempts: number;
   durationMs: number;
   /** The business error code, when outcome is business-error. */

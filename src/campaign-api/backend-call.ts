@@ -54,6 +54,7 @@ const OUTCOME_BY_KIND: Record<CampaignApiError['kind'], CallReport['outcome']> =
   http: 'http',
   malformed: 'malformed',
   contract: 'contract',
+  refused: 'refused',
   'circuit-open': 'circuit-open',
   overloaded: 'overloaded',
   aborted: 'aborted',

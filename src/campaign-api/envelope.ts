@@ -5,6 +5,7 @@ import {
   ContractError,
   HttpStatusError,
   MalformedResponseError,
+  RequestRefusedError,
   UnauthenticatedError,
   type BusinessErrorField,
 } from './errors.js';
@@ -16,16 +17,17 @@ import { OPERATION_NAMES, operations, type OperationName, type ResponseOf } from
  * status and the body text, this decides.
  *
  * - `success`: a success envelope whose payload satisfies the contract.
- * - `refused`: the backend answered and said no (business error, unknown token). Not a failure
- *   of the backend: no retry, and it keeps the circuit closed.
+ * - `refused`: the backend answered and said no to this request: a business error, an unknown
+ *   token, or any 4xx without a usable envelope (`blames`). Not a failure of the backend: no
+ *   retry, and it keeps the circuit closed, so one caller's refused requests never reach another.
  * - `unusable`: the backend answered with a success whose payload breaks the contract. Retrying
  *   does not help and the backend is up, so it is not a transport failure either.
- * - `failed`: 5xx/429 without a usable envelope, or a body that is no envelope at all. Reads may
- *   retry these and they count towards opening the circuit.
+ * - `failed`: a 5xx without a usable envelope, or a body that is no envelope at all outside the
+ *   4xx. Reads may retry these and they count towards opening the circuit.
  */
 export type Verdict<N extends OperationName> =
   | { kind: 'success'; value: ResponseOf<N> }
-  | { kind: 'refused'; error: BusinessError | UnauthenticatedError }
+  | { kind: 'refused'; error: BusinessError | UnauthenticatedError | RequestRefusedError }
   | { kind: 'unusable'; error: ContractError }
   | { kind: 'failed'; error: HttpStatusError | MalformedResponseError };
 
@@ -42,7 +44,16 @@ const answerChecks = Object.fromEntries(
   OPERATION_NAMES.map((name) => [name, compileAnswerCheck(operations[name].response, operations[name].wrapping === 'top-level' ? ENVELOPE_KEYS : [])]),
 ) as Record<OperationName, AnswerCheck>;
 
-const isServerTrouble = (status: number) => status >= 500 || status === 429;
+/**
+ * Whom an HTTP status blames when the answer says nothing usable of its own: a 4xx the request
+ * (the caller's problem, even 429 and a proxy's 431: another request may well pass), a 5xx the
+ * backend (an outage). The one place refusal and outage are told apart.
+ */
+export function blames(httpStatus: number): 'request' | 'backend' | undefined {
+  if (httpStatus >= 400 && httpStatus <= 499) return 'request';
+  return httpStatus >= 500 ? 'backend' : undefined;
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function interpretResponse<N extends OperationName>(operation: N, httpStatus: number, bodyText: string): Verdict<N> {
@@ -71,7 +82,7 @@ export function interpretResponse<N extends OperationName>(operation: N, httpSta
       return { kind: 'refused', error: new UnauthenticatedError(operation, httpStatus) };
     }
     // A gateway's own envelope on a 5xx is an outage, not an answer about the request.
-    if (isServerTrouble(httpStatus) && !KNOWN_BUSINESS_CODES.has(problem.code)) {
+    if (blames(httpStatus) === 'backend' && !KNOWN_BUSINESS_CODES.has(problem.code)) {
       return { kind: 'failed', error: new HttpStatusError(operation, httpStatus) };
     }
     const current = currentStatus.safeParse(body.result);
@@ -96,8 +107,14 @@ export function interpretResponse<N extends OperationName>(operation: N, httpSta
 }
 
 function notAnEnvelope<N extends OperationName>(operation: N, httpStatus: number, detail: string): Verdict<N> {
-  if (isServerTrouble(httpStatus)) return { kind: 'failed', error: new HttpStatusError(operation, httpStatus) };
-  return { kind: 'failed', error: new MalformedResponseError(operation, detail, httpStatus) };
+  switch (blames(httpStatus)) {
+    case 'request':
+      return { kind: 'refused', error: new RequestRefusedError(operation, httpStatus) };
+    case 'backend':
+      return { kind: 'failed', error: new HttpStatusError(operation, httpStatus) };
+    default:
+      return { kind: 'failed', error: new MalformedResponseError(operation, detail, httpStatus) };
+  }
 }
 
 function validatePayload<N extends OperationName>(operation: N, body: Record<string, unknown>): Verdict<N> {

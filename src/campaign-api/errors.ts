@@ -65,11 +65,23 @@ export class NetworkError extends CampaignApiError {
   }
 }
 
-/** An HTTP status without a usable error envelope (5xx, 429, a proxy's page). */
+/** A 5xx without a usable error envelope (a server's or a gateway's page): the backend failed. */
 export class HttpStatusError extends CampaignApiError {
   readonly kind = 'http';
   constructor(operation: OperationName, readonly httpStatus: number) {
     super(operation, `unexpected HTTP status ${httpStatus}`);
+  }
+}
+
+/**
+ * A 4xx without a usable error envelope: the backend, or a proxy in front of it, refused this
+ * request (a header or body too large, too many requests) without a code. The backend is up and
+ * the request is the problem: an answer for its caller alone, never an outage.
+ */
+export class RequestRefusedError extends CampaignApiError {
+  readonly kind = 'refused';
+  constructor(operation: OperationName, readonly httpStatus: number) {
+    super(operation, `the backend refused the request with HTTP ${httpStatus} and no error code`);
   }
 }
 
@@ -111,6 +123,14 @@ export class AbortedError extends CampaignApiError {
   constructor(operation: OperationName, readonly by: 'caller' | 'client-closed', options?: { cause?: unknown }) {
     super(operation, by === 'caller' ? 'the call was aborted by its caller' : 'the client was closed', options);
   }
+}
+
+/**
+ * The backend answered and said no to this request: a business error, a refused token, or a 4xx
+ * without a code. The caller's problem, never a sign of the backend's health.
+ */
+export function isRefusal(error: unknown): boolean {
+  return error instanceof BusinessError || error instanceof UnauthenticatedError || error instanceof RequestRefusedError;
 }
 
 /** A transport failure: the backend is unreachable, slow, or paused by the breaker. */

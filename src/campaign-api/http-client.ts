@@ -84,7 +84,8 @@ function resolveOptions(options: CampaignApiClientOptions): Settings {
  * redeem on any backend failure; writes only when the request never left) with backoff → the
  * circuit breaker (per client, so per backend; counts each failed attempt) → the attempt timeout
  * (aborts the exchange) → one HTTP exchange, whose answer envelope.ts interprets. Business
- * errors, 401 and contract breaks are answers: never retried, and they keep the breaker closed.
+ * errors, 401, any other 4xx and contract breaks are answers: never retried, and they keep the
+ * breaker closed.
  * The policies are in resilience.ts; each call is a BackendCall (backend-call.ts) that drives
  * them; this factory holds what the calls share and stops them on close() or their caller's signal.
  */

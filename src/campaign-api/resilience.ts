@@ -20,7 +20,8 @@ export interface ResilienceSettings {
 
 /**
  * A failure of the backend itself (it did not answer, or answered with an outage). Business
- * errors, 401 and contract breaks are answers: they never count here.
+ * errors, 401, any other 4xx (envelope.ts `blames`) and contract breaks are answers: they never
+ * count here, so no caller can open the circuit for the others by sending what is refused.
  */
 export function isBackendFailure(error: unknown): boolean {
   return (

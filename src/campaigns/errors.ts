@@ -3,6 +3,7 @@ import {
   BusinessError,
   CampaignApiError,
   HttpStatusError,
+  RequestRefusedError,
   UnauthenticatedError,
   isBadResponse,
   isUnavailable,
@@ -67,6 +68,12 @@ export const describeCampaignApiError: ErrorDescriber = (error) => {
     return {
       message: 'The campaign API did not accept the partner token. Send a valid token as the Authorization header, "Bearer <token>".',
       extensions: { code: ErrorCode.UNAUTHENTICATED },
+    };
+  }
+  if (error instanceof RequestRefusedError) {
+    return {
+      message: `The campaign API refused ${DOING[error.operation]} of this request with HTTP ${error.httpStatus} and no error code: what the request sent (such as an oversized Authorization header) or how often its caller asks. It was not tried again.`,
+      extensions: { code: ErrorCode.BACKEND_REFUSED, httpStatus: error.httpStatus, operation: error.operation },
     };
   }
   if (error instanceof CampaignApiError && isUnavailable(error)) {

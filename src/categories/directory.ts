@@ -1,6 +1,6 @@
 import type { Keyv } from 'keyv';
 import type { CampaignApi } from '../campaign-api/api.js';
-import { UnauthenticatedError } from '../campaign-api/index.js';
+import { UnauthenticatedError, isRefusal } from '../campaign-api/index.js';
 import { withinMs } from '../cache/bounded.js';
 import { TOKEN_ACCEPTED_FOR_MS, TOKEN_REFUSED_FOR_MS, TOKEN_VERDICTS_MAX, TokenVerdicts, type TokenVerdict } from '../cache/token-verdicts.js';
 
@@ -132,9 +132,9 @@ export function createCategoryDirectory(options: CategoryDirectoryOptions): Cate
         }
         return entry;
       } catch (error) {
-        // A refused token says nothing of the backend's health: only other failures pause refreshes.
+        // A refused token or request says nothing of the backend's health: only other failures pause refreshes.
         if (error instanceof UnauthenticatedError) verdicts.set(key, 'refused');
-        else lastFailureAt = now();
+        else if (!isRefusal(error)) lastFailureAt = now();
         throw error;
       } finally {
         reading.delete(key);
@@ -187,7 +187,8 @@ export function createCategoryDirectory(options: CategoryDirectoryOptions): Cate
           });
         }
       } catch (error) {
-        if (error instanceof UnauthenticatedError) {
+        // Refused (the token, or this request without a code): no copy for a request the API said no to.
+        if (isRefusal(error)) {
           options.onLookup?.('error');
           throw error;
         }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { operations, OPERATION_NAMES } from '../campaign-api/index.js';
 
-export const FAULT_MODES = ['latency', 'http500', 'reset', 'malformed', 'contract', 'error200', 'hang'] as const;
+export const FAULT_MODES = ['latency', 'http500', 'http4xx', 'reset', 'malformed', 'contract', 'error200', 'hang'] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
 
 const OPERATION_PATHS = OPERATION_NAMES.map((name) => operations[name].path);
@@ -16,6 +16,8 @@ export const faultRequest = z
     probability: z.number().min(0).max(1).default(1),
     latencyMs: z.number().int().min(0).max(600_000).default(1000),
     code: z.string().min(1).max(100).default('incorrectData'),
+    /** http4xx: the status of the refusal, answered without an envelope as a proxy or web server in front would. */
+    httpStatus: z.number().int().min(400).max(499).default(400),
     /**
      * The operation is carried out first and only then does the answer fail: "the backend stored
      * it, then the answer was lost". Means nothing for latency, which always answers normally.

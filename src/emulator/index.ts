@@ -1,11 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_MODERATION_DELAY_MS } from './lifecycle.js';
-import { createEmulatorServer } from './server.js';
+import { createEmulatorServer, HEADER_LIMIT_BYTES } from './server.js';
 
 export { DEMO_TOKENS, CATEGORIES } from './demo.js';
 export { MAX_PINS_PER_CALL } from './handlers.js';
 export { MAX_BODY_BYTES } from './http-io.js';
 export { FAULT_MODES, type FaultMode } from './faults.js';
+export { HEADER_LIMIT_BYTES } from './server.js';
 
 export interface EmulatorOptions {
   /** Default 0: any free port. */
@@ -16,6 +17,12 @@ export interface EmulatorOptions {
   moderation?: { mode: 'auto' | 'manual'; delayMs?: number };
   /** No log lines at all (the emulator never logs per request anyway). */
   quiet?: boolean;
+  /**
+   * The longest request line and headers answered, in bytes; a longer head gets a bare 400.
+   * Default `HEADER_LIMIT_BYTES`, the campaign API's own; lower, it stands for a proxy in front
+   * that allows less.
+   */
+  headerLimitBytes?: number;
 }
 
 export interface RunningEmulator {
@@ -31,6 +38,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const emulator = createEmulatorServer({
     moderation: { mode: options.moderation?.mode ?? 'auto', delayMs: options.moderation?.delayMs ?? DEFAULT_MODERATION_DELAY_MS },
     quiet: options.quiet ?? false,
+    headerLimitBytes: options.headerLimitBytes ?? HEADER_LIMIT_BYTES,
   });
   const { server } = emulator;
   await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { buildOpenApiDocument } from '../campaign-api/openapi.js';
 import { operationByPath, operations, OPERATION_NAMES, quote, type OperationName } from '../campaign-api/index.js';
@@ -16,6 +16,28 @@ import { EmulatorState } from './state.js';
 export interface EmulatorServerOptions {
   moderation: ModerationPolicy;
   quiet: boolean;
+  /** The longest request line and headers taken, in bytes (`HEADER_LIMIT_BYTES` unless a test stands for a stricter proxy). */
+  headerLimitBytes: number;
+}
+
+/**
+ * The campaign API's limit on a request line and headers: past it (a long Authorization header)
+ * it answers a bare 400 before anything else, no envelope, the token unread.
+ */
+export const HEADER_LIMIT_BYTES = 16 * 1024;
+/**
+ * Node's parser refuses a head past its own limit before any handler sees the request, so the
+ * call would not be counted: its limit is kept well above the emulator's, which is checked here.
+ * A head past this one still gets a bare 400, from the parser, uncounted.
+ */
+const PARSER_HEADER_LIMIT_BYTES = 64 * 1024;
+
+/** The bytes of a request's head as received: request line, each `name: value` line, the blank line. */
+function headBytes(req: IncomingMessage): number {
+  let bytes = Buffer.byteLength(`${req.method} ${req.url} HTTP/${req.httpVersion}\r\n\r\n`);
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) bytes += Buffer.byteLength(raw[i]!) + Buffer.byteLength(raw[i + 1]!) + 4;
+  return bytes;
 }
 
 export interface EmulatorServer {
@@ -138,6 +160,9 @@ export function createEmulatorServer(options: EmulatorServerOptions): EmulatorSe
       case 'http500':
         sendText(res, 500, 'Internal Server Error (injected http500 fault)');
         return;
+      case 'http4xx':
+        sendText(res, fault.httpStatus, `${fault.httpStatus} ${STATUS_CODES[fault.httpStatus] ?? 'Client Error'} (injected http4xx fault)`);
+        return;
       case 'reset':
         req.socket.resetAndDestroy();
         return;
@@ -157,6 +182,20 @@ export function createEmulatorServer(options: EmulatorServerOptions): EmulatorSe
     }
   }
 
+  /** Counts a POST to a known operation path, before faults, authentication and validation. */
+  function arrived(req: IncomingMessage, path: string): void {
+    calls.set(path, (calls.get(path) ?? 0) + 1);
+    requests.record(path, req.headers.traceparent, req.rawHeaders);
+  }
+
+  /** A head over the limit: counted like any call, its body read and dropped, then a bare 400. */
+  async function refuseHead(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const operationPath = path.startsWith('/v1/') ? path.slice(4) : undefined;
+    if (req.method === 'POST' && operationPath !== undefined && operationByPath.has(operationPath)) arrived(req, operationPath);
+    await readBody(req, MAX_BODY_BYTES);
+    sendText(res, 400, `400 Bad Request: the request line and headers are over ${options.headerLimitBytes} bytes`);
+  }
+
   async function handleOperation(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const name = operationByPath.get(path);
     if (!name) {
@@ -173,8 +212,7 @@ export function createEmulatorServer(options: EmulatorServerOptions): EmulatorSe
       return;
     }
     const arrivedIn = epoch;
-    calls.set(path, (calls.get(path) ?? 0) + 1);
-    requests.record(path, req.headers.traceparent, req.rawHeaders);
+    arrived(req, path);
     const raw = await readBody(req, MAX_BODY_BYTES);
     if (raw === TOO_LARGE) {
       sendFailure(res, failure('payloadTooLarge', `the request body is over the limit of ${MAX_BODY_BYTES} bytes (10 MB)`));
@@ -203,6 +241,7 @@ export function createEmulatorServer(options: EmulatorServerOptions): EmulatorSe
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
+    if (headBytes(req) > options.headerLimitBytes) return refuseHead(req, res, path);
     if (path.startsWith('/v1/')) return handleOperation(req, res, path.slice(4));
     if (path.startsWith('/_emulator/')) return handleAdmin(admin, req, res, path.slice('/_emulator/'.length));
     if (path === '/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
@@ -216,7 +255,7 @@ export function createEmulatorServer(options: EmulatorServerOptions): EmulatorSe
     sendJson(res, 404, JSON.stringify({ error: `nothing at ${req.method} ${path}; operations are under /v1/, the admin API under /_emulator/, the OpenAPI document at /openapi.json` }));
   }
 
-  const server = createServer((req, res) => {
+  const server = createServer({ maxHeaderSize: Math.max(PARSER_HEADER_LIMIT_BYTES, options.headerLimitBytes) }, (req, res) => {
     onRequest(req, res).catch((error: unknown) => {
       // A client that went away mid-body is not an error of ours.
       if (req.destroyed || res.destroyed) return;

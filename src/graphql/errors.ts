@@ -8,6 +8,8 @@ export const ErrorCode = {
   BACKEND_BAD_RESPONSE: 'BACKEND_BAD_RESPONSE',
   /** The backend refused a read with a business error where none was expected. */
   BACKEND_REJECTED: 'BACKEND_REJECTED',
+  /** The backend, or a proxy in front of it, refused this request with a 4xx and no error code. */
+  BACKEND_REFUSED: 'BACKEND_REFUSED',
   /** A field argument out of its bounds (`first`, `after`, `ids`, `locale`). */
   BAD_USER_INPUT: 'BAD_USER_INPUT',
   /** The request was cancelled (the client went away, or the request's time ran out). */

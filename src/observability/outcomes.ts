@@ -36,6 +36,8 @@ export const CLIENT_ERROR_CODES = [
   'QUERY_LIMIT_EXCEEDED',
   'SUBSCRIPTION_LIMIT_EXCEEDED',
   'UNAUTHENTICATED',
+  /** The campaign API refused this request (a 4xx without a code): a header or body too large, too many requests. */
+  'BACKEND_REFUSED',
   'FORBIDDEN',
   'RATE_LIMITED',
   'CAMPAIGN_NOT_FOUND',

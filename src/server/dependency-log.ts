@@ -1,14 +1,25 @@
 import type { CallReport } from '../campaign-api/api.js';
+import { RequestRefusedError } from '../campaign-api/index.js';
 import { causeOf, failureFields } from '../observability/failures.js';
 import type { Logger } from '../observability/logger.js';
 
 /** One line per this long about a dependency that keeps failing: it fails on every call. */
 const REPEAT_MS = 10_000;
 
-/** Outcomes that say the backend is not answering as it should (a network error, a timeout, a 5xx or a 404 page). */
+/** Outcomes that say the backend is not answering as it should (a network error, a timeout, a 5xx, a body that is no answer). */
 const UNAVAILABLE: ReadonlySet<CallReport['outcome']> = new Set(['timeout', 'network', 'http', 'malformed']);
 /** Outcomes that say it answered (a refusal is an answer). */
-const ANSWERED: ReadonlySet<CallReport['outcome']> = new Set(['success', 'business-error', 'unauthenticated', 'contract']);
+const ANSWERED: ReadonlySet<CallReport['outcome']> = new Set(['success', 'business-error', 'unauthenticated', 'refused', 'contract']);
+
+/**
+ * Whether a call says the backend is not answering as it should. A refusal is the caller's, but a
+ * 404 page means no operation is where the client calls: CAMPAIGN_API_URL names something else,
+ * and every call will fail the same way. Only the log says so; the breaker stays out of it.
+ */
+function unavailable(report: CallReport): boolean {
+  if (UNAVAILABLE.has(report.outcome)) return true;
+  return report.outcome === 'refused' && report.error instanceof RequestRefusedError && report.error.httpStatus === 404;
+}
 
 type BreakerState = 'closed' | 'open' | 'half-open';
 
@@ -27,7 +38,7 @@ export function backendLog(logger: Logger, now: () => number = Date.now): (repor
   let breaker: BreakerState = 'closed';
 
   return (report, breakerNow) => {
-    if (UNAVAILABLE.has(report.outcome)) {
+    if (unavailable(report)) {
       failures++;
       failingSince ??= now();
       if (now() - lastLine >= REPEAT_MS) {

@@ -10,7 +10,7 @@ const ATTEMPT = createContextKey('campaign-bff backend attempt');
 export const attemptOf = (ctx: Context): number | undefined => ctx.getValue(ATTEMPT) as number | undefined;
 
 /** Outcomes that are answers, not failures of the call: no error status on the span. */
-const ANSWERS: ReadonlySet<string> = new Set(['success', 'business-error', 'unauthenticated', 'aborted']);
+const ANSWERS: ReadonlySet<string> = new Set(['success', 'business-error', 'unauthenticated', 'refused', 'aborted']);
 /** A backend's error code is put on a span only when it looks like one (the API's are camelCase words). */
 const CODE_SHAPE = /^[A-Za-z][\w.-]{0,63}$/;
 

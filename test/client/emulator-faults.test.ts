@@ -8,6 +8,7 @@ import {
   MalformedResponseError,
   NetworkError,
   OverloadedError,
+  RequestRefusedError,
   TimeoutError,
 } from '../../src/campaign-api/errors.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
@@ -188,6 +189,27 @@ describe('each fault mode gives the right typed error, in time, with reads retri
     expect(error).toMatchObject({ code: 'campaignNotFound', httpStatus: 200 });
     expect(last()).toMatchObject({ outcome: 'business-error', attempts: 1, code: 'campaignNotFound' });
     expect(await admin.calls()).toEqual({ 'campaigns/get': 1 });
+  });
+
+  it('http4xx: a RequestRefusedError with the status, for reads and writes; never retried, the breaker closed', async () => {
+    const { client: api, last } = client({ breaker: { consecutiveFailures: 2, halfOpenAfterMs: 60_000 } });
+    for (const httpStatus of [400, 413, 429, 431]) {
+      await admin.fault({ mode: 'http4xx', httpStatus });
+      const read = await failure(api.get(STORE, { ymCampaignId: CAMPAIGN }));
+      expect(read.error).toBeInstanceOf(RequestRefusedError);
+      expect(read.error).toMatchObject({ operation: 'get', httpStatus });
+      expect(last()).toMatchObject({ outcome: 'refused', attempts: 1 });
+      const write = await failure(api.stop(STORE, { ymCampaignId: CAMPAIGN }));
+      expect(write.error).toMatchObject({ operation: 'stop', httpStatus });
+    }
+    expect(api.breakerState()).toBe('closed');
+    expect(await admin.calls()).toEqual({ 'campaigns/get': 4, 'campaigns/stop': 4 });
+    // A token too long for the emulator's head: the same refusal, from the emulator itself.
+    await admin.clearFaults();
+    const long = await failure(api.get('A'.repeat(20_000), { ymCampaignId: CAMPAIGN }));
+    expect(long.error).toMatchObject({ operation: 'get', httpStatus: 400 });
+    expect(long.error.message).not.toContain('AAAA');
+    expect(api.breakerState()).toBe('closed');
   });
 
   it('hang: TimeoutError within the attempt timeout for a single attempt, within the budget for retries', async () => {

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { interpretResponse, formatPath } from '../../src/campaign-api/envelope.js';
+import { blames, interpretResponse, formatPath } from '../../src/campaign-api/envelope.js';
 import {
   BusinessError,
   ContractError,
   HttpStatusError,
   MalformedResponseError,
+  RequestRefusedError,
   UnauthenticatedError,
 } from '../../src/campaign-api/errors.js';
+import { isBackendFailure, isRetryableForIdempotent, isRetryableForWrite } from '../../src/campaign-api/resilience.js';
 
 const body = (value: unknown) => JSON.stringify(value);
 
@@ -166,8 +168,8 @@ describe('interpretResponse: bodies that are no envelope', () => {
     expect(verdict.error.message).toBe('get: malformed response (HTTP 200): expected a JSON envelope, got "<html>oops</html>"');
   });
 
-  it('reports 5xx and 429 without an envelope as HTTP status errors', () => {
-    for (const status of [500, 502, 503, 429]) {
+  it('reports 5xx without an envelope as HTTP status errors: an outage', () => {
+    for (const status of [500, 502, 503, 504, 599]) {
       const verdict = interpretResponse('get', status, 'Service Unavailable');
       expect(verdict.kind === 'failed' && verdict.error).toBeInstanceOf(HttpStatusError);
       expect(verdict.kind === 'failed' && (verdict.error as HttpStatusError).httpStatus).toBe(status);
@@ -188,8 +190,61 @@ describe('interpretResponse: bodies that are no envelope', () => {
     }
   });
 
-  it('refuses a success envelope that comes with an error status', () => {
-    const verdict = interpretResponse('start', 404, body({ status: 'success', result: { ymCampaignId: 1, campaignStatus: 'started' } }));
-    expect(verdict.kind === 'failed' && verdict.error).toBeInstanceOf(MalformedResponseError);
+  it('refuses a success envelope that comes with a status outside 2xx: as malformed, an outage, or a refusal by its status', () => {
+    const success = body({ status: 'success', result: { ymCampaignId: 1, campaignStatus: 'started' } });
+    const redirect = interpretResponse('start', 302, success);
+    expect(redirect.kind === 'failed' && redirect.error).toBeInstanceOf(MalformedResponseError);
+    const outage = interpretResponse('start', 503, success);
+    expect(outage.kind === 'failed' && outage.error).toBeInstanceOf(HttpStatusError);
+    const refusal = interpretResponse('start', 404, success);
+    expect(refusal.kind === 'refused' && refusal.error).toBeInstanceOf(RequestRefusedError);
+  });
+});
+
+describe('interpretResponse: a refusal is not an outage', () => {
+  it('blames the request for every 4xx and the backend for every 5xx, nothing else', () => {
+    for (let status = 100; status <= 599; status++) {
+      expect(blames(status), String(status)).toBe(status >= 400 && status < 500 ? 'request' : status >= 500 ? 'backend' : undefined);
+    }
+  });
+
+  it('takes a 4xx without a usable envelope as a refusal of this request: no retry, never counted towards the breaker', () => {
+    const bodies = [
+      '',
+      '<html><head><title>400 Request Header Or Cookie Too Large</title></head></html>',
+      'Too Many Requests',
+      body([1, 2]),
+      body({ status: 'error', errors: {} }),
+      body({ status: 'ok' }),
+    ];
+    for (const status of [400, 403, 404, 405, 408, 413, 414, 429, 431, 499]) {
+      for (const text of bodies) {
+        const verdict = interpretResponse('get', status, text);
+        expect(verdict.kind, `${status} ${text}`).toBe('refused');
+        if (verdict.kind !== 'refused') continue;
+        expect(verdict.error).toBeInstanceOf(RequestRefusedError);
+        expect((verdict.error as RequestRefusedError).httpStatus).toBe(status);
+        // What the body said is not repeated: it may be a proxy's page, or echo the request.
+        expect(verdict.error.message).toBe(`get: the backend refused the request with HTTP ${status} and no error code`);
+        expect(isBackendFailure(verdict.error)).toBe(false);
+        expect(isRetryableForIdempotent(verdict.error)).toBe(false);
+        expect(isRetryableForWrite(verdict.error)).toBe(false);
+      }
+    }
+  });
+
+  it('lets an error envelope on a 4xx speak for itself: its code, or a refused token', () => {
+    const limited = interpretResponse('get', 429, body({ status: 'error', errors: { code: 'tooManyRequests', message: 'slow down' } }));
+    expect(limited.kind === 'refused' && limited.error).toBeInstanceOf(BusinessError);
+    expect(limited.kind === 'refused' && (limited.error as BusinessError).code).toBe('tooManyRequests');
+    const token = interpretResponse('get', 400, body({ status: 'error', errors: { code: 'invalidToken', message: 'bad token' } }));
+    expect(token.kind === 'refused' && token.error).toBeInstanceOf(UnauthenticatedError);
+  });
+
+  it('keeps what fails as an outage: a 5xx, and a body that is no answer outside the 4xx', () => {
+    for (const verdict of [interpretResponse('get', 500, ''), interpretResponse('get', 502, '<html>Bad Gateway</html>'), interpretResponse('get', 200, 'nope')]) {
+      expect(verdict.kind).toBe('failed');
+      if (verdict.kind === 'failed') expect(isBackendFailure(verdict.error) && isRetryableForIdempotent(verdict.error)).toBe(true);
+    }
   });
 });

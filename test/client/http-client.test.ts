@@ -8,6 +8,7 @@ import {
   MalformedResponseError,
   NetworkError,
   OverloadedError,
+  RequestRefusedError,
   TimeoutError,
   UnauthenticatedError,
 } from '../../src/campaign-api/errors.js';
@@ -326,6 +327,25 @@ describe('circuit breaker', () => {
     for (let i = 0; i < 8; i++) await failure(client.get(TOKEN, { ymCampaignId: 7 }));
     expect(client.breakerState()).toBe('closed');
     expect(server.seen).toHaveLength(8);
+  });
+
+  it('treats a 4xx without an envelope as an answer: each tried once, the breaker closed', async () => {
+    const down = text(500, 'down');
+    server.respond(sequence(down, down, text(400, 'Bad Request'), text(431, ''), text(413, 'Payload Too Large'), text(429, 'Too Many Requests'), down, down, text(404, '<html>Not Found</html>')));
+    const { client, reports } = recordingClient(server.url, { maxAttempts: 3, breaker: { consecutiveFailures: 3, halfOpenAfterMs: 5000 } });
+    // A read fails twice, then its third attempt is refused: the refusal ends it and the count of failures starts again.
+    expect((await failure(client.get(TOKEN, { ymCampaignId: 7 }))).error).toBeInstanceOf(RequestRefusedError);
+    for (const status of [431, 413, 429]) expect(((await failure(client.get(TOKEN, { ymCampaignId: 7 }))).error as RequestRefusedError).httpStatus).toBe(status);
+    expect(((await failure(client.get(TOKEN, { ymCampaignId: 7 }))).error as RequestRefusedError).httpStatus).toBe(404);
+    expect(client.breakerState()).toBe('closed');
+    expect(server.seen).toHaveLength(9);
+    expect(reports.map((r) => [r.outcome, r.attempts])).toEqual([
+      ['refused', 3],
+      ['refused', 1],
+      ['refused', 1],
+      ['refused', 1],
+      ['refused', 3],
+    ]);
   });
 
   it('does not count calls the caller aborted', async () => {

@@ -1,5 +1,7 @@
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { operations, OPERATION_NAMES, type OperationName } from '../../src/campaign-api/index.js';
+import { HEADER_LIMIT_BYTES } from '../../src/emulator/index.js';
 import { AGGREGATOR, STORE, approve, campaignBody, create, isoIn, DAY, startedCampaign, useEmulator, type EmulatorClient } from './support.js';
 
 type Case = (client: EmulatorClient) => Promise<unknown>;
@@ -223,6 +225,40 @@ describe('transport-level errors', () => {
       }
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect((await env.client.call('get', { ymCampaignId: 1 })).status).toBe(200);
+  });
+
+  /** One request written byte for byte, its head exactly `headBytes` long (a long Authorization header); the status line answered. */
+  function exactHead(headBytes: number, token = 'x'): Promise<{ status: number; text: string }> {
+    const { port } = new URL(env.client.url);
+    const head = (filler: string) => `POST /v1/campaigns/get HTTP/1.1\r\nhost: emulator\r\ncontent-length: 2\r\nauthorization: Bearer ${token}${filler}\r\nconnection: close\r\n\r\n`;
+    const request = `${head('x'.repeat(headBytes - head('').length))}{}`;
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk) => chunks.push(chunk));
+      socket.on('error', reject);
+      socket.on('end', () => {
+        const text = Buffer.concat(chunks).toString('latin1');
+        resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]), text });
+      });
+    });
+  }
+
+  it('a request line and headers over 16 KiB (a long Authorization header) → a bare 400 without an envelope, counted as a call', async () => {
+    await env.client.adminOk('calls', undefined, 'DELETE');
+    // Exactly at the limit, the request is read: an unknown token.
+    expect((await exactHead(HEADER_LIMIT_BYTES)).status).toBe(401);
+    const refused = await exactHead(HEADER_LIMIT_BYTES + 1);
+    expect(refused.status).toBe(400);
+    expect(refused.text).toMatch(/content-type: text\/plain/i);
+    expect(refused.text).not.toContain('"status"');
+    // Far over it (30 KB, past Node's default limit), and with a token the emulator knows: the same bare 400, nothing read.
+    expect((await exactHead(30_000, STORE)).status).toBe(400);
+    const answer = await env.client.raw(url(), { headers: { ...auth, authorization: `Bearer ${'A'.repeat(HEADER_LIMIT_BYTES)}` }, body: '{"ymCampaignId":1}' });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toBeUndefined();
+    expect((await env.client.adminOk('calls', undefined, 'GET')).calls).toEqual({ 'campaigns/get': 4 });
     expect((await env.client.call('get', { ymCampaignId: 1 })).status).toBe(200);
   });
 

@@ -42,6 +42,22 @@ describe('fault injection', () => {
     expect(await total()).toBe(8);
   });
 
+  it('http4xx: a bare 4xx (400 unless given), no envelope, nothing stored', async () => {
+    await fault({ mode: 'http4xx', operation: 'campaigns/create' });
+    let response = await post('campaigns/create', campaignBody('promo'));
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await response.text()).toBe('400 Bad Request (injected http4xx fault)');
+    for (const httpStatus of [413, 429, 431]) {
+      await fault({ mode: 'http4xx', operation: 'campaigns/create', httpStatus });
+      response = await post('campaigns/create', campaignBody('promo'));
+      expect(response.status).toBe(httpStatus);
+      expect(await response.text()).toMatch(new RegExp(`^${httpStatus} .+ \\(injected http4xx fault\\)$`));
+    }
+    expect(await total()).toBe(8);
+    expect((await env.client.admin('faults', { mode: 'http4xx', httpStatus: 500 })).status).toBe(400);
+  });
+
   it('reset: the connection is destroyed without an answer, nothing stored', async () => {
     await fault({ mode: 'reset', operation: 'campaigns/create' });
     const error = await post('campaigns/create', campaignBody('promo')).then(() => null, (e: Error) => e);

@@ -190,6 +190,23 @@ describe('addPins', () => {
     expect(payload.userErrors[1].message).toContain('the upload stopped');
   });
 
+  it('a chunk refused with a bare 4xx (a proxy\'s 413) is UNKNOWN with its status, the rest listed as not stored, nothing tried again', async () => {
+    const { token, id } = await oneOffCampaign();
+    const pins = pinsFrom('BIG', 20_001);
+    const request = stack.gql(ADD, { input: { campaignId: id, pins } }, token);
+    await faultFromSecondChunk({ mode: 'http4xx', httpStatus: 413 });
+    const { body } = await request;
+    expect(body.errors).toBeUndefined();
+    const payload = body.data.addPins;
+    expect(payload).toMatchObject({ addedCount: 10_000, storedCount: 10_000, firstNotStoredIndex: 10_000 });
+    expect(payload.notStoredPins).toEqual(pins.slice(10_000));
+    expect(payload.userErrors).toEqual([expect.objectContaining({ code: 'UNKNOWN', field: ['input', 'pins'] })]);
+    expect(payload.userErrors[0].message).toContain('refused the upload of pins from input index 10000 on (10001 distinct pins) with HTTP 413');
+    expect((await stack.calls())['campaigns/add-pins']).toBe(2);
+    await stack.admin('faults', undefined, 'DELETE');
+    expect(await pinTotal(id, token)).toBe(10_000);
+  });
+
   it('a chunk answered with something unreadable is BACKEND_BAD_RESPONSE, the rest listed as not stored', async () => {
     const { token, id } = await oneOffCampaign();
     const pins = pinsFrom('BAD', 20_001);

@@ -21,6 +21,7 @@ import {
   MalformedResponseError,
   NetworkError,
   OverloadedError,
+  RequestRefusedError,
   TimeoutError,
   UnauthenticatedError,
 } from '../../src/campaign-api/index.js';
@@ -50,6 +51,7 @@ describe('formatError', () => {
     [new ContractError('get', 'campaignStatus', 'expected string'), 'BACKEND_BAD_RESPONSE'],
     [new BadBackendValueError('URL', 'Invalid URL'), 'BACKEND_BAD_RESPONSE'],
     [new BusinessError('get', 'incorrectData', 'ymCampaignId is required'), 'BACKEND_REJECTED'],
+    [new RequestRefusedError('get', 431), 'BACKEND_REFUSED'],
     [new AbortedError('get', 'caller'), 'REQUEST_CANCELLED'],
   ])('%s → %s, with our own message and no internals', (error, code) => {
     const out = format(error);
@@ -58,6 +60,16 @@ describe('formatError', () => {
     expect(out.locations).toEqual([{ line: 1, column: 3 }]);
     expect(out.message).not.toBe(error.message);
     expect(JSON.stringify(out)).not.toMatch(/stacktrace|Unexpected token|ymCampaignId is required|ECONNREFUSED|expected string/);
+  });
+
+  it('a refusal without a code is the caller\'s own: BACKEND_REFUSED with its HTTP status, never BACKEND_UNAVAILABLE', () => {
+    expect(format(new RequestRefusedError('info', 413))).toEqual({
+      message:
+        'The campaign API refused a statistics read of this request with HTTP 413 and no error code: what the request sent (such as an oversized Authorization header) or how often its caller asks. It was not tried again.',
+      path: ['campaign'],
+      locations: [{ line: 1, column: 3 }],
+      extensions: { code: 'BACKEND_REFUSED', httpStatus: 413, operation: 'info' },
+    });
   });
 
   it('hides anything unexpected behind an opaque internal error', () => {

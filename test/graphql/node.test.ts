@@ -102,10 +102,11 @@ describe('the cost limit', () => {
   it('counts the fields asked through a fragment on the node’s type', async () => {
     const small = await startStack({ env: { MAX_BACKEND_CALLS: '60' } });
     try {
-      const ids = Array.from({ length: 30 }, (_, i) => campaignNodeId(i + 1));
+      // A read per id, which `card` shares, and a statistics read per id through the fragment: 62.
+      const ids = Array.from({ length: 31 }, (_, i) => campaignNodeId(i + 1));
       const { status, body } = await small.gql('query ($ids: [ID!]!) { nodes(ids: $ids) { id ... on Campaign { card { title } stats { shows } } } }', { ids });
       expect(status).toBe(400);
-      expect(body.errors![0]).toMatchObject({ extensions: { code: 'QUERY_LIMIT_EXCEEDED', limit: 'backend_calls' } });
+      expect(body.errors![0]).toMatchObject({ extensions: { code: 'QUERY_LIMIT_EXCEEDED', limit: 'backend_calls', cost: { backendCalls: 62 } } });
       expect(await small.calls()).toEqual({});
     } finally {
       await small.close();

@@ -37,12 +37,15 @@ const ENV = {
 type Outcome =
   | { kind: 'unavailable'; code: 'BACKEND_UNAVAILABLE'; reason: string; retried: true }
   | { kind: 'bad'; code: 'BACKEND_BAD_RESPONSE'; reason: string; retried: boolean }
-  | { kind: 'refused'; code: 'BACKEND_REJECTED'; userCode: 'INCORRECT_DATA'; retried: false };
+  | { kind: 'refused'; code: 'BACKEND_REJECTED'; userCode: 'INCORRECT_DATA'; retried: false }
+  /** A 4xx without an envelope: this request's own refusal, never retried, no outage. */
+  | { kind: 'refused4xx'; code: 'BACKEND_REFUSED'; httpStatus: number; userCode: 'UNKNOWN'; retried: false };
 
 /** What each fault means to a caller; `retried` is whether an idempotent call tries again. */
 const OUTCOMES: Record<FaultMode, Outcome> = {
   latency: { kind: 'unavailable', code: 'BACKEND_UNAVAILABLE', reason: 'timeout', retried: true },
   http500: { kind: 'unavailable', code: 'BACKEND_UNAVAILABLE', reason: 'http', retried: true },
+  http4xx: { kind: 'refused4xx', code: 'BACKEND_REFUSED', httpStatus: 400, userCode: 'UNKNOWN', retried: false },
   reset: { kind: 'unavailable', code: 'BACKEND_UNAVAILABLE', reason: 'network', retried: true },
   hang: { kind: 'unavailable', code: 'BACKEND_UNAVAILABLE', reason: 'timeout', retried: true },
   malformed: { kind: 'bad', code: 'BACKEND_BAD_RESPONSE', reason: 'malformed', retried: true },
@@ -69,7 +72,14 @@ function expectTopLevel(response: GqlResponse<any>, field: string, outcome: Outc
   const error = response.body.errors![0];
   expect(error.path).toEqual([field]);
   expect(error.extensions.code).toBe(outcome.code);
-  if (outcome.kind !== 'refused') expect(error.extensions.reason).toBe(outcome.reason);
+  expectDetail(error, outcome);
+}
+
+/** What a top-level error adds to its code: the backend's code, the HTTP status of a bare refusal, or why the backend failed. */
+function expectDetail(error: any, outcome: Outcome): void {
+  if (outcome.kind === 'refused') expect(error.extensions.backendCode).toBe('incorrectData');
+  else if (outcome.kind === 'refused4xx') expect(error.extensions.httpStatus).toBe(outcome.httpStatus);
+  else expect(error.extensions.reason).toBe(outcome.reason);
 }
 
 /** A write refused with a business error: payload data, no top-level error. */
@@ -94,8 +104,7 @@ const TARGETS: Target[] = [
       expect(body.errors).toHaveLength(1);
       expect(body.errors![0].path).toEqual(['campaign']);
       expect(body.errors![0].extensions.code).toBe(outcome.code);
-      if (outcome.kind === 'refused') expect(body.errors![0].extensions.backendCode).toBe('incorrectData');
-      else expect(body.errors![0].extensions.reason).toBe(outcome.reason);
+      expectDetail(body.errors![0], outcome);
     },
   },
   {
@@ -206,7 +215,7 @@ const TARGETS: Target[] = [
       expect(payload.notStoredPins).toEqual(['FAULT-A', 'FAULT-B']);
       expect(payload.firstNotStoredIndex).toBe(0);
       expect(payload.userErrors).toHaveLength(1);
-      expect(payload.userErrors[0]).toMatchObject({ code: outcome.code, field: ['input', 'pins'] });
+      expect(payload.userErrors[0]).toMatchObject({ code: outcome.kind === 'refused4xx' ? outcome.userCode : outcome.code, field: ['input', 'pins'] });
     },
   },
   {
@@ -252,8 +261,8 @@ describe('fault matrix', () => {
   });
 
   it('covers every fault mode the emulator has', () => {
-    expect(CASES).toHaveLength(TARGETS.length * 7);
-    expect([...FAULT_MODES].sort()).toEqual(['contract', 'error200', 'hang', 'http500', 'latency', 'malformed', 'reset']);
+    expect(CASES).toHaveLength(TARGETS.length * 8);
+    expect([...FAULT_MODES].sort()).toEqual(['contract', 'error200', 'hang', 'http4xx', 'http500', 'latency', 'malformed', 'reset']);
   });
 
   it.each(CASES)('$label', async ({ target, mode }) => {

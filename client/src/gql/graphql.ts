@@ -156,7 +156,10 @@ export type UserErrorCode =
    * than one call takes).
    */
   | 'TOO_LONG'
-  /** The campaign API refused with a code this API does not know yet; `message` carries its text. */
+  /**
+   * The campaign API refused with a code this API does not know yet, or with none at all (an HTTP
+   * status alone, as a proxy in front of it may answer); `message` says what it answered.
+   */
   | 'UNKNOWN';
 
 export type CardFieldsFragment = { __typename: 'CampaignCard', title: string, description: string, discountLabel: string, logoPngUrl: string, logoSvgUrl: string, backgroundColor: string, fontColor: string, backgroundImageUrl: string | null, actionUrl: string | null };

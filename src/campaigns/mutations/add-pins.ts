@@ -2,6 +2,7 @@ import {
   BusinessError,
   CODE_CAMPAIGN_TYPES,
   CampaignApiError,
+  RequestRefusedError,
   UnauthenticatedError,
   isBadResponse,
   isUnknownEnumValue,
@@ -13,7 +14,7 @@ import {
   type UnknownEnumValue,
 } from '../../campaign-api/index.js';
 import type { GraphQLContext } from '../../schema/context.js';
-import { CampaignTypeValues } from '../enum-values.js';
+import { CampaignTypeValues, UNKNOWN_VALUE } from '../enum-values.js';
 import { unavailableReason } from '../errors.js';
 import type { CampaignRef, UserErrorModel } from '../models.js';
 import { parseCampaignId } from '../campaign-id.js';
@@ -154,6 +155,10 @@ async function upload(ctx: GraphQLContext, campaign: CampaignRef, unique: Unique
           ),
         );
         if (stored > 0) userErrors.push(incorrect(PINS, `the upload stopped: ${range} were not stored; fix and re-send them (see notStoredPins)`));
+      } else if (error instanceof RequestRefusedError) {
+        userErrors.push(
+          userError(PINS, UNKNOWN_VALUE, `the campaign API refused the upload of ${range} with HTTP ${error.httpStatus} and no error code; they were not stored (see notStoredPins)`),
+        );
       } else {
         const code = isBadResponse(error) ? 'backendBadResponse' : 'backendUnavailable';
         const what = isBadResponse(error) ? 'answered with data this API cannot use' : `was unavailable (${unavailableReason(error)})`;

@@ -22,12 +22,18 @@ import {
 /**
  * What a query would cost before anything runs: the backend calls it can cause and the objects
  * it can return, from the `@backendCall` and `@listSize` annotations of the schema and the
- * actual `first`/`ids` arguments (variables included). Refusing on this estimate means a query
- * that would fan out into thousands of calls never makes the first one.
+ * actual `first`/`ids` arguments (variables included): a list read by one call per item costs
+ * as many calls as it has items. Refusing on this estimate means a query that would fan out into
+ * thousands of calls never makes the first one.
  */
 export interface CostEstimate {
   backendCalls: number;
   listNodes: number;
+}
+
+interface BackendCall {
+  operation: string;
+  perItem?: boolean | null;
 }
 
 interface ListSize {
@@ -105,11 +111,16 @@ export function estimateCost(
     return spec.assumedSize ?? 1;
   };
 
+  /**
+   * `paid`: the operation each object of this selection was read by already (an item of a list
+   * read by one call per item), which its own fields needing that operation share.
+   */
   const visit = (
     selectionSets: readonly SelectionSetNode[],
     type: GraphQLCompositeType,
     multiplier: number,
     sized?: { fields: string[]; size: number },
+    paid?: string,
   ): void => {
     if (++visits > MAX_VISITS) throw new Error('query too large to estimate');
     const fieldMap = isObjectType(type) || isInterfaceType(type) ? type.getFields() : undefined;
@@ -117,33 +128,39 @@ export function estimateCost(
     // type: it costs what it costs on that type, or a node() query would cost nothing.
     const possible = isAbstractType(type) ? schema.getPossibleTypes(type) : [];
     const fieldDef = (name: string) => fieldMap?.[name] ?? possible.find((t) => name in t.getFields())?.getFields()[name];
-    const calls = new Set<string>();
+    /** Calls per object, by operation and arguments: one, or one per item of a list. */
+    const calls = new Map<string, number>();
     for (const nodes of collect(selectionSets).values()) {
       // Validation made fields under one key agree on name and arguments: the first speaks for all.
       const node = nodes[0]!;
       const def = fieldDef(node.name.value);
       if (!def) continue; // __typename or introspection: no backend cost
-      const call = directive<{ operation: string }>(def, backendCall);
-      // Fields of one object share a call (the loader); different arguments make different calls.
-      if (call) calls.add(node.arguments?.length ? `${call.operation}(${node.arguments.map(print).join(',')})` : call.operation);
+      const call = directive<BackendCall>(def, backendCall);
+      const spec = directive<ListSize>(def, listSize);
+      // Lists that can be long carry @listSize; an unannotated one counts as one item.
+      const size = spec ? sizeOf(node, def, spec) : 1;
+      if (call) {
+        // Fields of one object share a call (the loader); different arguments make different calls.
+        const key = node.arguments?.length ? `${call.operation}(${node.arguments.map(print).join(',')})` : call.operation;
+        if (key !== paid) calls.set(key, call.perItem ? size : 1);
+      }
       const subSelections = nodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : []));
       if (!subSelections.length) continue;
       const named = getNamedType(def.type);
       if (!isCompositeType(named)) continue;
 
       const own = sized?.fields.includes(node.name.value) ? multiplier * sized.size : multiplier;
-      const spec = directive<ListSize>(def, listSize);
       if (spec?.sizedFields?.length) {
         estimate.listNodes += own;
-        visit(subSelections, named, own, { fields: spec.sizedFields, size: sizeOf(node, def, spec) });
+        visit(subSelections, named, own, { fields: spec.sizedFields, size });
       } else {
-        // Lists that can be long carry @listSize; an unannotated one counts as one item.
-        const size = spec ? sizeOf(node, def, spec) : 1;
         estimate.listNodes += own * size;
-        visit(subSelections, named, own * size);
+        visit(subSelections, named, own * size, undefined, call?.perItem ? call.operation : undefined);
       }
     }
-    estimate.backendCalls += calls.size * multiplier;
+    let perObject = 0;
+    for (const count of calls.values()) perObject += count;
+    estimate.backendCalls += perObject * multiplier;
   };
 
   visit([operation.selectionSet], root, 1);

@@ -1666,7 +1666,10 @@ export type UserErrorCode =
    * than one call takes).
    */
   | 'tooLong'
-  /** The campaign API refused with a code this API does not know yet; `message` carries its text. */
+  /**
+   * The campaign API refused with a code this API does not know yet, or with none at all (an HTTP
+   * status alone, as a proxy in front of it may answer); `message` says what it answered.
+   */
   | 'unknown';
 
 
@@ -1900,6 +1903,7 @@ export type ResolversParentTypes = {
 
 export type BackendCallDirectiveArgs = {
   operation: Scalars['String']['input'];
+  perItem?: Maybe<Scalars['Boolean']['input']>;
 };
 
 export type BackendCallDirectiveResolver<Result, Parent, ContextType = GraphQLContext, Args = BackendCallDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;

@@ -14,7 +14,7 @@ export function emulatorAdmin(baseUrl: string) {
     reset: () => call('POST', 'reset'),
     moderate: (ymCampaignId: number, decision: 'approve' | 'decline') => call('POST', 'moderate', { ymCampaignId, decision }),
     accept: (ymCampaignId: number) => call<{ pin?: string; clickId?: string }>('POST', 'accept', { ymCampaignId }),
-    fault: (fault: { mode: string; operation?: string; latencyMs?: number; code?: string; afterEffect?: boolean; probability?: number }) =>
+    fault: (fault: { mode: string; operation?: string; latencyMs?: number; code?: string; httpStatus?: number; afterEffect?: boolean; probability?: number }) =>
       call('POST', 'faults', fault),
     clearFaults: () => call('DELETE', 'faults'),
     async calls(): Promise<Record<string, number>> {
