@@ -1,5 +1,5 @@
 import type { CampaignApi } from '../campaign-api/api.js';
-import { UnauthenticatedError } from '../campaign-api/index.js';
+import { RequestRefusedError, UnauthenticatedError } from '../campaign-api/index.js';
 import type { TokenVerdict, TokenVerdicts } from '../cache/token-verdicts.js';
 import type { TokenStanding } from '../pipeline/rules.js';
 
@@ -21,7 +21,9 @@ export function createTokenCheck(api: CampaignApi, verdicts: TokenVerdicts): Tok
     api.getAllCampaigns(token, { limit: 1, offset: 0 }).then(
       (): TokenVerdict => 'accepted',
       (error: unknown): TokenVerdict => {
-        if (error instanceof UnauthenticatedError) return 'refused';
+        // Nothing of the call but the token is the caller's: a refusal of it (401, or a 4xx such
+        // as a proxy's for a header too large) is the token's.
+        if (error instanceof UnauthenticatedError || error instanceof RequestRefusedError) return 'refused';
         throw error;
       },
     );

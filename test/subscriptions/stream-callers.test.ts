@@ -175,3 +175,27 @@ describe('who a stream is opened for', () => {
     }
   });
 });
+
+describe('a token the campaign API refuses as a bad request (a proxy\'s limit on headers)', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    // A backend that refuses a head over 1 KiB with a bare 400, as a proxy in front of it would.
+    stack = await startStack({ emulator: { headerLimitBytes: 1024 } });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('is refused as the token\'s own refusal on both streams, with one call each and nothing polled after', async () => {
+    await stack.resetCalls();
+    const token = `long-${'t'.repeat(1500)}`;
+    expect(await init(stack, { authorization: `Bearer ${token}` })).toMatchObject({ code: 4401 });
+    const refused = await stream(stack, SUBSCRIBE, { 'content-type': 'application/json', authorization: `Bearer ${token}-sse` });
+    expect(refused.status).toBe(401);
+    expect(refused.json.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect(await stack.calls()).toEqual({ 'campaigns/get-all-campaigns': 2 });
+    await sleep(300);
+    expect(await stack.calls()).toEqual({ 'campaigns/get-all-campaigns': 2 });
+  });
+});
