@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { GraphQLError, Kind, parse, type DocumentNode, type OperationTypeNode } from 'graphql';
+import { Kind, parse, type DocumentNode, type OperationTypeNode } from 'graphql';
 import { quote } from '../text/received-value.js';
 import { sha256Hex } from './documents.js';
+import { refusal } from './rules.js';
 import type { CallerKind, Policy, Refusal } from './types.js';
 
 /**
@@ -131,15 +132,12 @@ export function loadTrustedDocuments(file: string | undefined, onMismatch?: (has
     },
     // A digest only where an entry is renamed, and only of a text no longer than such an entry's.
     byText: (query) => byQuery.get(query) ?? (renamed.size > 0 && query.length <= longest ? renamed.get(sha256Hex(query)) : undefined),
-    notFound: (id) => ({
-      status: 400,
-      errors: [
-        new GraphQLError(
-          `No trusted document has the id ${quote(id)}: this server runs only the documents of its manifest (TRUSTED_DOCUMENTS, ${byHash.size} documents). Build the app with this manifest, or send a document it lists.`,
-          { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } },
-        ),
-      ],
-    }),
+    notFound: (id) =>
+      refusal(
+        400,
+        `No trusted document has the id ${quote(id)}: this server runs only the documents of its manifest (TRUSTED_DOCUMENTS, ${byHash.size} documents). Build the app with this manifest, or send a document it lists.`,
+        'PERSISTED_QUERY_NOT_FOUND',
+      ),
   };
 }
 
@@ -161,14 +159,9 @@ export function trustedDocumentsPolicy(documents: TrustedDocuments, heldToManife
       if (!heldToManifest(caller.kind) || named.origin === 'manifest') return undefined;
       if (named.text === undefined && named.id !== undefined) return refuse(documents.notFound(named.id));
       const who = caller.kind === 'app' ? 'app keys' : 'partner tokens';
-      return refuse({
-        status: 403,
-        errors: [
-          new GraphQLError(`This server runs only trusted documents for ${who}: send a documentId from its manifest (TRUSTED_DOCUMENTS) instead of a query text.`, {
-            extensions: { code: 'TRUSTED_DOCUMENT_REQUIRED' },
-          }),
-        ],
-      });
+      return refuse(
+        refusal(403, `This server runs only trusted documents for ${who}: send a documentId from its manifest (TRUSTED_DOCUMENTS) instead of a query text.`, 'TRUSTED_DOCUMENT_REQUIRED'),
+      );
     },
   };
 }
