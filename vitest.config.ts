@@ -78,6 +78,8 @@ export default defineConfig({
   test: {
     // Once per run, before either project (the build empties dist/ first).
     globalSetup: ['test/helpers/build.global.ts'],
+    // Vitest's own report, then the files that skipped tests and the Debian package each needs.
+    reporters: ['default', './test/helpers/skipped-suites.ts'],
     // Integration suites start their own servers on port 0; two workers fit the 2-core machine.
     pool: 'forks',
     maxWorkers: 2,

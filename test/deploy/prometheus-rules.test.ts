@@ -6,21 +6,23 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { SERVER_ERROR_CODES } from '../../src/observability/outcomes.js';
 import { metricNames } from '../helpers/promql.js';
-import { PROMETHEUS, RULE_FILES, RULE_TESTS, dashboardQueries, promtool, rules } from './support.js';
+import { PROMETHEUS, RULE_FILES, RULE_TESTS, dashboardQueries, rules } from './support.js';
+import { needs } from '../helpers/needs.js';
+import { where } from '../helpers/system-programs.js';
 
 /**
  * The Prometheus rules of deploy/prometheus/: valid for promtool, each alert unit-tested firing and
  * not firing, each explained, and the error ratio counting exactly the server's codes.
  */
-describe.skipIf(!promtool)('promtool', () => {
+describe.skipIf(!needs('promtool'))('promtool', () => {
   it('checks the rule files', () => {
-    const run = spawnSync(promtool!, ['check', 'rules', ...RULE_FILES], { encoding: 'utf8' });
+    const run = spawnSync(where('promtool')!, ['check', 'rules', ...RULE_FILES], { encoding: 'utf8' });
     expect(run.stdout + run.stderr).not.toMatch(/FAILED/);
     expect(run.status, run.stdout + run.stderr).toBe(0);
   });
 
   it('passes the rules\' unit tests', () => {
-    const run = spawnSync(promtool!, ['test', 'rules', ...RULE_TESTS], { encoding: 'utf8', cwd: PROMETHEUS });
+    const run = spawnSync(where('promtool')!, ['test', 'rules', ...RULE_TESTS], { encoding: 'utf8', cwd: PROMETHEUS });
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(run.stdout.match(/SUCCESS/g)).toHaveLength(RULE_TESTS.length);
   });
@@ -32,7 +34,7 @@ describe.skipIf(!promtool)('promtool', () => {
         .replace('rule_files: [../recording.yml, ../alerts.yml]', `rule_files: [${RULE_FILES.join(', ')}]`)
         .replace("summary: 'a:9464: resident memory 500MiB'", "summary: 'a:9464: resident memory 1MiB'");
       writeFileSync(join(dir, 'broken.yml'), broken);
-      const run = spawnSync(promtool!, ['test', 'rules', join(dir, 'broken.yml')], { encoding: 'utf8' });
+      const run = spawnSync(where('promtool')!, ['test', 'rules', join(dir, 'broken.yml')], { encoding: 'utf8' });
       expect(run.status, run.stdout + run.stderr).not.toBe(0);
       expect(run.stdout + run.stderr).toMatch(/resident memory 500MiB/);
     } finally {

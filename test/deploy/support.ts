@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,14 +14,6 @@ export const DASHBOARDS = existsSync(join(root, 'deploy/grafana'))
       .filter((file) => file.endsWith('.json'))
       .map((file) => join(root, 'deploy/grafana', file))
   : [];
-
-/** promtool, from Debian's `prometheus` package (`.ci/run` installs it when missing). */
-export const promtool = ['/usr/bin/promtool', ...(process.env.PATH ?? '').split(':').map((dir) => join(dir, 'promtool'))].find(
-  (path) => existsSync(path) && spawnSync(path, ['--version'], { stdio: 'ignore' }).status === 0,
-);
-if (!promtool) {
-  process.stdout.write('NOTICE: promtool is not installed; the Prometheus rule checks are SKIPPED (apt-get install prometheus, as .ci/run does).\n');
-}
 
 export interface Rule {
   record?: string;
