@@ -3,10 +3,9 @@
 # The production image of the Campaign GraphQL BFF: node running the prebuilt dist/ with the
 # production dependencies only, as a non-root user, under tini.
 #
-#   docker build -t campaign-bff:$(node -p "require('./package.json').version") \
-#     --build-arg VERSION=$(node -p "require('./package.json').version") --build-arg BUILD_COMMIT=$(git rev-parse HEAD) .
+#   docker build -t campaign-bff:$(node -p "require('./package.json').version") --build-arg BUILD_COMMIT=$(git rev-parse HEAD) .
 #   docker run --rm -p 4000:4000 -p 9464:9464 --read-only \
-#     -e CAMPAIGN_API_URL=https://partner-api.example.com/api campaign-bff:0.1.0
+#     -e CAMPAIGN_API_URL=https://partner-api.example.com/api campaign-bff:1.0.0
 #
 # Every stage starts from the same official image, pinned to a Node 24 (active LTS) release. For
 # reproducible builds pin its digest too, as the registry you pull from reports it
@@ -49,11 +48,12 @@ COPY --from=build /app/dist ./dist
 # new commit would otherwise install everything again. BUILD_COMMIT (7-40 hex digits, as `git
 # rev-parse HEAD` gives it) reaches the process, which shows it as the `commit` label of
 # bff_build_info; left empty by a build that does not pass it, which the process reads as unset.
-ARG VERSION=0.0.0-dev
+# The version is the release's, as package.json (and so bff_build_info) says it: written here, not
+# passed, so that no build labels an image with another (test/unit/versions.test.ts).
 ARG BUILD_COMMIT=
 LABEL org.opencontainers.image.title="campaign-graphql-bff" \
       org.opencontainers.image.description="GraphQL facade and backend-for-frontend over the Offer Campaign partner REST API v1" \
-      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.version="1.0.0" \
       org.opencontainers.image.revision="${BUILD_COMMIT}" \
       org.opencontainers.image.base.name="docker.io/library/node:24.21.0-trixie-slim"
 ENV BUILD_COMMIT=${BUILD_COMMIT}
