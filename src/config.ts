@@ -6,6 +6,7 @@ import { cache } from './config/cache.js';
 import { ConfigError } from './config/error.js';
 import { limits } from './config/limits.js';
 import { live } from './config/live.js';
+import { removedSettingsIn, type RemovedSettingsFound } from './config/removed.js';
 import { runtime } from './config/runtime.js';
 import { server } from './config/server.js';
 import { settingDocs, type Context } from './config/setting.js';
@@ -37,7 +38,7 @@ export const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-export type Config = ReturnType<typeof assemble>;
+export type Config = ReturnType<typeof assemble> & { ignoredSettings: RemovedSettingsFound['ignored'] };
 export type AppsConfig = Config['apps'];
 
 function assemble(e: Env, context: Context) {
@@ -83,7 +84,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const context: Context = { production: e.NODE_ENV === 'production', env, present };
-  const problems = [...backend.check(e, context), ...live.check(e, context), ...server.check(e, context), ...tracing.check(e, context)];
+  const removed = removedSettingsIn(present);
+  const problems = [...removed.refused, ...backend.check(e, context), ...live.check(e, context), ...server.check(e, context), ...tracing.check(e, context)];
   if (problems.length) throw new ConfigError(problems);
-  return assemble(e, context);
+  /** Removed settings still set, ignored in this release: the process names each in a warning. */
+  return { ...assemble(e, context), ignoredSettings: removed.ignored };
 }
