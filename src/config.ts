@@ -70,19 +70,28 @@ function shown(name: string, value: string | undefined): string {
   return JSON.stringify(value === undefined ? value : redactUrlValue(value));
 }
 
+/** The environment without its empty variables: an empty variable means "not set", as most shells and .env files intend it. */
+const presentIn = (env: Record<string, string | undefined>) =>
+  Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''));
+
+/**
+ * Some variables of the schema, read and checked as the whole configuration reads them: for a
+ * process entry that needs only those (the emulator run alone). Throws a ConfigError naming each.
+ */
+export function readSettings<S extends Record<string, z.ZodType>>(shape: S, env: Record<string, string | undefined> = process.env): z.output<z.ZodObject<S>> {
+  const parsed = z.object(shape).safeParse(presentIn(env));
+  if (parsed.success) return parsed.data;
+  throw new ConfigError(
+    parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      return `${name}=${shown(name, env[name])}: ${issue.message}`;
+    }),
+  );
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  // An empty variable means "not set", as most shells and .env files intend it.
-  const present = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''));
-  const parsed = envSchema.safeParse(present);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => {
-        const name = String(issue.path[0]);
-        return `${name}=${shown(name, env[name])}: ${issue.message}`;
-      }),
-    );
-  }
-  const e = parsed.data;
+  const present = presentIn(env);
+  const e = readSettings(envSchema.shape, env);
   const context: Context = { production: e.NODE_ENV === 'production', env, present };
   const removed = removedSettingsIn(present);
   const problems = [...removed.refused, ...backend.check(e, context), ...live.check(e, context), ...server.check(e, context), ...tracing.check(e, context)];
