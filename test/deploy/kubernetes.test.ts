@@ -10,6 +10,7 @@ import { loadTrustedDocuments } from '../../src/pipeline/trusted-documents.js';
 import { KNOWN_VARIABLES } from '../../src/config-names.js';
 import { loadConfig } from '../../src/config.js';
 import { containersOf, id, readYamlDocuments, renderKustomization, strategicMerge, type K8sObject } from '../helpers/kustomize.js';
+import { SHUTDOWN_MARGIN_MS, TRACING_FLUSH_MS } from './support.js';
 
 /**
  * deploy/kubernetes/: each overlay rendered, every object checked against the Kubernetes API's
@@ -25,10 +26,6 @@ const kubernetes = join(root, 'deploy/kubernetes');
 const OVERLAYS = ['development', 'production'] as const;
 const APP = 'campaign-bff';
 
-/** How long the export of buffered spans may take at shutdown (src/tracing/sdk.ts's default). */
-const TRACING_FLUSH_MS = 5000;
-/** Room past the shutdown the configuration asks for: closing Redis, the backend pool, the metrics listener. */
-const SHUTDOWN_MARGIN_MS = 3000;
 /**
  * How long, after a pod starts terminating, kube-proxy, ingress controllers and cloud load
  * balancers may still send it new requests; the pod must keep serving that long.
@@ -288,7 +285,7 @@ describe.each(OVERLAYS)('deploy/kubernetes/overlays/%s', (overlay) => {
   it('gives the pod the time its configured shutdown takes, and keeps serving while it is deregistered', () => {
     const config = loadConfig(env);
     const preStop = container.lifecycle?.preStop;
-    // Only a sleep: the image has no shell, and the service itself keeps serving after SIGTERM.
+    // Only a sleep: the service itself keeps serving after SIGTERM.
     if (preStop) expect(Object.keys(preStop)).toEqual(['sleep']);
     const preStopMs = preStop ? preStop.sleep.seconds * 1000 : 0;
     const graceMs = (pod.terminationGracePeriodSeconds ?? 30) * 1000;

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DockerfileParser, type Copy } from 'dockerfile-ast';
 import { parse } from 'yaml';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -14,6 +15,28 @@ export const DASHBOARDS = existsSync(join(root, 'deploy/grafana'))
       .filter((file) => file.endsWith('.json'))
       .map((file) => join(root, 'deploy/grafana', file))
   : [];
+
+/**
+ * What the image's last stage copies from an earlier stage, as paths under the build stage's
+ * WORKDIR (`dist/src`), with where each goes under its own: the built service it ships.
+ */
+export function runtimeCopiesFromBuild(): { from: string; to: string }[] {
+  const dockerfile = DockerfileParser.parse(readFileSync(join(root, 'Dockerfile'), 'utf8'));
+  const instructions = dockerfile.getInstructions();
+  const lastFrom = instructions.findLastIndex((i) => i.getKeyword() === 'FROM');
+  return instructions
+    .slice(lastFrom)
+    .filter((i) => i.getKeyword() === 'COPY' && (i as Copy).getFlags().some((flag) => flag.getName() === 'from'))
+    .map((i) => {
+      const [source, target] = i.getArguments().map((a) => a.getValue());
+      return { from: relative('/app', source!), to: relative('.', target!) };
+    });
+}
+
+/** How long the export of buffered spans may take at shutdown (src/tracing/sdk.ts's default). */
+export const TRACING_FLUSH_MS = 5000;
+/** Room past the shutdown the configuration asks for: closing Redis, the backend pool, the metrics listener. */
+export const SHUTDOWN_MARGIN_MS = 3000;
 
 export interface Rule {
   record?: string;
