@@ -14,8 +14,9 @@ export const PROGRAMS = {
   // Debian puts it in /usr/sbin, which not every PATH has.
   haproxy: { debian: 'haproxy', candidates: ['haproxy', '/usr/sbin/haproxy'], probe: ['-v'] },
   promtool: { debian: 'prometheus', candidates: ['/usr/bin/promtool', ...(process.env.PATH ?? '').split(':').filter(Boolean).map((dir) => join(dir, 'promtool'))], probe: ['--version'] },
-  // The client and a daemon it can reach: `docker info` fails without either.
-  docker: { debian: 'docker.io', candidates: ['docker'], probe: ['info', '--format', '{{.ServerVersion}}'] },
+  // Debian's client first (its BuildKit builds the image's secrets), and a daemon it can reach:
+  // `docker info` fails without either.
+  docker: { debian: 'docker.io', candidates: ['/usr/bin/docker', 'docker'], probe: ['info', '--format', '{{.ServerVersion}}'] },
 } as const;
 
 export type Program = keyof typeof PROGRAMS;

@@ -7,7 +7,7 @@ import { skippedSummary } from '../helpers/skipped-suites.js';
 /**
  * `npm test` ends by naming every file that skipped tests, with the Debian package that would run
  * them: vitest runs fixtures whose skip conditions ask `needs()` (and one that skips by hand), on a
- * PATH that holds node alone (so neither redis-server nor docker is found), with the reporter
+ * PATH that holds node alone (so neither redis-server nor redis-cli is found), with the reporter
  * `npm test` uses.
  */
 
@@ -27,8 +27,8 @@ describe('the skipped-suites summary', () => {
     expect(summary.trim().split('\n')).toEqual([
       'Skipped: 3 tests in 2 files, which did not run here:',
       '  test/fixtures/skips/by-hand.fixture.ts  1 test skipped: no reason recorded: a skip without needs()',
-      '  test/fixtures/skips/suite.fixture.ts    2 tests skipped: needs docker (Debian: docker.io), redis-server (Debian: redis-server)',
-      'To run them: apt-get install docker.io redis-server',
+      '  test/fixtures/skips/suite.fixture.ts    2 tests skipped: needs redis-cli (Debian: redis-tools), redis-server (Debian: redis-server)',
+      'To run them: apt-get install redis-server redis-tools',
     ]);
   });
 
