@@ -13,6 +13,8 @@ export const PROGRAMS = {
   'redis-cli': { debian: 'redis-tools', candidates: ['redis-cli'], probe: ['--version'] },
   // Debian puts it in /usr/sbin, which not every PATH has.
   haproxy: { debian: 'haproxy', candidates: ['haproxy', '/usr/sbin/haproxy'], probe: ['-v'] },
+  // The server, from the same package as promtool: it renders alert templates as production does.
+  prometheus: { debian: 'prometheus', candidates: ['/usr/bin/prometheus', 'prometheus'], probe: ['--version'] },
   promtool: { debian: 'prometheus', candidates: ['/usr/bin/promtool', ...(process.env.PATH ?? '').split(':').filter(Boolean).map((dir) => join(dir, 'promtool'))], probe: ['--version'] },
   // Debian's client first (its BuildKit builds the image's secrets), and a daemon it can reach:
   // `docker info` fails without either.
