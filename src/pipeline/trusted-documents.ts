@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Kind, parse, type DocumentNode, type OperationTypeNode } from 'graphql';
+import { Kind, parse, type DocumentNode } from 'graphql';
 import { quote } from '../text/received-value.js';
 import { sha256Hex } from './documents.js';
 import { refusal } from './rules.js';
@@ -16,12 +16,10 @@ import type { CallerKind, Policy, Refusal } from './types.js';
  */
 export interface TrustedDocument {
   hash: string;
+  /** The text, which the pipeline parses and judges as any other (its document cache keeps the tree). */
   query: string;
-  /** The type of its operation when it has exactly one (a GET may run only a query). */
-  operation: OperationTypeNode | undefined;
   /** The name of its operation when it has exactly one (and that one is named). */
   operationName: string | undefined;
-  document: DocumentNode;
 }
 
 export interface TrustedDocuments {
@@ -112,7 +110,7 @@ export function loadTrustedDocuments(file: string | undefined, onMismatch?: (has
       if ((name !== undefined && name !== only?.name?.value) || (type !== undefined && type !== only?.operation)) {
         throw problem(`${where} (${hash}) says ${quote(String(type))} ${quote(String(name))}, but its body holds ${only ? `${only.operation} ${only.name?.value ?? '(anonymous)'}` : `${operations.length} operations`}`);
       }
-      const entry = { hash, query, document, operation: only?.operation, operationName: only?.name?.value };
+      const entry = { hash, query, operationName: only?.name?.value };
       byHash.set(hash, entry);
       if (renamedEntry) renamed.set(hash, entry);
       else renamed.delete(hash);
