@@ -45,6 +45,7 @@ const NOT_TWICE = [
   // The process rather than its requests: the built entry's start-up, configuration, logs,
   // metrics port, shutdown and memory.
   'test/server/built-entry-*.test.ts',
+  'test/server/removed-settings.test.ts',
   'test/server/start-commands.test.ts',
   'test/server/shutdown.test.ts',
   'test/server/operation-cache-memory.test.ts',
