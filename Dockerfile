@@ -1,12 +1,19 @@
-# syntax=docker/dockerfile:1
-#
 # The production image of the Campaign GraphQL BFF: node running the prebuilt dist/ with the
 # production dependencies only, as a non-root user, under tini.
 #
-#   docker build -t campaign-bff:$(node -p "require('./package.json').version") \
-#     --build-arg VERSION=$(node -p "require('./package.json').version") --build-arg BUILD_COMMIT=$(git rev-parse HEAD) .
-#   docker run --rm -p 4000:4000 -p 9464:9464 --read-only \
-#     -e CAMPAIGN_API_URL=https://partner-api.example.com/api campaign-bff:0.1.0
+#   docker build -t campaign-bff:$(node -p "require('./package.json').version") --build-arg BUILD_COMMIT=$(git rev-parse HEAD) .
+#   docker run --rm --stop-timeout 30 -p 4000:4000 -p 9464:9464 --read-only \
+#     -e CAMPAIGN_API_URL=https://partner-api.example.com/api campaign-bff:1.0.0
+#
+# --stop-timeout: on SIGTERM the process serves SHUTDOWN_DELAY_MS (6 s) more, then gives requests
+# in flight SHUTDOWN_GRACE_MS (10 s) and exports its last spans (5 s at most); Docker's default of
+# 10 s would kill it mid-request (exit code 137).
+#
+# A registry of your own, its CA and its credentials reach `npm ci` as BuildKit secrets, mounted
+# for that command alone and never written to a layer (docs/operations.md, "The image"):
+#   docker build --secret id=npmrc,src=$HOME/.npmrc --secret id=npm_ca,src=/path/to/ca.pem ...
+# `npmrc` is an .npmrc (registry=..., //host/:_authToken=...); `npm_ca` a PEM file of the
+# CA that signed the registry's certificate. Either may be left out.
 #
 # Every stage starts from the same official image, pinned to a Node 24 (active LTS) release. For
 # reproducible builds pin its digest too, as the registry you pull from reports it
@@ -15,11 +22,13 @@
 # and let a dependency bot move version and digest together.
 
 # Build: every dependency (TypeScript tooling, esbuild), then `npm run build` compiles src/ to dist/
-# and bundles the development explorer (explorer/, GraphiQL) into dist/public/.
+# (and bundles the development explorer into dist/public/, which the runtime stage leaves out).
 FROM node:24.21.0-trixie-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN --mount=type=secret,id=npmrc,required=false --mount=type=secret,id=npm_ca,required=false \
+    if [ -s /run/secrets/npm_ca ]; then export NPM_CONFIG_CAFILE=/run/secrets/npm_ca; fi \
+ && NPM_CONFIG_USERCONFIG=/run/secrets/npmrc npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY scripts/build.mjs scripts/build-explorer.mjs ./scripts/
 COPY explorer ./explorer
@@ -27,8 +36,8 @@ COPY schema ./schema
 COPY src ./src
 RUN npm run build
 
-# Runtime: the production dependencies and the built dist/, nothing else (no sources, no dev
-# dependencies, no build at start-up).
+# Runtime: the production dependencies and the built service, nothing else (no sources, no dev
+# dependencies, no build at start-up, no development explorer: production never serves it).
 FROM node:24.21.0-trixie-slim AS runtime
 
 # tini is PID 1: it passes SIGTERM on to node and reaps any process that ends orphaned.
@@ -39,21 +48,27 @@ RUN apt-get update \
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
-# No install scripts run: the two dependencies that have one (esbuild, @apollo/protobufjs) need
-# theirs neither at run time nor to load.
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+# No install scripts run: the one production dependency that has one (@apollo/protobufjs) needs it
+# neither at run time nor to load.
+RUN --mount=type=secret,id=npmrc,required=false --mount=type=secret,id=npm_ca,required=false \
+    if [ -s /run/secrets/npm_ca ]; then export NPM_CONFIG_CAFILE=/run/secrets/npm_ca; fi \
+ && NPM_CONFIG_USERCONFIG=/run/secrets/npmrc npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
  && npm cache clean --force
-COPY --from=build /app/dist ./dist
+# The compiled service and the schema it reads; not dist/public/ (the explorer's bundle) nor the
+# kit's manifest, which only the embedded emulator of development serves.
+COPY --from=build /app/dist/src ./dist/src
+COPY --from=build /app/dist/schema ./dist/schema
 
 # What the build was made from, declared after the last RUN: every RUN after an ARG sees it, so a
 # new commit would otherwise install everything again. BUILD_COMMIT (7-40 hex digits, as `git
 # rev-parse HEAD` gives it) reaches the process, which shows it as the `commit` label of
 # bff_build_info; left empty by a build that does not pass it, which the process reads as unset.
-ARG VERSION=0.0.0-dev
+# The version is the release's, as package.json (and so bff_build_info) says it: written here, not
+# passed, so that no build labels an image with another (test/unit/versions.test.ts).
 ARG BUILD_COMMIT=
 LABEL org.opencontainers.image.title="campaign-graphql-bff" \
       org.opencontainers.image.description="GraphQL facade and backend-for-frontend over the Offer Campaign partner REST API v1" \
-      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.version="1.0.0" \
       org.opencontainers.image.revision="${BUILD_COMMIT}" \
       org.opencontainers.image.base.name="docker.io/library/node:24.21.0-trixie-slim"
 ENV BUILD_COMMIT=${BUILD_COMMIT}

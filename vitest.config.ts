@@ -45,6 +45,7 @@ const NOT_TWICE = [
   // The process rather than its requests: the built entry's start-up, configuration, logs,
   // metrics port, shutdown and memory.
   'test/server/built-entry-*.test.ts',
+  'test/server/removed-settings.test.ts',
   'test/server/start-commands.test.ts',
   'test/server/shutdown.test.ts',
   'test/server/operation-cache-memory.test.ts',
@@ -78,6 +79,8 @@ export default defineConfig({
   test: {
     // Once per run, before either project (the build empties dist/ first).
     globalSetup: ['test/helpers/build.global.ts'],
+    // Vitest's own report, then the files that skipped tests and the Debian package each needs.
+    reporters: ['default', './test/helpers/skipped-suites.ts'],
     // Integration suites start their own servers on port 0; two workers fit the 2-core machine.
     pool: 'forks',
     maxWorkers: 2,

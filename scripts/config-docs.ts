@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
 import { SECTIONS } from '../src/config.js';
+import { nextRelease, REMOVED_SETTINGS } from '../src/config/removed.js';
 import { settingDocs, type SettingDoc } from '../src/config/setting.js';
 
 export const REFERENCE_FILE = fileURLToPath(new URL('../docs/configuration.md', import.meta.url));
@@ -56,6 +57,18 @@ export function renderConfigurationReference(): string {
   for (const section of SECTIONS) {
     lines.push('', `## ${section.title}`, '', section.about, '', ...table(section.shape), ...sdkList(section.shape));
   }
+  lines.push(
+    '',
+    '## Removed settings',
+    '',
+    'Settings earlier releases read. In the release that removed one (and its patch releases) a deployment that still',
+    'sets it starts, with a warning naming it; from the next release on it stops the start. Remove them before upgrading',
+    'past that release ([CHANGELOG.md](../CHANGELOG.md) says what each release removed).',
+    '',
+    '| variable | removed in | stops the start from | why, and what to do instead |',
+    '|---|---|---|---|',
+    ...REMOVED_SETTINGS.map((s) => `| \`${s.name}\` | ${s.removedIn} | ${nextRelease(s.removedIn)} | ${cell(s.instead)} |`),
+  );
   return `${lines.join('\n')}\n`;
 }
 

@@ -67,6 +67,12 @@ export interface CompatReport {
   invalid: { operation: string; errors: string[] }[];
 }
 
+/** The snapshot's first line: the release it is the schema of, which is package.json's version at that release. */
+export const snapshotHeader = (version: string) => `# The schema of release ${version}, as released (npm run schema:check -- --release writes it). Do not edit.`;
+
+/** The release a snapshot's first line names. */
+export const snapshotRelease = (text: string): string | undefined => /^# The schema of release (\S+), as released/.exec(text)?.[1];
+
 /** The schema as SDL the way the snapshot is written: sorted, so the diff shows changes only. */
 export function printSnapshot(schema: GraphQLSchema): string {
   return `${printSchema(lexicographicSortSchema(schema))}\n`;
@@ -248,7 +254,8 @@ async function main(args: string[]): Promise<number> {
   const { createSchema } = await import('../src/server/schema.js');
   const current = createSchema();
   if (args.includes('--release')) {
-    writeFileSync(SNAPSHOT, `# The schema as last released (npm run schema:check -- --release writes it). Do not edit.\n${printSnapshot(current)}`);
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    writeFileSync(SNAPSHOT, `${snapshotHeader(version)}\n${printSnapshot(current)}`);
     writeFileSync(ACCEPTED, `${JSON.stringify({ changes: [] }, null, 2)}\n`);
     console.log(`wrote ${relative(ROOT, SNAPSHOT)} and cleared ${relative(ROOT, ACCEPTED)}`);
     return 0;

@@ -1,4 +1,5 @@
 import { envSchema } from './config.js';
+import { REMOVED_NAMES } from './config/removed.js';
 
 /**
  * Every variable name this process reads (as the process entry reads them; tests' own are not
@@ -83,7 +84,8 @@ export function nearMisses(env: Record<string, string | undefined>, known: Reado
   const byPrefix = families(known);
   const knownList = [...known];
   for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || known.has(name)) continue;
+    // A removed setting has warnings (or a refusal) of its own (config/removed.ts).
+    if (value === undefined || known.has(name) || REMOVED_NAMES.has(name)) continue;
     const upper = name.toUpperCase();
     if (isServiceLink(upper, value)) continue;
     if (known.has(upper)) {

@@ -6,6 +6,7 @@ import { cache } from './config/cache.js';
 import { ConfigError } from './config/error.js';
 import { limits } from './config/limits.js';
 import { live } from './config/live.js';
+import { removedSettingsIn, type RemovedSettingsFound } from './config/removed.js';
 import { runtime } from './config/runtime.js';
 import { server } from './config/server.js';
 import { settingDocs, type Context } from './config/setting.js';
@@ -37,7 +38,7 @@ export const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-export type Config = ReturnType<typeof assemble>;
+export type Config = ReturnType<typeof assemble> & { ignoredSettings: RemovedSettingsFound['ignored'] };
 export type AppsConfig = Config['apps'];
 
 function assemble(e: Env, context: Context) {
@@ -69,21 +70,32 @@ function shown(name: string, value: string | undefined): string {
   return JSON.stringify(value === undefined ? value : redactUrlValue(value));
 }
 
+/** The environment without its empty variables: an empty variable means "not set", as most shells and .env files intend it. */
+const presentIn = (env: Record<string, string | undefined>) =>
+  Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''));
+
+/**
+ * Some variables of the schema, read and checked as the whole configuration reads them: for a
+ * process entry that needs only those (the emulator run alone). Throws a ConfigError naming each.
+ */
+export function readSettings<S extends Record<string, z.ZodType>>(shape: S, env: Record<string, string | undefined> = process.env): z.output<z.ZodObject<S>> {
+  const parsed = z.object(shape).safeParse(presentIn(env));
+  if (parsed.success) return parsed.data;
+  throw new ConfigError(
+    parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      return `${name}=${shown(name, env[name])}: ${issue.message}`;
+    }),
+  );
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  // An empty variable means "not set", as most shells and .env files intend it.
-  const present = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''));
-  const parsed = envSchema.safeParse(present);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => {
-        const name = String(issue.path[0]);
-        return `${name}=${shown(name, env[name])}: ${issue.message}`;
-      }),
-    );
-  }
-  const e = parsed.data;
+  const present = presentIn(env);
+  const e = readSettings(envSchema.shape, env);
   const context: Context = { production: e.NODE_ENV === 'production', env, present };
-  const problems = [...backend.check(e, context), ...live.check(e, context), ...server.check(e, context), ...tracing.check(e, context)];
+  const removed = removedSettingsIn(present);
+  const problems = [...removed.refused, ...backend.check(e, context), ...live.check(e, context), ...server.check(e, context), ...tracing.check(e, context)];
   if (problems.length) throw new ConfigError(problems);
-  return assemble(e, context);
+  /** Removed settings still set, ignored in this release: the process names each in a warning. */
+  return { ...assemble(e, context), ignoredSettings: removed.ignored };
 }

@@ -51,6 +51,8 @@ if (tracing) {
 }
 // A setting spelt wrong would otherwise be ignored without a word. Names only: a value may be a secret.
 for (const miss of nearMisses(process.env)) logger.warn({ variable: miss.name, meant: miss.meant }, describeNearMiss(miss));
+// A setting an upgrade removed: ignored for its release, so that the upgrade does not stop the start.
+for (const { name, message } of config.ignoredSettings) logger.warn({ variable: name }, message);
 
 // A bug must not take the whole service down with it: log it and keep serving.
 process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));

@@ -34,8 +34,6 @@ const entrySchema = z
 
 export const appKeysFileSchema = z.record(z.string(), entrySchema);
 
-export type AppKeysFile = z.input<typeof appKeysFileSchema>;
-
 export const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex').slice(0, 16);
 
 /**

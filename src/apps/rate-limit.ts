@@ -1,4 +1,4 @@
-import { GraphQLError } from 'graphql';
+import { refusal } from '../pipeline/rules.js';
 import type { Policy, Refusal } from '../pipeline/types.js';
 import type { Coordination } from '../cache/coordination.js';
 
@@ -52,15 +52,11 @@ export interface RateLimitOptions {
   onRefused?: () => void;
 }
 
-const tooMany = (retryAfter: number): Refusal => ({
-  status: 429,
-  headers: { 'retry-after': String(retryAfter) },
-  errors: [
-    new GraphQLError(`Too many requests for this app or from this address; retry after ${retryAfter} s.`, {
-      extensions: { code: 'RATE_LIMITED', retryAfterSeconds: retryAfter },
-    }),
-  ],
-});
+const tooMany = (retryAfter: number): Refusal =>
+  refusal(429, `Too many requests for this app or from this address; retry after ${retryAfter} s.`, 'RATE_LIMITED', {
+    headers: { 'retry-after': String(retryAfter) },
+    extensions: { retryAfterSeconds: retryAfter },
+  });
 
 /**
  * The rate limits of app requests, per key and per client address (behind trusted proxies, the

@@ -109,20 +109,3 @@ export const ENUM_VALUES = {
   PlatformInput: PlatformInputValues,
   CurrencyCodeInput: CurrencyCodeInputValues,
 } as const;
-
-type ValueOf<T> = T[keyof T];
-/** The internal (backend) value of each enum, as codegen types resolvers with it. */
-export type CampaignStatusValue = ValueOf<typeof CampaignStatusValues>;
-export type CampaignTypeValue = ValueOf<typeof CampaignTypeValues>;
-export type PinTypeValue = ValueOf<typeof PinTypeValues>;
-export type PinDisplayTypeValue = ValueOf<typeof PinDisplayTypeValues>;
-export type PinStatusValue = ValueOf<typeof PinStatusValues>;
-export type DiscountTypeValue = ValueOf<typeof DiscountTypeValues>;
-export type FeeTypeValue = ValueOf<typeof FeeTypeValues>;
-export type AppearanceTypeValue = ValueOf<typeof AppearanceTypeValues>;
-export type CashbackTypeValue = ValueOf<typeof CashbackTypeValues>;
-export type PlatformValue = ValueOf<typeof PlatformValues>;
-export type RedeemStatusValue = ValueOf<typeof RedeemStatusValues>;
-export type LeadStateValue = ValueOf<typeof LeadStateValues>;
-export type CurrencyCodeValue = ValueOf<typeof CurrencyCodeValues>;
-export type UserErrorCodeValue = ValueOf<typeof UserErrorCodeValues>;

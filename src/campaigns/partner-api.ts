@@ -16,7 +16,7 @@ interface Binding {
   onCall: (() => void) | undefined;
   /** Why `token` is null. */
   tokenProblem: TokenProblem;
-  /** Asked before each call (admission.ts): undefined to call now, else a promise of the request's place. */
+  /** Asked before each call (server/admission.ts): undefined to call now, else a promise of the request's place. */
   admit: (() => Promise<void> | undefined) | undefined;
 }
 

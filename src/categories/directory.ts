@@ -33,7 +33,7 @@ export interface CategoryDirectory {
   /**
    * The copy `list` and `get` would answer from right now without a store round trip, while it is
    * fresh; undefined otherwise. A new object whenever the directory is read anew, so an answer made
-   * from one copy can tell when it no longer holds (see graphql/shared-answers.ts).
+   * from one copy can tell when it no longer holds (the response cache, pipeline/response-cache.ts).
    */
   freshCopy(): object | undefined;
   /** Whether `list` and `get` would answer this token from the copy without asking the backend. */

@@ -17,7 +17,15 @@ export const backend = section({
       description: 'The REST `{base_url}` (operations at `{base_url}/v1/...`); unset starts the embedded emulator on the loopback address. Production needs it.',
       example: 'https://api.example.com',
     }),
-    EMULATOR_PORT: int(0, 65535, 4010, { description: "The embedded emulator's port (on 127.0.0.1), when `CAMPAIGN_API_URL` is unset." }),
+    EMULATOR_PORT: int(0, 65535, 4010, {
+      description: "The embedded emulator's port (on 127.0.0.1), when `CAMPAIGN_API_URL` is unset; also the port of the emulator run alone (`npm run emulator`, `node dist/src/emulator/main.js`).",
+    }),
+    EMULATOR_HOST: describe(z.string().min(1).default('127.0.0.1'), {
+      default: '127.0.0.1',
+      allowed: 'a host name or address',
+      description:
+        "The address the emulator run alone listens on: `0.0.0.0` where the BFF runs in another container (the development overlay, the Compose file). Its admin API changes its state: never expose it beyond them. The BFF's embedded emulator ignores it and stays on 127.0.0.1, for this machine's BFF only.",
+    }),
     DEMO_FALLBACK: optionalFlag({
       default: '`true` on the embedded emulator in development, else `false`',
       description: 'A request without `Authorization` acts as `demo-store-token`. Refused in production and with `CAMPAIGN_API_URL`.',

@@ -23,7 +23,7 @@ export const limits = section({
     MAX_LIST_NODES: int(1, 10_000_000, 20_000, { description: 'Objects an operation may return (from `first`, `ids`).' }),
     PIN_CHUNK_SIZE: int(1, 100_000, 10_000, { description: 'Pins per `add-pins` call to the backend.' }),
     MAX_PINS_PER_MUTATION: int(1, 1_000_000, 100_000, { description: 'Pins one `addPins` takes.' }),
-    LOADER_CONCURRENCY: int(1, 1000, 100, { description: 'Concurrent backend calls one request fans out to: as many as the largest page holds, so a full page of cards is one wave of calls after the list.' }),
+    LOADER_CONCURRENCY: int(1, 1000, 100, { description: 'Concurrent backend calls one request fans out to: as many as the largest page holds, so a full page of cards is one round of calls after the list.' }),
     MAX_STATUS_SCAN: int(100, 1_000_000, 10_000, { description: 'Campaigns the `status` filter of `campaigns` may read (100 per backend call).' }),
   },
   check: (e) =>

@@ -3,7 +3,7 @@ import { flag, int, section } from './setting.js';
 export const runtime = section({
   title: 'Runtime',
   about:
-    'How the process runs the work it is given: the compiled path for operations seen before, admission under overload, and the bets on V8 that measured worth their switch ([ADRs](adr/) hold the figures). Every one is on by default; each turns off alone.',
+    'How the process runs the work it is given: the compiled path for operations seen before, admission under overload, and the V8 settings that measured worth a switch ([ADRs](adr/) hold the figures). Every one is on by default; each turns off alone.',
   shape: {
     COMPILED_OPERATIONS: flag(true, {
       description:

@@ -94,13 +94,8 @@ export const server = section({
         "Keys the HMAC that binds pagination cursors to the partner and the filter they came from (unset: a fixed key for the partner API's cursors, which only a token's holder can make; offer feed cursors, which apps hold, then use a random key of each process, so behind a load balancer set it); with `CACHE_URL`, also keys the token verdicts the fleet shares (unset: each instance checks each token itself). Never printed, not even in a configuration error.",
     }),
   },
-  check: (e, { present }) => {
+  check: (e) => {
     const problems: string[] = [];
-    if (present.READY_BACKEND_WINDOW_MS !== undefined) {
-      problems.push(
-        'READY_BACKEND_WINDOW_MS is no longer read: /readyz no longer turns 503 when the backend is down (that took every instance out of the load balancer); the backend\'s state is in /readyz\'s checks and bff_dependency_up. Remove the variable',
-      );
-    }
     if (e.METRICS_PORT === e.PORT && e.PORT !== 0) {
       problems.push(`METRICS_PORT=${e.METRICS_PORT} must differ from PORT=${e.PORT}: metrics have a listener of their own (or METRICS_PORT=off)`);
     }

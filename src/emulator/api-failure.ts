@@ -1,8 +1,5 @@
 import type { CampaignStatus, FieldIssue } from '../campaign-api/index.js';
 
-/** Codes the emulator answers with besides the REST API's business codes. */
-export type TransportErrorCode = 'unauthorized' | 'unknownOperation' | 'methodNotAllowed' | 'payloadTooLarge' | 'unsupportedMediaType' | 'internalError';
-
 const HTTP_STATUS: Record<string, number> = {
   incorrectData: 400,
   repeatCampaignData: 400,

@@ -1,21 +1,24 @@
 // First: stack traces of everything below name the TypeScript sources.
 import '../observability/source-maps.js';
+import { ConfigError, readSettings } from '../config.js';
+import { backend } from '../config/backend.js';
 import { DEMO_TOKENS, startEmulator } from './index.js';
 
-/** `npm run emulator`: the emulator alone, on EMULATOR_PORT (default 4010). */
+/**
+ * `npm run emulator`: the emulator alone, on EMULATOR_PORT and EMULATOR_HOST (declared with the
+ * BFF's settings, docs/configuration.md): 127.0.0.1:4010 unless they say otherwise.
+ */
 
-function portFromEnv(): number {
-  const raw = process.env.EMULATOR_PORT;
-  if (raw === undefined || raw === '') return 4010;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    process.stderr.write(`EMULATOR_PORT must be a port number 0..65535, got ${JSON.stringify(raw)}\n`);
-    process.exit(2);
-  }
-  return port;
+let settings;
+try {
+  settings = readSettings({ EMULATOR_PORT: backend.shape.EMULATOR_PORT, EMULATOR_HOST: backend.shape.EMULATOR_HOST });
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  process.stderr.write(`campaign-api-emulator: ${error.message}\n`);
+  process.exit(1);
 }
 
-const emulator = await startEmulator({ port: portFromEnv(), host: process.env.EMULATOR_HOST ?? '127.0.0.1' });
+const emulator = await startEmulator({ port: settings.EMULATOR_PORT, host: settings.EMULATOR_HOST });
 process.stdout.write(
   [
     `Offer Campaign API emulator listening on ${emulator.url}`,

@@ -130,5 +130,3 @@ export function createRequestRecorder(metrics: Metrics, logger: Logger, options:
     record,
   };
 }
-
-export type RequestRecorder = ReturnType<typeof createRequestRecorder>;

@@ -106,7 +106,8 @@ export function createExplorer(options: ExplorerOptions): Explorer {
       if (!manifest) {
         return (
           '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Explorer not built</title></head><body>' +
-          '<p>The explorer has not been built: run <code>npm run build</code> (or <code>npm start</code>), then reload.</p></body></html>'
+          '<p>This build has no explorer: <code>npm run build</code> (or <code>npm start</code>) bundles it from a checkout, then reload. ' +
+          'The image leaves it out, since production never serves it; with the image, <code>EXPLORER=sandbox</code> serves Apollo Sandbox instead.</p></body></html>'
         );
       }
       const base = ASSETS_PATH.slice(1);

@@ -1,34 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { CallReport } from '../campaign-api/api.js';
+import { BUILD_VERSION } from './build.js';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-
-/**
- * The version in the nearest package.json above this module: the repository's from src/ under
- * tsx and from dist/src/ once built, and the image's, which keeps package.json beside dist/.
- */
-function packageVersion(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const file = join(dir, 'package.json');
-    if (existsSync(file)) {
-      try {
-        const { version } = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown };
-        return typeof version === 'string' && version.length > 0 ? version.slice(0, 64) : 'unknown';
-      } catch {
-        return 'unknown';
-      }
-    }
-    const up = dirname(dir);
-    if (up === dir) return 'unknown';
-    dir = up;
-  }
-}
-
-export const BUILD_VERSION = packageVersion();
 
 type BreakerState = 'closed' | 'half-open' | 'open';
 const BREAKER_VALUES: Record<BreakerState, number> = { closed: 0, 'half-open': 1, open: 2 };

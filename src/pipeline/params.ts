@@ -1,5 +1,5 @@
-import { GraphQLError } from 'graphql';
 import { readJson } from '../http/json.js';
+import { refusal } from './rules.js';
 import type { Refusal } from './types.js';
 
 /**
@@ -19,7 +19,7 @@ export interface GraphQLParams {
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function badRequest(message: string, status = 400, headers?: Record<string, string>): Refusal {
-  return { status, errors: [new GraphQLError(message, { extensions: { code: 'BAD_REQUEST' } })], ...(headers ? { headers } : {}) };
+  return refusal(status, message, 'BAD_REQUEST', { headers });
 }
 
 function persistedOf(extensions: unknown): GraphQLParams['persisted'] | Refusal {

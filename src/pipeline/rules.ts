@@ -24,11 +24,23 @@ export const documentLimits = (limits: QueryLimits): Policy => ({ name: 'depth, 
 export const schemaPrivacy = (hidden: boolean): Policy =>
   hidden ? { name: 'schema privacy', rules: [NoSchemaIntrospectionCustomRule], hideSuggestions: true } : { name: 'schema privacy' };
 
-/** A refusal with one error: its status, message and code (and headers, or the node it points at). */
-export const refusal = (status: number, message: string, code: string, extra: Partial<Refusal> = {}, node?: GraphQLError['nodes']): Refusal => ({
+/** What a refusal may carry besides its status, message and code. */
+export interface RefusalDetails {
+  headers?: Readonly<Record<string, string>>;
+  /** Facts a client can branch on besides `code` (the limit, a retry delay). */
+  extensions?: Readonly<Record<string, unknown>>;
+  /** Where in the document the problem is. */
+  nodes?: GraphQLError['nodes'];
+}
+
+/**
+ * A request refused before anything runs: one error with `extensions.code`. The message names the
+ * field or limit and quotes at most a short prefix of what was received (src/text/).
+ */
+export const refusal = (status: number, message: string, code: string, { headers, extensions, nodes }: RefusalDetails = {}): Refusal => ({
   status,
-  errors: [new GraphQLError(message, { ...(node ? { nodes: node } : {}), extensions: { code } })],
-  ...extra,
+  errors: [new GraphQLError(message, { ...(nodes ? { nodes } : {}), extensions: { code, ...extensions } })],
+  ...(headers ? { headers } : {}),
 });
 
 /**
@@ -41,7 +53,7 @@ export function operationTypes(schema: GraphQLSchema): Policy {
     name: 'operation types',
     document(_document, operation, { transport }) {
       const type = operation.operation;
-      if (!schema.getRootType(type)) return refusal(400, `This API has no ${type} operations.`, 'GRAPHQL_VALIDATION_FAILED', {}, [operation]);
+      if (!schema.getRootType(type)) return refusal(400, `This API has no ${type} operations.`, 'GRAPHQL_VALIDATION_FAILED', { nodes: [operation] });
       const streaming = transport === 'websocket' || transport === 'sse';
       if (streaming) {
         if (type === OperationTypeNode.SUBSCRIPTION) return undefined;
@@ -52,8 +64,7 @@ export function operationTypes(schema: GraphQLSchema): Policy {
           400,
           'Subscriptions are served over WebSocket (graphql-ws) at /graphql and over SSE (graphql-sse) at /graphql/stream, not over a plain HTTP request.',
           'GRAPHQL_VALIDATION_FAILED',
-          {},
-          [operation],
+          { nodes: [operation] },
         );
       }
       if (transport === 'get' && type === OperationTypeNode.MUTATION) {
@@ -104,14 +115,9 @@ export function cost(schema: GraphQLSchema, limits: Pick<QueryLimits, 'maxBacken
       const [measure, limit, bound, what] = over;
       const each = operation.operation === 'subscription' || transport === 'websocket' || transport === 'sse' ? 'each event of this subscription' : 'this operation';
       const advice = operation.operation === 'subscription' ? '' : ' Ask for fewer items (first, ids) or fewer nested lists.';
-      return {
-        status: 400,
-        errors: [
-          new GraphQLError(`Query cost limit exceeded: ${each} could make ${estimate[measure]} ${what}, at most ${limits[bound]} are allowed.${advice}`, {
-            extensions: { code: LIMIT_ERROR_CODE, limit, cost: estimate },
-          }),
-        ],
-      };
+      return refusal(400, `Query cost limit exceeded: ${each} could make ${estimate[measure]} ${what}, at most ${limits[bound]} are allowed.${advice}`, LIMIT_ERROR_CODE, {
+        extensions: { limit, cost: estimate },
+      });
     },
   };
 }

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { GraphQLError, Kind, parse, type DocumentNode, type OperationTypeNode } from 'graphql';
+import { Kind, parse, type DocumentNode } from 'graphql';
 import { quote } from '../text/received-value.js';
 import { sha256Hex } from './documents.js';
+import { refusal } from './rules.js';
 import type { CallerKind, Policy, Refusal } from './types.js';
 
 /**
@@ -15,12 +16,10 @@ import type { CallerKind, Policy, Refusal } from './types.js';
  */
 export interface TrustedDocument {
   hash: string;
+  /** The text, which the pipeline parses and judges as any other (its document cache keeps the tree). */
   query: string;
-  /** The type of its operation when it has exactly one (a GET may run only a query). */
-  operation: OperationTypeNode | undefined;
   /** The name of its operation when it has exactly one (and that one is named). */
   operationName: string | undefined;
-  document: DocumentNode;
 }
 
 export interface TrustedDocuments {
@@ -111,7 +110,7 @@ export function loadTrustedDocuments(file: string | undefined, onMismatch?: (has
       if ((name !== undefined && name !== only?.name?.value) || (type !== undefined && type !== only?.operation)) {
         throw problem(`${where} (${hash}) says ${quote(String(type))} ${quote(String(name))}, but its body holds ${only ? `${only.operation} ${only.name?.value ?? '(anonymous)'}` : `${operations.length} operations`}`);
       }
-      const entry = { hash, query, document, operation: only?.operation, operationName: only?.name?.value };
+      const entry = { hash, query, operationName: only?.name?.value };
       byHash.set(hash, entry);
       if (renamedEntry) renamed.set(hash, entry);
       else renamed.delete(hash);
@@ -131,15 +130,12 @@ export function loadTrustedDocuments(file: string | undefined, onMismatch?: (has
     },
     // A digest only where an entry is renamed, and only of a text no longer than such an entry's.
     byText: (query) => byQuery.get(query) ?? (renamed.size > 0 && query.length <= longest ? renamed.get(sha256Hex(query)) : undefined),
-    notFound: (id) => ({
-      status: 400,
-      errors: [
-        new GraphQLError(
-          `No trusted document has the id ${quote(id)}: this server runs only the documents of its manifest (TRUSTED_DOCUMENTS, ${byHash.size} documents). Build the app with this manifest, or send a document it lists.`,
-          { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } },
-        ),
-      ],
-    }),
+    notFound: (id) =>
+      refusal(
+        400,
+        `No trusted document has the id ${quote(id)}: this server runs only the documents of its manifest (TRUSTED_DOCUMENTS, ${byHash.size} documents). Build the app with this manifest, or send a document it lists.`,
+        'PERSISTED_QUERY_NOT_FOUND',
+      ),
   };
 }
 
@@ -161,14 +157,9 @@ export function trustedDocumentsPolicy(documents: TrustedDocuments, heldToManife
       if (!heldToManifest(caller.kind) || named.origin === 'manifest') return undefined;
       if (named.text === undefined && named.id !== undefined) return refuse(documents.notFound(named.id));
       const who = caller.kind === 'app' ? 'app keys' : 'partner tokens';
-      return refuse({
-        status: 403,
-        errors: [
-          new GraphQLError(`This server runs only trusted documents for ${who}: send a documentId from its manifest (TRUSTED_DOCUMENTS) instead of a query text.`, {
-            extensions: { code: 'TRUSTED_DOCUMENT_REQUIRED' },
-          }),
-        ],
-      });
+      return refuse(
+        refusal(403, `This server runs only trusted documents for ${who}: send a documentId from its manifest (TRUSTED_DOCUMENTS) instead of a query text.`, 'TRUSTED_DOCUMENT_REQUIRED'),
+      );
     },
   };
 }

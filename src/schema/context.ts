@@ -30,7 +30,7 @@ export interface BffDependencies {
     /** Campaigns the `status` filter of `campaigns` may read (list calls of 100 each). */
     maxStatusScan: number;
   };
-  /** Keys the HMAC of pagination cursors (`CURSOR_SECRET`); unset, a fixed key (see pagination.ts). */
+  /** Keys the HMAC of pagination cursors (`CURSOR_SECRET`); unset, a fixed key (see graphql/pagination.ts). */
   cursorSecret?: string;
 }
 

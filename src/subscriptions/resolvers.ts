@@ -3,12 +3,10 @@ import type { GraphQLContext, LiveSource } from '../schema/context.js';
 import { known } from '../campaigns/backend-values.js';
 import { badArgument, noTokenError } from '../graphql/errors.js';
 import type { CampaignStatusEventResolvers, SubscriptionResolvers } from '../schema/generated/resolvers-types.js';
-import type { Loaders } from '../campaigns/loaders.js';
 import { parseCampaignId } from '../campaigns/campaign-id.js';
-import { statusValue, type StatusEvent } from './events.js';
+import { statusValue } from './events.js';
 import { LiveErrorCode, type WatchItem } from './hub.js';
 import { quote } from '../campaign-api/index.js';
-
 
 function parseIds(ids: readonly string[], maxIds: number): Set<number> {
   if (ids.length > maxIds) {
@@ -25,30 +23,31 @@ function parseIds(ids: readonly string[], maxIds: number): Set<number> {
   return set;
 }
 
-function notOverHttp(): GraphQLError {
-  return new GraphQLError(
-    'Subscriptions are served over WebSocket (graphql-ws) at /graphql and over SSE (graphql-sse) at /graphql/stream, not over a plain HTTP request.',
-    { extensions: { code: 'BAD_REQUEST' } },
-  );
+/**
+ * Live status, which only the WebSocket and SSE paths put in a context: the pipeline refuses a
+ * subscription sent over POST or GET before anything runs (pipeline/rules.ts, operationTypes), so
+ * a context without it here is a bug of the paths, not a client's mistake.
+ */
+function liveOf(ctx: GraphQLContext): LiveSource {
+  if (!ctx.live) throw new Error('campaignChanged ran without live status: only the WebSocket and SSE paths execute subscriptions');
+  return ctx.live;
 }
 
 export const Subscription: SubscriptionResolvers = {
   campaignChanged: {
     subscribe(_root, { ids }, ctx) {
-      if (!ctx.live) throw notOverHttp();
+      const live = liveOf(ctx);
       if (ctx.token === null) throw noTokenError(ctx.tokenProblem);
       // The token was checked for this subscription by the pipeline (who a stream is for).
-      const watched = ids == null ? null : parseIds(ids, ctx.live.maxIds);
-      return ctx.live.watch(ctx.token, watched);
+      const watched = ids == null ? null : parseIds(ids, live.maxIds);
+      return live.watch(ctx.token, watched);
     },
-    resolve(item: WatchItem | undefined, _args: unknown, ctx: GraphQLContext) {
-      // A subscription sent as a plain POST is executed once, without any event.
-      if (item === undefined || !ctx.live) throw notOverHttp();
+    resolve(item: WatchItem, _args: unknown, ctx: GraphQLContext) {
       if ('failure' in item) throw item.failure;
       // Loaders cache for one request; here each event is one, or a later event would show the
       // campaign as an earlier one loaded it. The event's subscribers share them: a thousand
       // watchers asking for `campaign { merchant { name } }` cost one read of the campaign.
-      ctx.loaders = ctx.live.loadersFor(item, ctx.token!);
+      ctx.loaders = liveOf(ctx).loadersFor(item, ctx.token!);
       return item;
     },
   },

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
-import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
+import { startRedis, type RunningRedis } from '../helpers/redis.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { createCampaign, newPartner, oneOffInput, promoInput } from '../graphql/support.js';
 import { app, DEMO_APP, FEED, partner, post, sleep, startedIds } from './support.js';
 import { numberOf } from '../helpers/ids.js';
+import { needs } from '../helpers/needs.js';
 
 /**
  * One conformance suite for the offer feed, run on every variant: the in-memory and the Redis
@@ -15,7 +16,7 @@ const variants = [
   { name: 'memory, compiled path', redis: false, compiled: true },
   { name: 'Redis, Apollo path', redis: true, compiled: false },
   { name: 'Redis, compiled path', redis: true, compiled: true },
-].filter((v) => !v.redis || redisAvailable);
+].filter((v) => !v.redis || needs('redis-server'));
 
 const byIdDesc = (ids: string[]) => [...ids].sort((a, b) => numberOf(b) - numberOf(a));
 

@@ -2,16 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { startBff, type RunningBff } from '../../src/server/bff.js';
-import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
+import { startRedis, type RunningRedis } from '../helpers/redis.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { app, DEMO_APP, FEED, partner, post, sleep, startedIds } from './support.js';
+import { needs } from '../helpers/needs.js';
 
 /**
  * Two BFF instances sharing a real redis-server (and CURSOR_SECRET, as a fleet does) in front of
  * one emulator: one category read and one feed build per window for the fleet, and a change made
  * through one instance reaches what the other serves.
  */
-describe.skipIf(!redisAvailable)('a fleet of two instances sharing Redis', () => {
+describe.skipIf(!needs('redis-server'))('a fleet of two instances sharing Redis', () => {
   let redis: RunningRedis;
   let a: Stack;
   let b: RunningBff;
@@ -106,7 +107,7 @@ describe.skipIf(!redisAvailable)('a fleet of two instances sharing Redis', () =>
   });
 });
 
-describe.skipIf(!redisAvailable)('Redis is a cache for the feed, never a dependency', () => {
+describe.skipIf(!needs('redis-server'))('Redis is a cache for the feed, never a dependency', () => {
   it('with Redis down the feed is still built, served and refreshed after a write', async () => {
     const redis = await startRedis();
     const stack = await startStack({ env: { CACHE_URL: redis.url }, appKeys: DEMO_APP, emulator: { moderation: { mode: 'manual' } } });

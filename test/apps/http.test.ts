@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { captureLogs } from '../helpers/log-capture.js';
-import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
+import { startRedis, type RunningRedis } from '../helpers/redis.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { app, DEMO_APP, FEED, get, partner, post } from './support.js';
+import { needs } from '../helpers/needs.js';
 
 /**
  * Trusted documents, HTTP caching and rate limits, as an app in production meets them: a
@@ -227,7 +228,7 @@ describe('development: app keys run any document (Sandbox)', () => {
   });
 });
 
-const cacheKinds = [{ name: 'memory' }, ...(redisAvailable ? [{ name: 'Redis' }] : [])];
+const cacheKinds = [{ name: 'memory' }, ...(needs('redis-server') ? [{ name: 'Redis' }] : [])];
 
 describe.each(cacheKinds)('rate limits ($name)', ({ name }) => {
   let redis: RunningRedis | undefined;

@@ -24,8 +24,8 @@ describe('trusted documents manifest', () => {
     const docs = loadTrustedDocuments(manifest({ [sha(query)]: query, [sha(mutation)]: mutation }));
     expect(docs.size).toBe(2);
     expect(docs.byId(sha(query))?.query).toBe(query);
-    expect(docs.byId(`sha256:${sha(query).toUpperCase()}`)?.operation).toBe('query');
-    expect(docs.byId(sha(mutation))?.operation).toBe('mutation');
+    expect(docs.byId(`sha256:${sha(query).toUpperCase()}`)).toEqual({ hash: sha(query), query, operationName: 'Categories' });
+    expect(docs.byId(sha(mutation))).toEqual({ hash: sha(mutation), query: mutation, operationName: 'Stop' });
     expect(docs.byText(query)?.hash).toBe(sha(query));
     expect(docs.byId('0'.repeat(64))).toBeUndefined();
     expect(documentHash('md5:abc')).toBeUndefined();
@@ -60,8 +60,8 @@ describe('trusted documents manifest', () => {
       }),
     );
     expect(docs.size).toBe(2);
-    expect(docs.byId(sha(query))).toMatchObject({ query, operation: 'query', operationName: 'Tabs' });
-    expect(docs.byId(`sha256:${sha(subscription)}`)?.operation).toBe('subscription');
+    expect(docs.byId(sha(query))).toEqual({ hash: sha(query), query, operationName: 'Tabs' });
+    expect(docs.byId(`sha256:${sha(subscription)}`)).toEqual({ hash: sha(subscription), query: subscription, operationName: 'Live' });
     expect(docs.byText(query)?.hash).toBe(sha(query));
     expect([...docs.operationNames].sort()).toEqual(['Live', 'Tabs']);
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis, type RedisConnection } from '../../src/cache/redis-connection.js';
 import { startRedis } from '../helpers/redis.js';
-import { redisCli, redisHaAvailable, startRedisCluster, startSentinelGroup, waitFor, type RunningCluster } from '../helpers/redis-ha.js';
+import { redisCli, startRedisCluster, startSentinelGroup, waitFor, type RunningCluster } from '../helpers/redis-ha.js';
 import {
   categoryCalls,
   CLIENT_RATE_LIMIT,
@@ -21,6 +21,7 @@ import {
 } from '../helpers/shared-fleet.js';
 import type { LiveClient } from '../subscriptions/support.js';
 import { numberOf } from '../helpers/ids.js';
+import { needs } from '../helpers/needs.js';
 
 /**
  * The same checks of every feature a fleet shares through Redis, on each kind of Redis CACHE_URL
@@ -48,7 +49,7 @@ const KINDS: Kind[] = [
   },
 ];
 
-for (const { name, password, start } of KINDS) describe.skipIf(!redisHaAvailable)(`shared features on ${name} Redis`, () => {
+for (const { name, password, start } of KINDS) describe.skipIf(!needs('redis-server', 'redis-cli'))(`shared features on ${name} Redis`, () => {
   let backing: Awaited<ReturnType<Kind['start']>>;
   let fleet: SharedFleet;
   const clients: LiveClient[] = [];

@@ -6,9 +6,10 @@ import type { CampaignApi } from '../../src/campaign-api/api.js';
 import { NetworkError } from '../../src/campaign-api/index.js';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { captureLogs } from '../helpers/log-capture.js';
-import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
+import { startRedis, type RunningRedis } from '../helpers/redis.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { warmPath } from '../helpers/executor.js';
+import { needs } from '../helpers/needs.js';
 
 /**
  * One contract for every cache store the product can run on (CACHE_URL unset: memory; a
@@ -29,7 +30,7 @@ const KINDS: StoreKind[] = [
   {
     kind: 'redis',
     shared: true,
-    skip: !redisAvailable,
+    skip: !needs('redis-server'),
     async start() {
       const redis: RunningRedis = await startRedis();
       return { url: redis.url, close: () => redis.close() };

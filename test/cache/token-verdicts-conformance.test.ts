@@ -3,7 +3,8 @@ import { createClient } from '@keyv/redis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCacheStore, type CacheStore } from '../../src/cache/store.js';
 import { createTokenVerdicts, keyvVerdictStore, TokenVerdicts, type TokenVerdict } from '../../src/cache/token-verdicts.js';
-import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
+import { startRedis, type RunningRedis } from '../helpers/redis.js';
+import { needs } from '../helpers/needs.js';
 
 /**
  * One contract for the store a fleet keeps token verdicts in, on each cache the product runs on
@@ -19,7 +20,7 @@ interface Kind {
 
 const KINDS: Kind[] = [
   { kind: 'memory', skip: false },
-  { kind: 'redis', skip: !redisAvailable },
+  { kind: 'redis', skip: !needs('redis-server') },
 ];
 
 let counter = 0;
@@ -149,7 +150,7 @@ describe.each(KINDS)('token verdicts over the $kind cache', ({ kind, skip }) => 
   });
 });
 
-describe.skipIf(!redisAvailable)('token verdicts while Redis fails', () => {
+describe.skipIf(!needs('redis-server'))('token verdicts while Redis fails', () => {
   let redis: RunningRedis;
   let store: CacheStore;
   beforeAll(async () => {

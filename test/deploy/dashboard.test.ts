@@ -5,11 +5,12 @@ import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { app, DEMO_APP, FEED, post } from '../apps/support.js';
 import { createCampaign, oneOffInput } from '../graphql/support.js';
 import { familyOf, metricNames } from '../helpers/promql.js';
-import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
+import { startRedis, type RunningRedis } from '../helpers/redis.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { CAMPAIGN_CHANGED, liveClient, nextPoll, type LiveClient } from '../subscriptions/support.js';
 import { DASHBOARDS, dashboardQueries, root, rules, type Dashboard, type Panel } from './support.js';
 import { numberOf } from '../helpers/ids.js';
+import { needs } from '../helpers/needs.js';
 
 /** Series Prometheus makes itself for every target, which no instance exports. */
 const PROMETHEUS_OWN = new Set(['up']);
@@ -46,7 +47,7 @@ describe('the Grafana dashboards', () => {
  * an event, an app's feed read, a backend failure with retries, refused requests), is scraped: every
  * metric a dashboard query or a Prometheus rule reads is one it exports.
  */
-describe.skipIf(!redisAvailable)('the metrics dashboards and rules read', () => {
+describe.skipIf(!needs('redis-server'))('the metrics dashboards and rules read', () => {
   let redis: RunningRedis;
   let stack: Stack;
   let client: LiveClient | undefined;

@@ -60,9 +60,13 @@ describe('Dockerfile', () => {
     expect(build).not.toBe(runtime);
     // The build stage installs every dependency (the build tools are dev dependencies).
     expect(runs(build!).some((command) => /\bnpm ci\b/.test(command) && !command.includes('--omit=dev'))).toBe(true);
-    // The runtime stage takes the built dist/ from the build stage and builds nothing itself.
-    const copies = runtime.instructions.filter((i) => i.getKeyword() === 'COPY').map((i) => ({ from: copyFrom(i), paths: copyPaths(i) }));
-    expect(copies).toContainEqual({ from: build!.name, paths: ['/app/dist', './dist'] });
+    // The runtime stage takes the built service and its schema from the build stage, and builds
+    // nothing itself; the development explorer's bundle (dist/public/) stays behind.
+    const copies = runtime.instructions.filter((i) => i.getKeyword() === 'COPY' && copyFrom(i) !== undefined).map((i) => ({ from: copyFrom(i), paths: copyPaths(i) }));
+    expect(copies).toEqual([
+      { from: build!.name, paths: ['/app/dist/src', './dist/src'] },
+      { from: build!.name, paths: ['/app/dist/schema', './dist/schema'] },
+    ]);
     expect(runs(runtime).filter((command) => /\bnpm run\b|\bnpx\b|\bbuild\.mjs\b|\besbuild\b|\btsc\b/.test(command))).toEqual([]);
   });
 
@@ -184,6 +188,35 @@ describe('Dockerfile', () => {
     const lastRun = runtime.instructions.findLastIndex((i) => i.getKeyword() === 'RUN');
     const firstArg = runtime.instructions.findIndex((i) => i.getKeyword() === 'ARG');
     expect(firstArg).toBeGreaterThan(lastRun);
+  });
+
+  it('names no Dockerfile frontend: the builder’s own builds it, without pulling an image first', () => {
+    expect(dockerfile.getDirectives().map((d) => d.getName())).not.toContain('syntax');
+    expect(readFileSync(`${root}Dockerfile`, 'utf8')).not.toMatch(/^#\s*syntax\s*=/im);
+  });
+
+  it('lets every npm install read a registry, its CA and credentials from BuildKit secrets, never from a layer', () => {
+    // The whole instruction: its flags (--mount) are not among its arguments.
+    const installs = all
+      .flatMap((stage) => stage.instructions)
+      .filter((i) => i.getKeyword() === 'RUN')
+      .map((i) => i.getTextContent())
+      .filter((command) => /\bnpm ci\b/.test(command));
+    expect(installs).toHaveLength(2);
+    for (const command of installs) {
+      expect(command).toContain('--mount=type=secret,id=npmrc,required=false');
+      expect(command).toContain('--mount=type=secret,id=npm_ca,required=false');
+      expect(command).toMatch(/NPM_CONFIG_USERCONFIG=\/run\/secrets\/npmrc npm ci\b/);
+      expect(command).toContain('NPM_CONFIG_CAFILE=/run/secrets/npm_ca');
+    }
+    // Nothing of npm's configuration comes in as a build argument, an environment variable or a file.
+    const declared = all
+      .flatMap((stage) => stage.instructions)
+      .filter((i) => ['ARG', 'ENV'].includes(i.getKeyword()))
+      .map((i) => i.getArgumentsContent() ?? '');
+    expect(declared.filter((text) => /npm|registry|token|auth/i.test(text))).toEqual([]);
+    const copied = all.flatMap((stage) => stage.instructions).filter((i) => i.getKeyword() === 'COPY').flatMap((i) => copyPaths(i));
+    expect(copied.filter((path) => /npmrc/i.test(path))).toEqual([]);
   });
 
   it('adds nothing from outside the build context, and copies only what .dockerignore lets in', () => {

@@ -9,7 +9,9 @@ import { parseAppKeys } from '../../src/apps/app-keys.js';
 import { loadTrustedDocuments } from '../../src/pipeline/trusted-documents.js';
 import { KNOWN_VARIABLES } from '../../src/config-names.js';
 import { loadConfig } from '../../src/config.js';
-import { containersOf, id, readYamlDocuments, renderKustomization, strategicMerge, type K8sObject } from '../helpers/kustomize.js';
+import { containersOf, id, renderKustomization, strategicMerge, type K8sObject } from '../helpers/kustomize.js';
+import { environmentOf, find, secretFor, secretTemplate, secretValues } from './pod-environment.js';
+import { SHUTDOWN_MARGIN_MS, TRACING_FLUSH_MS } from './support.js';
 
 /**
  * deploy/kubernetes/: each overlay rendered, every object checked against the Kubernetes API's
@@ -25,10 +27,6 @@ const kubernetes = join(root, 'deploy/kubernetes');
 const OVERLAYS = ['development', 'production'] as const;
 const APP = 'campaign-bff';
 
-/** How long the export of buffered spans may take at shutdown (src/tracing/sdk.ts's default). */
-const TRACING_FLUSH_MS = 5000;
-/** Room past the shutdown the configuration asks for: closing Redis, the backend pool, the metrics listener. */
-const SHUTDOWN_MARGIN_MS = 3000;
 /**
  * How long, after a pod starts terminating, kube-proxy, ingress controllers and cloud load
  * balancers may still send it new requests; the pod must keep serving that long.
@@ -39,60 +37,10 @@ const rendered = Object.fromEntries(OVERLAYS.map((overlay) => [overlay, renderKu
   (typeof OVERLAYS)[number],
   K8sObject[]
 >;
-const secretTemplate = readYamlDocuments(join(kubernetes, 'base/secret.example.yaml')) as K8sObject[];
-
-const find = (objects: K8sObject[], kind: string, name: string) => {
-  const found = objects.find((object) => object.kind === kind && object.metadata.name === name);
-  expect(found, `${kind} ${name}`).toBeDefined();
-  return found as any;
-};
 const podSpecOf = (deployment: any) => deployment.spec.template.spec;
 const bffContainer = (deployment: any) => podSpecOf(deployment).containers.find((c: any) => c.name === APP);
 const matches = (selector: Record<string, string>, labels: Record<string, string>) =>
   Object.keys(selector).length > 0 && Object.entries(selector).every(([key, value]) => labels[key] === value);
-
-/** A Secret's values by key, from `data` (base64) and `stringData`. */
-function secretValues(secret: any): Record<string, string> {
-  const data = Object.fromEntries(Object.entries(secret.data ?? {}).map(([key, value]) => [key, Buffer.from(String(value), 'base64').toString()]));
-  return { ...data, ...(secret.stringData ?? {}) };
-}
-
-/** The Secret the BFF reads: the overlay's own, or (production) the template an operator fills in. */
-function secretFor(objects: K8sObject[], name: string): Record<string, string> {
-  const secret = objects.find((object) => object.kind === 'Secret' && object.metadata.name === name) ?? secretTemplate.find((object) => object.metadata.name === name);
-  expect(secret, `Secret ${name}`).toBeDefined();
-  return secretValues(secret);
-}
-
-/** The environment the container gets, as the kubelet builds it: envFrom first, then env. */
-function environmentOf(objects: K8sObject[], container: any): { env: Record<string, string>; names: string[] } {
-  const env: Record<string, string> = {};
-  const names: string[] = [];
-  for (const source of container.envFrom ?? []) {
-    expect(source.prefix, 'envFrom with a prefix').toBeUndefined();
-    const data = source.configMapRef
-      ? (find(objects, 'ConfigMap', source.configMapRef.name).data as Record<string, string>)
-      : secretFor(objects, source.secretRef.name);
-    for (const [name, value] of Object.entries(data)) {
-      env[name] = value;
-      names.push(name);
-    }
-  }
-  for (const entry of container.env ?? []) {
-    names.push(entry.name);
-    if (entry.value !== undefined) env[entry.name] = entry.value;
-    else if (entry.valueFrom?.secretKeyRef) {
-      const { name, key } = entry.valueFrom.secretKeyRef;
-      const value = secretFor(objects, name)[key];
-      expect(value, `Secret ${name} key ${key}`).toBeDefined();
-      env[entry.name] = value!;
-    } else if (entry.valueFrom?.configMapKeyRef) {
-      const { name, key } = entry.valueFrom.configMapKeyRef;
-      env[entry.name] = find(objects, 'ConfigMap', name).data[key];
-    } else throw new Error(`env ${entry.name}: only value, secretKeyRef and configMapKeyRef are read here`);
-  }
-  return { env, names };
-}
 
 /**
  * Fields the schema does not know: Kubernetes' OpenAPI schemas leave unknown fields alone (the
@@ -288,7 +236,7 @@ describe.each(OVERLAYS)('deploy/kubernetes/overlays/%s', (overlay) => {
   it('gives the pod the time its configured shutdown takes, and keeps serving while it is deregistered', () => {
     const config = loadConfig(env);
     const preStop = container.lifecycle?.preStop;
-    // Only a sleep: the image has no shell, and the service itself keeps serving after SIGTERM.
+    // Only a sleep: the service itself keeps serving after SIGTERM.
     if (preStop) expect(Object.keys(preStop)).toEqual(['sleep']);
     const preStopMs = preStop ? preStop.sleep.seconds * 1000 : 0;
     const graceMs = (pod.terminationGracePeriodSeconds ?? 30) * 1000;

@@ -8,10 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { startBuiltEntry, type BuiltEntry } from '../helpers/built-entry.js';
 import { startCommand } from '../helpers/start-command.js';
+import { runtimeCopiesFromBuild } from './support.js';
 
 /**
  * What the Dockerfile's runtime stage holds, made here without a container runtime: package.json,
- * the lock, `npm ci --omit=dev --ignore-scripts` and the built dist/, in a fresh directory with
+ * the lock, `npm ci --omit=dev --ignore-scripts` and what it copies of dist/, in a fresh directory with
  * no node_modules above it. Started with the image's command, it serves, answers a partner's
  * query, exports metrics and stops cleanly on SIGTERM; it writes nothing, and no dev dependency
  * is there to be loaded.
@@ -55,7 +56,8 @@ beforeAll(async () => {
     env: { ...process.env, NODE_ENV: 'production' },
     maxBuffer: 16 * 1024 * 1024,
   });
-  cpSync(join(root, 'dist'), join(image, 'dist'), { recursive: true });
+  // What the runtime stage copies from the build stage, from this run's build.
+  for (const { from, to } of runtimeCopiesFromBuild()) cpSync(join(root, from), join(image, to), { recursive: true });
   emulator = await startEmulator({ quiet: true });
 }, INSTALL_TIMEOUT_MS);
 
@@ -72,7 +74,8 @@ describe('the production install (the image runtime stage, without a container)'
       .map(([path]) => path);
     // The lock marks the packages that only dev dependencies need (a dev dependency that a
     // production package needs too, as ajv, is not among them).
-    for (const name of ['vitest', 'typescript', 'tsx', 'dockerfile-ast']) {
+    // esbuild only builds: the image runs what it built.
+    for (const name of ['vitest', 'typescript', 'tsx', 'dockerfile-ast', 'esbuild']) {
       expect(manifest.devDependencies[name], name).toBeDefined();
       expect(devOnly).toContain(`node_modules/${name}`);
     }

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,21 +6,31 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { SERVER_ERROR_CODES } from '../../src/observability/outcomes.js';
 import { metricNames } from '../helpers/promql.js';
-import { PROMETHEUS, RULE_FILES, RULE_TESTS, dashboardQueries, promtool, rules } from './support.js';
+import { PROMETHEUS, RULE_FILES, RULE_TESTS, dashboardQueries, root, rules } from './support.js';
+import { needs } from '../helpers/needs.js';
+import { freePort } from '../helpers/redis.js';
+import { where } from '../helpers/system-programs.js';
 
 /**
  * The Prometheus rules of deploy/prometheus/: valid for promtool, each alert unit-tested firing and
- * not firing, each explained, and the error ratio counting exactly the server's codes.
+ * not firing, each explained in the runbook, which Prometheus links to from the base URL an
+ * operator gives it, and the error ratio counting exactly the server's codes.
  */
-describe.skipIf(!promtool)('promtool', () => {
+
+/** The external label an operator sets to the URL the repository's files are served under. */
+const DOCS_URL_LABEL = 'campaign_bff_docs_url';
+/** An alert's runbook_url: its heading of docs/operations.md, under that URL when it is set. */
+const runbookUrlTemplate = (alert: string) =>
+  `{{ with $externalLabels.${DOCS_URL_LABEL} }}{{ reReplaceAll "/+$" "" . }}/{{ end }}docs/operations.md#${alert.toLowerCase()}`;
+describe.skipIf(!needs('promtool'))('promtool', () => {
   it('checks the rule files', () => {
-    const run = spawnSync(promtool!, ['check', 'rules', ...RULE_FILES], { encoding: 'utf8' });
+    const run = spawnSync(where('promtool')!, ['check', 'rules', ...RULE_FILES], { encoding: 'utf8' });
     expect(run.stdout + run.stderr).not.toMatch(/FAILED/);
     expect(run.status, run.stdout + run.stderr).toBe(0);
   });
 
   it('passes the rules\' unit tests', () => {
-    const run = spawnSync(promtool!, ['test', 'rules', ...RULE_TESTS], { encoding: 'utf8', cwd: PROMETHEUS });
+    const run = spawnSync(where('promtool')!, ['test', 'rules', ...RULE_TESTS], { encoding: 'utf8', cwd: PROMETHEUS });
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(run.stdout.match(/SUCCESS/g)).toHaveLength(RULE_TESTS.length);
   });
@@ -32,13 +42,45 @@ describe.skipIf(!promtool)('promtool', () => {
         .replace('rule_files: [../recording.yml, ../alerts.yml]', `rule_files: [${RULE_FILES.join(', ')}]`)
         .replace("summary: 'a:9464: resident memory 500MiB'", "summary: 'a:9464: resident memory 1MiB'");
       writeFileSync(join(dir, 'broken.yml'), broken);
-      const run = spawnSync(promtool!, ['test', 'rules', join(dir, 'broken.yml')], { encoding: 'utf8' });
+      const run = spawnSync(where('promtool')!, ['test', 'rules', join(dir, 'broken.yml')], { encoding: 'utf8' });
       expect(run.status, run.stdout + run.stderr).not.toBe(0);
       expect(run.stdout + run.stderr).toMatch(/resident memory 500MiB/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe.skipIf(!needs('prometheus'))('Prometheus, given the docs URL as an external label', () => {
+  it('links each alert to its heading of the runbook under that URL', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bff-prometheus-'));
+    const base = 'https://git.example.com/ops/campaign-graphql-bff/blob/1.0.0';
+    const alerts = rules().filter((r) => r.alert);
+    // Each alert's own annotation, on a rule that fires at once: what Prometheus renders is what
+    // Alertmanager and Grafana get.
+    const firing = { groups: [{ name: 'links', interval: '1s', rules: alerts.map((r) => ({ alert: r.alert, expr: 'vector(1)', annotations: { runbook_url: r.annotations!.runbook_url } })) }] };
+    writeFileSync(join(dir, 'rules.yml'), JSON.stringify(firing));
+    // A trailing slash, as an operator may write it.
+    writeFileSync(join(dir, 'prometheus.yml'), JSON.stringify({ global: { evaluation_interval: '1s', external_labels: { [DOCS_URL_LABEL]: `${base}/` } }, rule_files: [join(dir, 'rules.yml')] }));
+    const port = await freePort();
+    const server = spawn(where('prometheus')!, [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: 'ignore' });
+    try {
+      let links: Record<string, string> = {};
+      const deadline = Date.now() + 30_000;
+      while (Object.keys(links).length < alerts.length) {
+        if (Date.now() > deadline) throw new Error(`Prometheus rendered ${Object.keys(links).length} of ${alerts.length} alerts in 30 s`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const answer = await fetch(`http://127.0.0.1:${port}/api/v1/alerts`).catch(() => undefined);
+        if (!answer?.ok) continue;
+        const { data } = (await answer.json()) as { data: { alerts: { labels: { alertname: string }; annotations: { runbook_url: string } }[] } };
+        links = Object.fromEntries(data.alerts.map((a) => [a.labels.alertname, a.annotations.runbook_url]));
+      }
+      expect(links).toEqual(Object.fromEntries(alerts.map((r) => [r.alert, `${base}/docs/operations.md#${r.alert!.toLowerCase()}`])));
+    } finally {
+      server.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('the rules', () => {
@@ -57,15 +99,20 @@ describe('the rules', () => {
     expect(tests.filter((t) => !alerts.some((a) => a.alert === t.alertname))).toEqual([]);
   });
 
-  it('gives each alert a severity, a summary, a description and its runbook section, and lists it in the README', () => {
-    const readme = readFileSync(join(PROMETHEUS, 'README.md'), 'utf8');
+  it('gives each alert a severity, a summary, a description and its runbook, which is in one place', () => {
+    const runbook = readFileSync(join(root, 'docs/operations.md'), 'utf8');
+    const alertsSection = runbook.slice(runbook.indexOf('\n## Alerts\n'), runbook.indexOf('\n## ', runbook.indexOf('\n## Alerts\n') + 1));
     for (const { alert, labels, annotations } of alerts) {
       expect(['critical', 'warning'], alert).toContain(labels?.severity);
       expect(annotations?.summary, alert).toBeTruthy();
       expect(annotations?.description, alert).toBeTruthy();
-      expect(annotations?.runbook_url, alert).toBe(`docs/operations.md#${alert!.toLowerCase()}`);
-      expect(readme, alert).toContain(`### ${alert}`);
+      expect(annotations?.runbook_url, alert).toBe(runbookUrlTemplate(alert!));
+      expect(alertsSection, alert).toMatch(new RegExp(`^### ${alert}\\n\\n${labels!.severity}\\. `, 'm'));
     }
+    // The rules' README points there instead of saying it again.
+    const readme = readFileSync(join(PROMETHEUS, 'README.md'), 'utf8');
+    expect(readme).not.toMatch(/^### CampaignBff/m);
+    expect(readme).toContain('](../../docs/operations.md#alerts)');
   });
 
   it('counts exactly the server\'s error codes, and "other", in the error ratio', () => {

@@ -1,7 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DockerfileParser, type Copy } from 'dockerfile-ast';
 import { parse } from 'yaml';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -16,13 +16,27 @@ export const DASHBOARDS = existsSync(join(root, 'deploy/grafana'))
       .map((file) => join(root, 'deploy/grafana', file))
   : [];
 
-/** promtool, from Debian's `prometheus` package (`.ci/run` installs it when missing). */
-export const promtool = ['/usr/bin/promtool', ...(process.env.PATH ?? '').split(':').map((dir) => join(dir, 'promtool'))].find(
-  (path) => existsSync(path) && spawnSync(path, ['--version'], { stdio: 'ignore' }).status === 0,
-);
-if (!promtool) {
-  process.stdout.write('NOTICE: promtool is not installed; the Prometheus rule checks are SKIPPED (apt-get install prometheus, as .ci/run does).\n');
+/**
+ * What the image's last stage copies from an earlier stage, as paths under the build stage's
+ * WORKDIR (`dist/src`), with where each goes under its own: the built service it ships.
+ */
+export function runtimeCopiesFromBuild(): { from: string; to: string }[] {
+  const dockerfile = DockerfileParser.parse(readFileSync(join(root, 'Dockerfile'), 'utf8'));
+  const instructions = dockerfile.getInstructions();
+  const lastFrom = instructions.findLastIndex((i) => i.getKeyword() === 'FROM');
+  return instructions
+    .slice(lastFrom)
+    .filter((i) => i.getKeyword() === 'COPY' && (i as Copy).getFlags().some((flag) => flag.getName() === 'from'))
+    .map((i) => {
+      const [source, target] = i.getArguments().map((a) => a.getValue());
+      return { from: relative('/app', source!), to: relative('.', target!) };
+    });
 }
+
+/** How long the export of buffered spans may take at shutdown (src/tracing/sdk.ts's default). */
+export const TRACING_FLUSH_MS = 5000;
+/** Room past the shutdown the configuration asks for: closing Redis, the backend pool, the metrics listener. */
+export const SHUTDOWN_MARGIN_MS = 3000;
 
 export interface Rule {
   record?: string;

@@ -7,11 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { startBuiltEntry, type BuiltEntry } from '../helpers/built-entry.js';
-import { haproxyAvailable, startHaproxy, type RunningHaproxy } from '../helpers/haproxy.js';
-import { freePort, redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
+import { startHaproxy, type RunningHaproxy } from '../helpers/haproxy.js';
+import { freePort, startRedis, type RunningRedis } from '../helpers/redis.js';
 import { CREATE, oneOffInput } from '../graphql/support.js';
 import { FEED } from '../apps/support.js';
 import { CAMPAIGN_CHANGED } from '../subscriptions/support.js';
+import { needs } from '../helpers/needs.js';
 
 /**
  * Three instances of the built entry behind a real HAProxy, on one real redis-server and one
@@ -211,7 +212,7 @@ function required(w: Watcher, log: Mutation[], signalled: number[]): { id: strin
   return found;
 }
 
-describe.skipIf(!redisAvailable || !haproxyAvailable)('three instances behind HAProxy on one Redis', () => {
+describe.skipIf(!needs('redis-server', 'haproxy'))('three instances behind HAProxy on one Redis', () => {
   let redis: RunningRedis;
   let emulator: RunningEmulator;
   let haproxy: RunningHaproxy;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import type { RunningBff } from '../../src/server/bff.js';
 import { FEED, post } from '../apps/support.js';
-import { infoField, redisCli, redisHaAvailable, startSentinelGroup, waitFor, type SentinelGroup } from '../helpers/redis-ha.js';
+import { infoField, redisCli, startSentinelGroup, waitFor, type SentinelGroup } from '../helpers/redis-ha.js';
 import {
   categoryCalls,
   createThrough,
@@ -17,6 +17,7 @@ import {
   type SharedFleet,
 } from '../helpers/shared-fleet.js';
 import type { LiveClient, Subscription } from '../subscriptions/support.js';
+import { needs } from '../helpers/needs.js';
 
 /** The bound this test holds a failover to, from the moment the master goes away (Sentinels see it down after 1 s). */
 const SHARING_AGAIN_WITHIN_MS = 20_000;
@@ -27,7 +28,7 @@ const SHARING_AGAIN_WITHIN_MS = 20_000;
  * `SENTINEL FAILOVER`. Every request is answered with data throughout; every shared feature works
  * across the instances again within the bound. The times measured are printed.
  */
-describe.skipIf(!redisHaAvailable)('a Sentinel failover under load', () => {
+describe.skipIf(!needs('redis-server', 'redis-cli'))('a Sentinel failover under load', () => {
   let group: SentinelGroup;
   let fleet: SharedFleet;
   let partner: string;

@@ -6,10 +6,11 @@ import { createLink } from '../../client/src/link.js';
 import { createCache } from '../../client/src/type-policies.js';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { captureLogs, type CapturedLogs } from '../helpers/log-capture.js';
-import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
+import { startRedis, type RunningRedis } from '../helpers/redis.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { warmPath } from '../helpers/executor.js';
 import { startRewritingProxy, type RewritingProxy } from './rewriting-proxy.js';
+import { needs } from '../helpers/needs.js';
 
 /**
  * Answers over the shared category directory (`@cacheControl(scope: PUBLIC)` in the schema) are
@@ -182,7 +183,7 @@ describe.each([
   let logs: CapturedLogs;
 
   beforeAll(async () => {
-    if (useRedis && !redisAvailable) return;
+    if (useRedis && !needs('redis-server')) return;
     if (useRedis) redis = await startRedis();
     proxy = await startRewritingProxy();
     logs = captureLogs();
@@ -200,7 +201,7 @@ describe.each([
     await redis?.close();
   });
 
-  it.skipIf(useRedis && !redisAvailable)('serves the renamed category once the new copy is in, and never the old name after it', async () => {
+  it.skipIf(useRedis && !needs('redis-server'))('serves the renamed category once the new copy is in, and never the old name after it', async () => {
     const name = (answer: Answer) => JSON.parse(answer.text).data.categories[0].name as string;
     await post(stack, { query: CATEGORIES });
     await post(stack, { query: CATEGORIES });

@@ -3,15 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './redis.js';
+import { where } from './system-programs.js';
 
-/** Debian's package puts it in /usr/sbin, which not every PATH has. */
-const binary = ['haproxy', '/usr/sbin/haproxy'].find((candidate) => spawnSync(candidate, ['-v'], { stdio: 'ignore' }).status === 0);
-
-/** Whether a real HAProxy can be started here (`.ci/run` installs Debian's package when missing). */
-export const haproxyAvailable = binary !== undefined;
-if (!haproxyAvailable) {
-  process.stdout.write('NOTICE: haproxy is not installed; the fleet tests behind a load balancer are skipped (apt-get install haproxy to run them).\n');
-}
+/** A real HAProxy (`.ci/run` installs Debian's package when missing); a suite asks `needs('haproxy')`. */
+const binary = where('haproxy');
 
 export interface HaproxyOptions {
   /** The instances behind it, by name, each on a loopback port. */

@@ -1,8 +1,8 @@
-import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, redisAvailable } from './redis.js';
+import { freePort } from './redis.js';
 
 /**
  * Highly available Redis on free loopback ports, from Debian's redis-server (which also runs as
@@ -10,14 +10,6 @@ import { freePort, redisAvailable } from './redis.js';
  * depends on): a master with a replica watched by three Sentinels, and a Cluster of three
  * masters. Every wait is for a condition the servers report, never a fixed sleep.
  */
-
-/** Whether redis-cli can be run here (it comes with redis-server). */
-export const redisCliAvailable = spawnSync('redis-cli', ['--version'], { stdio: 'ignore' }).status === 0;
-/** Whether the Sentinel and Cluster tests can run here. */
-export const redisHaAvailable = redisAvailable && redisCliAvailable;
-if (redisAvailable && !redisCliAvailable) {
-  process.stdout.write('NOTICE: redis-cli is not installed; the Sentinel and Cluster tests are skipped (apt-get install redis-tools to run them).\n');
-}
 
 /** The password of each data node started with one (Sentinels have none). */
 const passwords = new Map<number, string>();

@@ -1,14 +1,15 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { where } from './system-programs.js';
 
-/** Whether a real redis-server can be started here (`.ci/run` installs it when missing). */
-export const redisAvailable = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
-if (!redisAvailable) {
-  process.stdout.write('NOTICE: redis-server is not installed; the Redis tests are skipped (apt-get install redis-server to run them).\n');
-}
+/**
+ * Whether a real redis-server can be started here (`.ci/run` installs it when missing), for code
+ * outside the test runner; a test's skip condition asks `needs('redis-server')` (./needs.ts).
+ */
+export const redisAvailable = where('redis-server') !== undefined;
 
 /** A port nothing listens on now (bound and released), for a server whose address must be known before it starts. */
 export async function freePort(): Promise<number> {

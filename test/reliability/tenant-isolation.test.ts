@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
-import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
+import { startRedis, type RunningRedis } from '../helpers/redis.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { expectNothingInternal, pool, rest, restCampaignIds, restInfo, restPins, seeded, trackWarnings } from './support.js';
 import { cid, numberOf } from '../helpers/ids.js';
+import { needs } from '../helpers/needs.js';
 
 /**
  * Four partners (the demo store and aggregator, and a store and an aggregator registered through
@@ -324,7 +325,7 @@ describe.each([
   let before: Record<number, unknown>;
 
   beforeAll(async () => {
-    if (redis && !redisAvailable) return;
+    if (redis && !needs('redis-server')) return;
     redisServer = redis ? await startRedis() : undefined;
     stack = await startStack({ env: { ...NO_GIVING_UP, ...(redisServer ? { CACHE_URL: redisServer.url } : {}) } });
     partners = await preparePartners(stack);
@@ -335,15 +336,15 @@ describe.each([
     await redisServer?.close();
   });
 
-  it.skipIf(redis && !redisAvailable)('cold caches: 440 interleaved concurrent requests, zero leaks', async () => {
+  it.skipIf(redis && !needs('redis-server'))('cold caches: 440 interleaved concurrent requests, zero leaks', async () => {
     expect(await storm(stack, partners, 440, 7)).toEqual([]);
   }, STORM_HANG_GUARD_MS);
 
-  it.skipIf(redis && !redisAvailable)('warm caches: 440 more, zero leaks', async () => {
+  it.skipIf(redis && !needs('redis-server'))('warm caches: 440 more, zero leaks', async () => {
     expect(await storm(stack, partners, 440, 11)).toEqual([]);
   }, STORM_HANG_GUARD_MS);
 
-  it.skipIf(redis && !redisAvailable)('foreign mutations changed nothing; each partner has exactly its own campaigns', async () => {
+  it.skipIf(redis && !needs('redis-server'))('foreign mutations changed nothing; each partner has exactly its own campaigns', async () => {
     const after = await snapshot(stack, partners);
     for (const [id, state] of Object.entries(before)) expect(after[Number(id)], `campaign ${id}`).toEqual(state);
     for (const p of partners) {

@@ -2,7 +2,8 @@ import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { startBuiltEntry, type BuiltEntry } from '../helpers/built-entry.js';
-import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
+import { startRedis, type RunningRedis } from '../helpers/redis.js';
+import { needs } from '../helpers/needs.js';
 
 /**
  * What the log of the product (as the README runs it, in production) says about its
@@ -105,7 +106,7 @@ describe('recovery', { timeout: 60_000 }, () => {
     ]);
   });
 
-  it.skipIf(!redisAvailable)('Redis: a line without a stack when the cache goes, and one when it is back', async () => {
+  it.skipIf(!needs('redis-server'))('Redis: a line without a stack when the cache goes, and one when it is back', async () => {
     emulator = await startEmulator({ quiet: true });
     redis = await startRedis();
     entry = await startBuiltEntry({ env: { NODE_ENV: 'production', CAMPAIGN_API_URL: emulator.url, CACHE_URL: redis.url } });

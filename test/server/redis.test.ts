@@ -3,11 +3,12 @@ import { createHash } from 'node:crypto';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { loadConfig } from '../../src/config.js';
 import { startBff, type RunningBff } from '../../src/server/bff.js';
-import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
+import { startRedis, type RunningRedis } from '../helpers/redis.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { needs } from '../helpers/needs.js';
 
 /** A real redis-server; `.ci/run` installs it, so CI always runs these. */
-describe.skipIf(!redisAvailable)('shared caches on Redis', () => {
+describe.skipIf(!needs('redis-server'))('shared caches on Redis', () => {
   let redis: RunningRedis;
   let stack: Stack;
   let second: RunningBff;
@@ -101,7 +102,7 @@ describe.skipIf(!redisAvailable)('shared caches on Redis', () => {
 });
 
 /** Without CURSOR_SECRET no instance can compute another's key for a token: each checks it itself. */
-describe.skipIf(!redisAvailable)('shared caches on Redis without CURSOR_SECRET', () => {
+describe.skipIf(!needs('redis-server'))('shared caches on Redis without CURSOR_SECRET', () => {
   let redis: RunningRedis;
   let stack: Stack;
   let second: RunningBff;

@@ -4,9 +4,10 @@ import { loadConfig } from '../../src/config.js';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { startBff, type RunningBff } from '../../src/server/bff.js';
 import { newPartner } from '../graphql/support.js';
-import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
+import { startRedis, type RunningRedis } from '../helpers/redis.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { connectionInit, streamTokenCheck } from '../subscriptions/support.js';
+import { needs } from '../helpers/needs.js';
 
 /**
  * Two instances on one real redis-server with the same CURSOR_SECRET: what the campaign API said
@@ -18,7 +19,7 @@ const WRONG = 'not-a-partner-token-of-the-fleet';
 const CATEGORIES = 'query Categories { categories { id name } }';
 const ONE = 'query One { category(id: "2") { id name } }';
 
-describe.skipIf(!redisAvailable)('token verdicts shared by a fleet on Redis', () => {
+describe.skipIf(!needs('redis-server'))('token verdicts shared by a fleet on Redis', () => {
   let redis: RunningRedis;
   let a: Stack;
   let b: RunningBff;

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryBus, type StatusBus } from '../../src/subscriptions/bus.js';
 import type { BusEvent } from '../../src/subscriptions/bus.js';
 import { createRedisBus } from '../../src/subscriptions/redis-bus.js';
-import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
+import { startRedis, type RunningRedis } from '../helpers/redis.js';
 import { until } from './support.js';
+import { needs } from '../helpers/needs.js';
 
 /** The status bus contract, for the in-memory bus and the Redis one alike. */
 describe.each(['memory', 'redis'] as const)('status bus: %s', (kind) => {
@@ -23,7 +24,7 @@ describe.each(['memory', 'redis'] as const)('status bus: %s', (kind) => {
 
   beforeAll(async () => {
     if (kind === 'redis') {
-      if (!redisAvailable) return;
+      if (!needs('redis-server')) return;
       redis = await startRedis();
       bus = await createRedisBus({ url: redis.url, leaseMs: 1000 });
       peer = await createRedisBus({ url: redis.url, leaseMs: 1000 });
@@ -38,7 +39,7 @@ describe.each(['memory', 'redis'] as const)('status bus: %s', (kind) => {
     await redis?.close();
   });
 
-  it.skipIf(kind === 'redis' && !redisAvailable)('takes the first read as the record, then publishes what changed', async () => {
+  it.skipIf(kind === 'redis' && !needs('redis-server'))('takes the first read as the record, then publishes what changed', async () => {
     events.length = 0;
     const p = partner();
     await bus.record(p, [{ id: 1, status: 'moderation' }, { id: 2, status: 'started' }], 1000, at, 'poll');
@@ -52,7 +53,7 @@ describe.each(['memory', 'redis'] as const)('status bus: %s', (kind) => {
     ]);
   });
 
-  it.skipIf(kind === 'redis' && !redisAvailable)('publishes a mutation once, and a read begun before it does not undo it', async () => {
+  it.skipIf(kind === 'redis' && !needs('redis-server'))('publishes a mutation once, and a read begun before it does not undo it', async () => {
     events.length = 0;
     const p = partner();
     await bus.record(p, [{ id: 1, status: 'started' }], 1000, at, 'poll');
@@ -65,7 +66,7 @@ describe.each(['memory', 'redis'] as const)('status bus: %s', (kind) => {
     expect(plain()).toEqual([{ partner: p, id: 1, previousStatus: 'started', status: 'paused', at }]);
   });
 
-  it.skipIf(kind === 'redis' && !redisAvailable)('stamps each change, and on Redis counts it in the record\'s version, which a snapshot reads back', async () => {
+  it.skipIf(kind === 'redis' && !needs('redis-server'))('stamps each change, and on Redis counts it in the record\'s version, which a snapshot reads back', async () => {
     events.length = 0;
     const p = partner();
     expect((await bus.lead(p)).version).toBeNull();
@@ -92,7 +93,7 @@ describe.each(['memory', 'redis'] as const)('status bus: %s', (kind) => {
     expect(await peer!.lead(p)).toEqual({ leading: false, version });
   });
 
-  it.skipIf(kind === 'redis' && !redisAvailable)('ignores mutations of a partner nobody watches', async () => {
+  it.skipIf(kind === 'redis' && !needs('redis-server'))('ignores mutations of a partner nobody watches', async () => {
     events.length = 0;
     await bus.record(partner(), [{ id: 1, status: 'paused' }], 1000, at, 'mutation');
     await settle(1);
@@ -100,7 +101,7 @@ describe.each(['memory', 'redis'] as const)('status bus: %s', (kind) => {
   });
 
   // A lease means something only between instances sharing Redis: the memory bus has no peer.
-  if (kind === 'redis') it.skipIf(!redisAvailable)('gives the lease to one instance at a time, and to another once released', async () => {
+  if (kind === 'redis') it.skipIf(!needs('redis-server'))('gives the lease to one instance at a time, and to another once released', async () => {
     const p = partner();
     const leading = async (b: StatusBus) => (await b.lead(p)).leading;
     expect(await leading(bus)).toBe(true);

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { oneOffInput, createCampaign, newPartner } from '../graphql/support.js';
-import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
+import { startRedis, type RunningRedis } from '../helpers/redis.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { CAMPAIGN_CHANGED, liveClient, nextPoll, sleep, type LiveClient, type Transport } from './support.js';
 import { numberOf } from '../helpers/ids.js';
+import { needs } from '../helpers/needs.js';
 
 const INTERVAL_MS = 150;
 
@@ -46,7 +47,7 @@ describe.each(variants.map((v) => ({ ...v, name: `${v.transport}, ${v.cache} bus
     await redis?.close();
   });
 
-  it.skipIf(cache === 'redis' && !redisAvailable)('delivers every status change of a whole journey, and nothing to another partner', async () => {
+  it.skipIf(cache === 'redis' && !needs('redis-server'))('delivers every status change of a whole journey, and nothing to another partner', async () => {
     const store = await newPartner(stack, 'store');
     const other = await newPartner(stack, 'store');
     const mine = client(store).subscribe(CAMPAIGN_CHANGED);
@@ -98,7 +99,7 @@ describe.each(variants.map((v) => ({ ...v, name: `${v.transport}, ${v.cache} bus
     theirs.unsubscribe();
   });
 
-  it.skipIf(cache === 'redis' && !redisAvailable)('watches only the ids asked for, and reads other campaign fields once per event for all watchers', async () => {
+  it.skipIf(cache === 'redis' && !needs('redis-server'))('watches only the ids asked for, and reads other campaign fields once per event for all watchers', async () => {
     const store = await newPartner(stack, 'store');
     const a = await createCampaign(stack, oneOffInput(601), store);
     const b = await createCampaign(stack, oneOffInput(602), store);
@@ -121,7 +122,7 @@ describe.each(variants.map((v) => ({ ...v, name: `${v.transport}, ${v.cache} bus
     }
   });
 
-  it.skipIf(cache === 'redis' && !redisAvailable)('refuses a token the campaign API does not know, and a missing one', async () => {
+  it.skipIf(cache === 'redis' && !needs('redis-server'))('refuses a token the campaign API does not know, and a missing one', async () => {
     if (transport === 'websocket') {
       const bad = client('not-a-partner');
       const refused = await bad.subscribe(CAMPAIGN_CHANGED).ended;
@@ -141,7 +142,7 @@ describe.each(variants.map((v) => ({ ...v, name: `${v.transport}, ${v.cache} bus
     }
   });
 
-  it.skipIf(cache === 'redis' && !redisAvailable)('keeps watchers while the backend fails, tells them nothing false, and catches up', async () => {
+  it.skipIf(cache === 'redis' && !needs('redis-server'))('keeps watchers while the backend fails, tells them nothing false, and catches up', async () => {
     const store = await newPartner(stack, 'store');
     const id = await createCampaign(stack, oneOffInput(701), store);
     const watch = client(store).subscribe(CAMPAIGN_CHANGED, { ids: [id] });
@@ -156,7 +157,7 @@ describe.each(variants.map((v) => ({ ...v, name: `${v.transport}, ${v.cache} bus
     watch.unsubscribe();
   });
 
-  it.skipIf(cache === 'redis' && !redisAvailable)('applies the query limits to subscription documents, and takes only subscriptions', async () => {
+  it.skipIf(cache === 'redis' && !needs('redis-server'))('applies the query limits to subscription documents, and takes only subscriptions', async () => {
     const c = client(DEMO_TOKENS.store);
     const aliases = Array.from({ length: 16 }, (_, i) => `a${i}: __typename`).join(' ');
     const refused = [

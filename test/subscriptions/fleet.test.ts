@@ -4,9 +4,10 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js
 import { startBff, type RunningBff } from '../../src/server/bff.js';
 import { CREATE, createCampaign, newPartner, oneOffInput } from '../graphql/support.js';
 import { startStack } from '../helpers/stack.js';
-import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
+import { startRedis, type RunningRedis } from '../helpers/redis.js';
 import { CAMPAIGN_CHANGED, liveClient, metric, nextPoll, sleep, until, type LiveClient, type Subscription } from './support.js';
 import { numberOf } from '../helpers/ids.js';
+import { needs } from '../helpers/needs.js';
 
 const INTERVAL_MS = 150;
 
@@ -14,7 +15,7 @@ const INTERVAL_MS = 150;
  * Two BFF instances on one real redis-server and one backend: one reader per partner for the
  * whole fleet (a lease), every event delivered once to every watcher on either instance.
  */
-describe.skipIf(!redisAvailable)('live status across two instances on Redis', () => {
+describe.skipIf(!needs('redis-server'))('live status across two instances on Redis', () => {
   let redis: RunningRedis;
   let emulator: RunningEmulator;
   let instances: RunningBff[];
@@ -133,7 +134,7 @@ describe.skipIf(!redisAvailable)('live status across two instances on Redis', ()
 });
 
 /** Redis is a cache, never a dependency: live status goes on while it is down. */
-describe.skipIf(!redisAvailable)('live status while Redis is down', () => {
+describe.skipIf(!needs('redis-server'))('live status while Redis is down', () => {
   it('delivers on each instance while Redis is unreachable, and once per change after it is back', async () => {
     const redis = await startRedis();
     const stack = await startStack({
@@ -230,7 +231,7 @@ async function startFleet(count: number, env: Record<string, string>) {
 
 const successfulPolls = (bff: RunningBff) => metric(bff.metricsUrl, 'bff_live_polls_total', 'outcome="success"');
 
-describe.skipIf(!redisAvailable)('a mutation answered while its instance shuts down', () => {
+describe.skipIf(!needs('redis-server'))('a mutation answered while its instance shuts down', () => {
   it('is published to the watchers on the other instances: the bus closes after the requests in flight', async () => {
     // Reads once a minute: the change reaches the watcher in time only if it is published.
     const fleet = await startFleet(2, { SUBSCRIPTION_POLL_INTERVAL_MS: '60000', SUBSCRIPTION_POLL_BACKOFF_MAX_MS: '60000' });
@@ -258,7 +259,7 @@ describe.skipIf(!redisAvailable)('a mutation answered while its instance shuts d
   });
 });
 
-describe.skipIf(!redisAvailable)('live status across a Redis outage and its return, empty', () => {
+describe.skipIf(!needs('redis-server'))('live status across a Redis outage and its return, empty', () => {
   it('delivers every mutation\'s event once to every watcher, on every instance, before, during and after the outage', async () => {
     const fleet = await startFleet(3, { SUBSCRIPTION_POLL_INTERVAL_MS: String(INTERVAL_MS) });
     try {

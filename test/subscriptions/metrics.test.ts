@@ -4,11 +4,12 @@ import { loadConfig } from '../../src/config.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { startBff, type RunningBff } from '../../src/server/bff.js';
 import { createCampaign, newPartner, oneOffInput } from '../graphql/support.js';
-import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
+import { startRedis, type RunningRedis } from '../helpers/redis.js';
 import { scrape } from '../helpers/scrape.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { CAMPAIGN_CHANGED, liveClient, metric, nextPoll, until, type LiveClient } from './support.js';
 import { numberOf } from '../helpers/ids.js';
+import { needs } from '../helpers/needs.js';
 
 const INTERVAL_MS = 150;
 const packageVersion = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -70,7 +71,7 @@ describe('live status and build metrics on one instance', () => {
   });
 });
 
-describe.skipIf(!redisAvailable)('fleet metrics on Redis', () => {
+describe.skipIf(!needs('redis-server'))('fleet metrics on Redis', () => {
   let redis: RunningRedis;
   let emulator: RunningEmulator;
   let instances: RunningBff[];

@@ -12,10 +12,6 @@ describe('fleet configuration', () => {
     expect(() => loadConfig({ SHUTDOWN_DELAY_MS: '-1' })).toThrow(/SHUTDOWN_DELAY_MS="-1": must be a whole number from 0 to 600000/);
   });
 
-  it('refuses READY_BACKEND_WINDOW_MS, which readiness no longer reads, saying what replaced it', () => {
-    expect(() => loadConfig({ READY_BACKEND_WINDOW_MS: '30000' })).toThrow(/READY_BACKEND_WINDOW_MS is no longer read: \/readyz no longer turns 503 when the backend is down.*Remove the variable/);
-  });
-
   it('trusts no proxy by default; TRUST_PROXY names them, and a bad value stops start-up', () => {
     expect(loadConfig({})).toMatchObject({ trustProxy: false, trustProxyHeader: 'x-forwarded-for' });
     expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8', TRUST_PROXY_HEADER: 'forwarded' })).toMatchObject({

@@ -20,9 +20,12 @@ function codesInSources(): Set<string> {
   const files = readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.startsWith('emulator'));
   for (const file of files) {
     const text = readFileSync(join(root, 'src', file), 'utf8');
-    // `code: 'X'`, and the code argument of the HTTP layer's, the gate's and the SSE handler's refusals.
+    // `code: 'X'`, and the code argument of the HTTP layer's, the gate's, the SSE handler's and the
+    // pipeline's refusals (`refusal(status, message, code, ...)`).
     for (const [, code] of text.matchAll(/\bcode: '([A-Z][A-Z_]+)'/g)) codes.add(code!);
     for (const [, code] of text.matchAll(/(?:new HttpError|sendGraphQLError|refuse|refusal|answerError)\([^;]*?'([A-Z][A-Z_]{3,})'[,)]/g)) codes.add(code!);
+    // The message before the code may hold anything, semicolons included.
+    for (const [, code] of text.matchAll(/\brefusal\(\s*\w+,\s*(?:'[^']*'|`[^`]*`|\w+),\s*'([A-Z][A-Z_]{3,})'/g)) codes.add(code!);
   }
   return codes;
 }
