@@ -81,6 +81,39 @@ const bff = await orExit(() =>
   }),
 );
 
+/**
+ * Under `npm start` a Ctrl-C reaches this process twice: from the terminal, which signals its
+ * whole foreground process group, and again from npm, which passes on the signals it receives to
+ * its script. A signal this soon after the first is that same request; a later one is someone
+ * insisting, and ends the process at once.
+ */
+const SAME_REQUEST_MS = 250;
+let stoppingSince: number | undefined;
+
+async function shutdown(signal: string): Promise<void> {
+  logger.info({ signal, delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs }, 'shutting down: finishing in-flight requests');
+  await bff.close({ delayMs: config.shutdownDelayMs });
+  // After the last request's spans have ended: what the batch processor still holds is sent now.
+  await tracing?.shutdown();
+  await emulator?.close();
+  logger.info('stopped');
+  process.exit(0);
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  if (stoppingSince === undefined) {
+    stoppingSince = performance.now();
+    void shutdown(signal);
+  } else if (performance.now() - stoppingSince >= SAME_REQUEST_MS) {
+    logger.warn({ signal }, 'second signal: exiting now');
+    process.exit(1);
+  }
+}
+// Before the banner: a supervisor may signal as soon as it reads it, and a signal with no
+// handler yet would end the process without draining.
+process.on('SIGTERM', onSignal);
+process.on('SIGINT', onSignal);
+
 const health = `${bff.url.replace(/\/graphql$/, '/healthz')}  ${bff.url.replace(/\/graphql$/, '/readyz')}`;
 const backend = emulator ? `${emulator.url}/v1 (embedded emulator; admin at ${emulator.url}/_emulator/)` : redactUrlValue(campaignApiUrl);
 const cache = config.cacheUrl ? `Redis ${redactUrlValue(config.cacheUrl)}` : 'in memory';
@@ -115,34 +148,3 @@ if (config.mode === 'production') {
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }
-
-/**
- * Under `npm start` a Ctrl-C reaches this process twice: from the terminal, which signals its
- * whole foreground process group, and again from npm, which passes on the signals it receives to
- * its script. A signal this soon after the first is that same request; a later one is someone
- * insisting, and ends the process at once.
- */
-const SAME_REQUEST_MS = 250;
-let stoppingSince: number | undefined;
-
-async function shutdown(signal: string): Promise<void> {
-  logger.info({ signal, delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs }, 'shutting down: finishing in-flight requests');
-  await bff.close({ delayMs: config.shutdownDelayMs });
-  // After the last request's spans have ended: what the batch processor still holds is sent now.
-  await tracing?.shutdown();
-  await emulator?.close();
-  logger.info('stopped');
-  process.exit(0);
-}
-
-function onSignal(signal: NodeJS.Signals): void {
-  if (stoppingSince === undefined) {
-    stoppingSince = performance.now();
-    void shutdown(signal);
-  } else if (performance.now() - stoppingSince >= SAME_REQUEST_MS) {
-    logger.warn({ signal }, 'second signal: exiting now');
-    process.exit(1);
-  }
-}
-process.on('SIGTERM', onSignal);
-process.on('SIGINT', onSignal);
