@@ -139,12 +139,38 @@ describe('browser example', () => {
     await expect.poll(() => status.textContent(), { timeout: 10_000 }).toBe('PAUSED');
     expect(sent.slice(before)).toEqual([]);
 
-    // Started and stopped on the page: the status changes in place.
-    await page.locator('button[data-action=start]').click();
-    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toBe('STARTED');
-    await page.locator('button[data-action=stop]').click();
-    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toBe('PAUSED');
-    expect(await page.locator('button[data-action=start]').isEnabled()).toBe(true);
+    // Started and stopped on the page: the status changes in place. Every drawing of the page
+    // is kept (each redraw makes new nodes, so a drawing keeps its state once replaced). A click
+    // disables both buttons at once (a second click sends no second mutation) until the answer;
+    // the live event may show the new status before the answer comes, so the test waits for
+    // what a user waits for: the other button enabled.
+    await page.evaluate(() => {
+      const g = globalThis as any;
+      g.drawings = [];
+      new g.MutationObserver((records: any[]) => {
+        for (const record of records)
+          for (const node of record.addedNodes) {
+            const shown = node.querySelector?.('[data-testid=status]');
+            const off = (action: string) => (node.querySelector(`[data-action=${action}]`).disabled ? 'off' : 'on');
+            if (shown) g.drawings.push(`${shown.textContent} start:${off('start')} stop:${off('stop')}`);
+          }
+      }).observe(g.document.getElementById('app'), { childList: true });
+    });
+    const drawings = (): Promise<string[]> => page.evaluate(() => (globalThis as any).drawings.splice(0));
+    const start = page.locator('button[data-action=start]');
+    const stop = page.locator('button[data-action=stop]');
+    await start.click();
+    await expect.poll(() => stop.isEnabled(), { timeout: 10_000 }).toBe(true);
+    expect(await status.textContent()).toBe('STARTED');
+    const started = await drawings();
+    expect(started[0]).toBe('PAUSED start:off stop:off');
+    expect(started.at(-1)).toBe('STARTED start:off stop:on');
+    await stop.click();
+    await expect.poll(() => start.isEnabled(), { timeout: 10_000 }).toBe(true);
+    expect(await status.textContent()).toBe('PAUSED');
+    const stopped = await drawings();
+    expect(stopped[0]).toBe('STARTED start:off stop:off');
+    expect(stopped.at(-1)).toBe('PAUSED start:on stop:off');
     await page.screenshot({ path: join(SCREENSHOTS, 'browser-example.png'), fullPage: true });
 
     // Back to the feed (a hash change, no reload): the stopped campaign has left it (the BFF
