@@ -4,7 +4,7 @@ import type { StoredConnection, StoredItem } from './type-policies.js';
 /**
  * Cache updates that keep the cached `campaigns` lists right after a campaign appears in them:
  * created (`createCampaign`), or moved into a status list (`startCampaign`, `stopCampaign`).
- * Leaving a status list needs no update: `connectionPagination({ filterBy: ['status'] })` leaves
+ * Leaving a status list needs no update: `connectionPagination({ filterBy })` leaves
  * a campaign out of the lists of a status it no longer has when they are read.
  */
 
@@ -45,7 +45,7 @@ export function placeCampaign(cache: ApolloCache, campaign: CampaignInResult): v
         if (!ref) return value;
         const status = campaign.status ?? readField<string>('status', ref);
         const number = campaign.ymCampaignId ?? readField<number>('ymCampaignId', ref);
-        const wanted = value.filter?.status;
+        const wanted = value.filter?.withStatus ?? value.filter?.status;
         if (wanted !== undefined && wanted !== null && wanted !== status) return value;
         const idOf = (node: StoredItem['node']) => (node ? readField<string>('id', node) : undefined);
         if (value.items.some((item) => idOf(item.node) === campaign.id)) return value;

@@ -61,12 +61,13 @@ const PAGING_ARGUMENTS = new Set(['first', 'after', 'last', 'before']);
 
 export interface ConnectionOptions {
   /**
-   * Arguments that choose items by their field of the same name (`campaigns(status:)` and
-   * `Campaign.status`). An item whose field no longer holds the argument's value (a campaign
+   * Arguments that choose items by a field of theirs: names of arguments that filter on the
+   * field of the same name, or argument → field (`{ withStatus: 'status' }`: `campaigns(withStatus:)`
+   * and `Campaign.status`). An item whose field no longer holds the argument's value (a campaign
    * stopped while its `STARTED` list is cached, by a mutation or a subscription event) is left
    * out when the list is read, and out of `totalCount`; it is back if the value comes back.
    */
-  filterBy?: readonly string[];
+  filterBy?: readonly string[] | Readonly<Record<string, string>>;
 }
 
 /**
@@ -78,7 +79,8 @@ export interface ConnectionOptions {
  * `nodes` and `edges` read the whole list, so a screen may use either.
  */
 export function connectionPagination(options: ConnectionOptions = {}): FieldPolicy<StoredConnection, IncomingConnection, IncomingConnection> {
-  const filterBy = options.filterBy ?? [];
+  const given = options.filterBy ?? [];
+  const filterBy: [argument: string, field: string][] = Array.isArray(given) ? given.map((name: string) => [name, name]) : Object.entries(given);
   return {
     keyArgs: (args) => Object.keys(args ?? {}).filter((name) => !PAGING_ARGUMENTS.has(name)).sort(),
     merge(existing, incoming, { args }) {
@@ -113,9 +115,9 @@ export function connectionPagination(options: ConnectionOptions = {}): FieldPoli
       const { items: stored, filter: _filter, ...rest } = existing;
       const items = stored.filter(({ node }) => {
         if (!node) return true;
-        return filterBy.every((name) => {
-          const wanted = args?.[name];
-          const value = wanted === undefined || wanted === null ? undefined : readField<unknown>(name, node);
+        return filterBy.every(([argument, field]) => {
+          const wanted = args?.[argument];
+          const value = wanted === undefined || wanted === null ? undefined : readField<unknown>(field, node);
           // Unknown (the field was never read) counts as still matching: the server chose it.
           return value === undefined || value === wanted;
         });
@@ -150,7 +152,7 @@ export const typePolicies: TypePolicies = {
     fields: {
       // A campaign whose status changed leaves the lists of its old status when they are read;
       // `keepCampaignLists` (list-updates.ts) puts it into the lists of its new status.
-      campaigns: connectionPagination({ filterBy: ['status'] }),
+      campaigns: connectionPagination({ filterBy: { withStatus: 'status', status: 'status' } }),
       // The mobile card feed (the kit's OfferCards): one list per categoryId/platform/locale.
       offerFeed: connectionPagination(),
       // A campaign already in the cache (from a list) answers `campaign(id)` without a request

@@ -581,6 +581,24 @@ export type CampaignStatusEvent = {
   status: CampaignStatus;
 };
 
+/**
+ * A status to list campaigns in (`CampaignStatus` without `UNKNOWN`, which names no status to ask
+ * for: a campaign in a status this API does not know yet is listed without a filter).
+ */
+export type CampaignStatusInput =
+  /** Rejected by the moderator. */
+  | 'declined'
+  /** Archived after its end date. */
+  | 'finished'
+  /** Being checked by a moderator. */
+  | 'moderation'
+  /** Not shown: approved and waiting to be started, or stopped. */
+  | 'paused'
+  /** Stopped by running out of promo codes. */
+  | 'pin-required'
+  /** Running: users see the offer. */
+  | 'started';
+
 /** The kind of offer: how a user gets the bonus. */
 export type CampaignType =
   /** An image banner that links to `acceptUrl`. */
@@ -1226,6 +1244,7 @@ export type QueryCampaignsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   status?: InputMaybe<CampaignStatus>;
+  withStatus?: InputMaybe<CampaignStatusInput>;
 };
 
 
@@ -1772,6 +1791,7 @@ export type ResolversTypes = {
   CampaignStats: ResolverTypeWrapper<CampaignStatsModel>;
   CampaignStatus: CampaignStatus;
   CampaignStatusEvent: ResolverTypeWrapper<StatusEvent>;
+  CampaignStatusInput: CampaignStatusInput;
   CampaignType: CampaignType;
   CampaignTypeInput: CampaignTypeInput;
   CashbackType: CashbackType;
@@ -2053,6 +2073,8 @@ export type CampaignStatusEventResolvers<ContextType = GraphQLContext, ParentTyp
   status?: Resolver<ResolversTypes['CampaignStatus'], ParentType, ContextType>;
 };
 
+export type CampaignStatusInputResolvers = EnumResolverSignature<{ DECLINED?: any, FINISHED?: any, MODERATION?: any, PAUSED?: any, PIN_REQUIRED?: any, STARTED?: any }, ResolversTypes['CampaignStatusInput']>;
+
 export type CampaignTypeResolvers = EnumResolverSignature<{ BANNER?: any, CODE?: any, CODE_OFFLINE?: any, CODE_ONLINE?: any, PROMO?: any, UNKNOWN?: any }, ResolversTypes['CampaignType']>;
 
 export type CampaignTypeInputResolvers = EnumResolverSignature<{ BANNER?: any, CODE_OFFLINE?: any, CODE_ONLINE?: any, PROMO?: any }, ResolversTypes['CampaignTypeInput']>;
@@ -2270,6 +2292,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   CampaignStats?: CampaignStatsResolvers<ContextType>;
   CampaignStatus?: CampaignStatusResolvers;
   CampaignStatusEvent?: CampaignStatusEventResolvers<ContextType>;
+  CampaignStatusInput?: CampaignStatusInputResolvers;
   CampaignType?: CampaignTypeResolvers;
   CampaignTypeInput?: CampaignTypeInputResolvers;
   CashbackType?: CashbackTypeResolvers;
