@@ -5,6 +5,7 @@ import { startBff, type RunningBff } from '../../src/server/bff.js';
 import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { app, DEMO_APP, FEED, partner, post, sleep, startedIds } from './support.js';
+import { campaignOf } from '../helpers/ids.js';
 
 /**
  * Two BFF instances sharing a real redis-server (and CURSOR_SECRET, as a fleet does) in front of
@@ -30,7 +31,7 @@ describe.skipIf(!redisAvailable)('a fleet of two instances sharing Redis', () =>
     await redis?.close();
   });
 
-  const ids = (answer: { body: any }) => answer.body.data.offerFeed.nodes.map((n: { id: string }) => n.id);
+  const ids = (answer: { body: any }) => answer.body.data.offerFeed.nodes.map((n: { id: string }) => campaignOf(n.id));
 
   it('an app\'s categories are read once for the fleet: the token checked through one instance serves the other with no call', async () => {
     await a.resetCalls();
@@ -127,5 +128,5 @@ describe.skipIf(!redisAvailable)('Redis is a cache for the feed, never a depende
 });
 
 function ids(answer: { body: any }): string[] {
-  return answer.body.data.offerFeed.nodes.map((n: { id: string }) => n.id);
+  return answer.body.data.offerFeed.nodes.map((n: { id: string }) => campaignOf(n.id));
 }

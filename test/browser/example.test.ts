@@ -8,7 +8,7 @@ import { startExampleServer, type ExampleServer } from '../../client/example/ser
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { DEMO_APP, DEMO_APP_KEY, app, partner, post } from '../apps/support.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { cid } from '../helpers/ids.js';
+import { oid } from '../helpers/ids.js';
 import { metric } from '../subscriptions/support.js';
 
 /**
@@ -94,10 +94,11 @@ describe('browser example', () => {
     const page = await open();
     const cards = page.locator('[data-testid=feed] a.card');
     await cards.first().waitFor({ timeout: 15_000 });
-    // The demo store's running campaigns, as its offer feed has them (newest first): 3 and 1.
+    // The demo store's running campaigns, as its offer feed has them (newest first): 3 and 1,
+    // each offer with an id of its own that opens its campaign.
     const served = await run('OfferCards', { first: 12 });
-    expect(served.body.data.feed.nodes.map((n: { id: string }) => n.id)).toEqual([3, 1].map(cid));
-    expect(await cards.evaluateAll((els) => els.map((e: any) => e.dataset.id))).toEqual([3, 1].map(cid));
+    expect(served.body.data.feed.nodes.map((n: { id: string }) => n.id)).toEqual([3, 1].map(oid));
+    expect(await cards.evaluateAll((els) => els.map((e: any) => e.dataset.id))).toEqual([3, 1].map(oid));
     const feedRequest = sent.find((s) => s.operationName === 'OfferCards');
     expect(feedRequest?.extensions?.persistedQuery?.sha256Hash).toBe(idOf('OfferCards').slice('sha256:'.length));
     expect(feedRequest?.query).toBeUndefined();
@@ -178,7 +179,7 @@ describe('browser example', () => {
     await page.evaluate(() => {
       (globalThis as any).location.hash = '#/';
     });
-    await expect.poll(() => cards.evaluateAll((els) => els.map((e: any) => e.dataset.id)), { timeout: 10_000 }).toEqual([1].map(cid));
+    await expect.poll(() => cards.evaluateAll((els) => els.map((e: any) => e.dataset.id)), { timeout: 10_000 }).toEqual([1].map(oid));
     expect(navigations.filter((url) => !url.includes('#'))).toEqual([]);
     await page.screenshot({ path: join(SCREENSHOTS, 'browser-example-feed-after-stop.png'), fullPage: true });
 

@@ -286,7 +286,7 @@ describe('campaigns(first, after, withStatus)', () => {
 
     const unknown = await stack.gql(`{ campaigns(withStatus: UNKNOWN) { totalCount } }`);
     expect(unknown.status).toBe(400);
-    expect(unknown.body.errors[0].message).toBe('Value "UNKNOWN" does not exist in "CampaignStatusInput" enum.');
+    expect(unknown.body.errors![0].message).toBe('Value "UNKNOWN" does not exist in "CampaignStatusInput" enum.');
 
     // Operations written before withStatus keep working, cursors included.
     const OLD = `query ($first: Int, $after: String, $status: CampaignStatus) { campaigns(first: $first, after: $after, status: $status) { nodes { id } pageInfo { endCursor } } }`;
@@ -297,7 +297,7 @@ describe('campaigns(first, after, withStatus)', () => {
 
     const both = await stack.gql(`{ campaigns(withStatus: PAUSED, status: PAUSED) { totalCount } }`);
     expect(both.body.data).toEqual({ campaigns: null });
-    expect(both.body.errors[0]).toMatchObject({
+    expect(both.body.errors![0]).toMatchObject({
       message: 'Argument "status" cannot be given with `withStatus`, which replaces it; give `withStatus` alone',
       extensions: { code: 'BAD_USER_INPUT', argument: 'status' },
     });

@@ -975,7 +975,12 @@ export type Offer = {
    * runs until the partner stops it.
    */
   endsAt?: Maybe<Scalars['DateTime']['output']>;
-  /** The campaign's global id (`Campaign.id`), for the tap-through and for reporting what a user saw. */
+  /**
+   * The offer's global id, unique across every type as `Node.id` is: not its campaign's `id`, so a
+   * normalized cache keeps the offer and the campaign apart. It names the offer's campaign too: the
+   * tap-through from a card is `campaign(id:)` or `node(id:)` with this id, which answer the
+   * campaign; report what a user saw with it or with `ymCampaignId`.
+   */
   id: Scalars['ID']['output'];
   /** Who offers the bonus: the store's name, site and logos (as `Campaign.merchant`). */
   merchant: CampaignMerchant;
@@ -1198,7 +1203,8 @@ export type Query = {
   /**
    * The object with this global id (`Node.id`), or `null` when there is none the caller may see
    * (another partner's campaign, an id this API never gave). Only global ids are read here: the
-   * campaign API's bare numbers name no type.
+   * campaign API's bare numbers name no type. An `Offer.id` answers the offer's campaign (the
+   * tap-through from a card).
    */
   node?: Maybe<Node>;
   /**
