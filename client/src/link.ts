@@ -5,6 +5,7 @@ import { printExecutableGraphQLDocument } from '@graphql-tools/documents';
 import { Kind, parse, print, type ASTNode, type DocumentNode, type FormattedExecutionResult, type GraphQLFormattedError } from 'graphql';
 import { createClient, type Client, type Sink, type SubscribePayload } from 'graphql-ws';
 import { Observable, type Subscription } from 'rxjs';
+import { noteOperation } from './placing.js';
 
 /**
  * The link of a partner's screens: queries and mutations over HTTP (`POST /graphql`), subscriptions
@@ -235,6 +236,8 @@ export function createLink(options: LinkOptions): KitLink {
   });
   // The operation's own context headers (`context: { headers }`) come last and win.
   const credentials = new ApolloLink((operation, forward) => {
+    // The client and the fragments it sends, for the cache's reads of placed campaigns.
+    noteOperation(operation.client, operation.query);
     operation.setContext(({ headers }) => ({ headers: { ...(options.headersFor?.(operation) ?? token), ...headers } }));
     return forward(operation);
   });

@@ -1,3 +1,4 @@
+import { placedReady } from './placing.js';
 import { InMemoryCache, type FieldPolicy, type InMemoryCacheConfig, type Reference, type StoreObject, type TypePolicies } from '@apollo/client';
 
 /**
@@ -47,6 +48,8 @@ export interface StoredItem {
   node?: Reference | StoreObject | null;
   /** The item's edge as a page selected it, when the page read `edges`. */
   edge?: Record<string, unknown>;
+  /** Placed by a mutation (`placeCampaign`) rather than read from the server, until its fields are read. */
+  placed?: boolean;
 }
 
 interface IncomingConnection {
@@ -110,11 +113,14 @@ export function connectionPagination(options: ConnectionOptions = {}): FieldPoli
     // cursor per item, so `edges` is left out rather than read as an empty list (which Apollo
     // would take for a complete answer). A query asking for a shape that is not there misses it,
     // and Apollo asks the server.
-    read(existing, { args, readField }) {
+    read(existing, { args, readField, cache, field, storeFieldName, variables }) {
       if (!existing) return undefined;
       const { items: stored, filter: _filter, ...rest } = existing;
-      const items = stored.filter(({ node }) => {
+      const items = stored.filter((item, at) => {
+        const { node } = item;
         if (!node) return true;
+        // A placed campaign waits out of the list until it has what the list shows (placing.ts).
+        if (item.placed && !placedReady(item, at, existing, { cache, field, storeFieldName, variables, args, readField })) return false;
         return filterBy.every(([argument, field]) => {
           const wanted = args?.[argument];
           const value = wanted === undefined || wanted === null ? undefined : readField<unknown>(field, node);
