@@ -47,7 +47,9 @@ export interface KitApp {
   close(): void;
 }
 
-export async function installKitApp(kitDir = join(ROOT, 'client')): Promise<KitApp> {
+/** `also`: more packages the app installs from this repository's node_modules (React, Vite...). */
+export async function installKitApp(options: { kitDir?: string; also?: string[] } = {}): Promise<KitApp> {
+  const kitDir = options.kitDir ?? join(ROOT, 'client');
   const dir = mkdtempSync(join(tmpdir(), 'kit-app-'));
   const { stdout } = await run('npm', ['pack', '--pack-destination', dir, '--json'], {
     cwd: kitDir,
@@ -58,7 +60,7 @@ export async function installKitApp(kitDir = join(ROOT, 'client')): Promise<KitA
   const installed = join(app, 'node_modules', KIT);
   mkdirSync(installed, { recursive: true });
   await run('tar', ['-xzf', join(dir, packed!.filename), '-C', installed, '--strip-components=1']);
-  for (const name of INSTALLED_WITH_IT) {
+  for (const name of [...INSTALLED_WITH_IT, ...(options.also ?? [])]) {
     mkdirSync(dirname(join(app, 'node_modules', name)), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules', name), join(app, 'node_modules', name), 'dir');
   }
