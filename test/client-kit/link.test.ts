@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { ApolloClient } from '@apollo/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { createHash } from 'node:crypto';
+import { printExecutableGraphQLDocument } from '@graphql-tools/documents';
 import { parse } from 'graphql';
 import { CampaignChanged, CampaignDetail, CampaignPins, StartCampaign, StopCampaign } from '../../client/src/documents.js';
 import { createLink, type KitLink } from '../../client/src/link.js';
@@ -206,6 +208,34 @@ describe("the kit's link on a server without the manifest", () => {
       expect(second.sent()).toEqual(['hash']);
     } finally {
       await second.close();
+    }
+  });
+
+  it('a subscription the server does not hold registers itself over the WebSocket, and its events arrive', async () => {
+    const text = 'subscription TeamStatus($ids: [ID!]) { campaignChanged(ids: $ids) { __typename campaign { __typename id status } status } }';
+    const normal = printExecutableGraphQLDocument(parse(text));
+    const team = Object.assign(parse(text), { __meta__: { hash: `sha256:${createHash('sha256').update(normal).digest('hex')}` } });
+    const page = pageLoad();
+    try {
+      const events: string[] = [];
+      const errors: unknown[] = [];
+      const live = page.client.subscribe({ query: team, variables: { ids: [cid(3)] } }).subscribe({
+        next: ({ data }) => events.push((data as { campaignChanged: { status: string } }).campaignChanged.status),
+        error: (error) => errors.push(error),
+      });
+      await until('the subscription on the server', async () => errors.length > 0 || (await metric(stack.metricsUrl, 'bff_live_subscriptions')) > 0);
+      expect(errors).toEqual([]);
+      expect((await stack.gql(`mutation { stopCampaign(id: "${cid(3)}") { campaign { status } } }`)).body.data.stopCampaign.campaign.status).toBe('PAUSED');
+      await until('the event', () => events.length > 0);
+      expect(events).toEqual(['PAUSED']);
+      live.unsubscribe();
+      await stack.gql(`mutation { startCampaign(id: "${cid(3)}") { campaign { status } } }`);
+      // Registered: the server now knows the hash (over HTTP it answers that subscriptions are not served there).
+      const byHash = await post(stack.bffUrl, { extensions: { persistedQuery: { version: 1, sha256Hash: team.__meta__.hash.slice('sha256:'.length) } } }, partner(DEMO_TOKENS.store));
+      expect(byHash.body.errors[0].extensions.code).not.toBe('PERSISTED_QUERY_NOT_FOUND');
+      expect(byHash.body.errors[0].message).toMatch(/^Subscriptions are served over WebSocket/);
+    } finally {
+      await page.close();
     }
   });
 
