@@ -1,12 +1,10 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page, type Request } from 'playwright-core';
+import type { BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { promoInput } from '../graphql/support.js';
 import { startBuiltEntry, type BuiltEntry } from '../helpers/built-entry.js';
+import { launchChromium, type Browser } from '../helpers/chromium.js';
 import { installKitApp, TEAM_CODEGEN, type KitApp } from '../helpers/kit-app.js';
 
 /**
@@ -19,8 +17,6 @@ import { installKitApp, TEAM_CODEGEN, type KitApp } from '../helpers/kit-app.js'
  * it) and one from then on, on any page load; a create keeps every page loaded and adds the new
  * row, reading only that campaign's missing fields.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
 export const DASHBOARD_SOURCES: Record<string, string> = {
   'codegen.ts': TEAM_CODEGEN,
   'src/documents.ts': `import { graphql } from './gql/index.js';
@@ -111,11 +107,10 @@ async function sentOf(request: Request): Promise<Sent> {
 let kit: KitApp;
 let bff: BuiltEntry;
 let site: { url: string; close(): Promise<void> };
+let browser: Browser;
 let context: BrowserContext;
-let profile: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install it (Debian/Ubuntu: sudo apt-get install chromium), or set CHROMIUM_PATH.`);
   kit = await installKitApp();
   kit.write(DASHBOARD_SOURCES);
   await kit.codegen();
@@ -124,20 +119,15 @@ beforeAll(async () => {
   site = await serveDashboard(bundle, () => PAGE(bffUrl, promoInput(77_000)));
   bff = await startBuiltEntry({ env: { CORS_ORIGINS: new URL(site.url).origin } });
   bffUrl = bff.url;
-  profile = mkdtempSync(join(tmpdir(), 'dashboard-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
+  context = browser.context;
 }, 240_000);
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await site?.close();
   await bff?.stop();
   kit?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 /** Does `action` on the page and waits until `settled`; what the page sent to the BFF meanwhile, once every answer is in. */

@@ -1,9 +1,7 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page, type Route } from 'playwright-core';
+import type { BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
+import { launchChromium, type Browser } from '../helpers/chromium.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 /**
@@ -14,7 +12,6 @@ import { startStack, type Stack } from '../helpers/stack.js';
  * reach: the page turns to the bundled GraphiQL by itself, offline and behind a proxy that
  * refuses the CDN alike.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 let stack: Stack;
 let origin: string;
@@ -98,20 +95,6 @@ describe('the explorer over HTTP', () => {
   });
 });
 
-async function launch(): Promise<{ context: BrowserContext; profile: string }> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium not found at ${CHROMIUM}: install it (Debian/Ubuntu: sudo apt-get install chromium), or set CHROMIUM_PATH.`);
-  }
-  const profile = mkdtempSync(join(tmpdir(), 'explorer-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1200, height: 800 },
-  });
-  return { context, profile };
-}
-
 /** Opens the explorer at `url`, runs the first query with the editor's button and returns what was sent. */
 async function runFirstQuery(page: Page, url: string) {
   const sent: Array<{ url: string; authorization: string | undefined; body: string | null }> = [];
@@ -136,13 +119,14 @@ async function runFirstQuery(page: Page, url: string) {
 }
 
 describe('the explorer in Chromium, offline', () => {
+  let browser: Browser;
   let context: BrowserContext;
-  let profile: string;
   const elsewhere: string[] = [];
   const problems: string[] = [];
 
   beforeAll(async () => {
-    ({ context, profile } = await launch());
+    browser = await launchChromium({ viewport: { width: 1200, height: 800 } });
+    context = browser.context;
     // As if offline: only the BFF's origin answers; anything else is recorded and refused.
     await context.route('**/*', (route) => {
       const url = route.request().url();
@@ -152,10 +136,7 @@ describe('the explorer in Chromium, offline', () => {
     });
   }, 60_000);
 
-  afterAll(async () => {
-    await context?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
-  });
+  afterAll(() => browser?.close());
 
   it('opens with the first query and the demo token, runs it, and shows the answer', async () => {
     const page = await context.newPage();
@@ -174,16 +155,14 @@ describe('the explorer in Chromium, offline', () => {
 });
 
 describe('Apollo Sandbox, the default page, when Sandbox cannot load', () => {
+  let browser: Browser;
   let context: BrowserContext;
-  let profile: string;
 
   beforeAll(async () => {
-    ({ context, profile } = await launch());
+    browser = await launchChromium({ viewport: { width: 1200, height: 800 } });
+    context = browser.context;
   }, 60_000);
-  afterAll(async () => {
-    await context?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
-  });
+  afterAll(() => browser?.close());
 
   /** Opens the default page, with `cdn` answering Sandbox's script; GraphiQL must take its place and run the first query. */
   async function fallsBackToGraphiQL(cdn?: (route: Route) => Promise<void> | void) {

@@ -1,11 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBuiltEntry, type BuiltEntry } from '../helpers/built-entry.js';
+import { launchChromium, type Browser } from '../helpers/chromium.js';
 import { installKitApp, ROOT, run, type KitApp } from '../helpers/kit-app.js';
 import { codeBlocks } from './markdown.js';
 
@@ -18,7 +17,6 @@ import { codeBlocks } from './markdown.js';
  * snippets are type-checked in the same app, each on its own: they import from the package and
  * declare what they use.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const QUICKSTART = 'docs/react-quickstart.md';
 const files = codeBlocks(QUICKSTART).flatMap((block) => {
   const path = /^file=(\S+)$/.exec(block.info)?.[1];
@@ -44,8 +42,7 @@ const TEMPLATE_TSCONFIG = {
 let kit: KitApp;
 let bff: BuiltEntry;
 let site: { url: string; close(): Promise<void> };
-let context: BrowserContext;
-let profile: string;
+let browser: Browser;
 
 /** Serves the built app (dist/, read on each request) as a static site. */
 async function serveStatic(dir: string): Promise<{ url: string; close(): Promise<void> }> {
@@ -60,7 +57,6 @@ async function serveStatic(dir: string): Promise<{ url: string; close(): Promise
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install it (Debian/Ubuntu: sudo apt-get install chromium), or set CHROMIUM_PATH.`);
   kit = await installKitApp({ also: ['react', 'react-dom', '@types/react', '@types/react-dom', 'vite', '@vitejs/plugin-react', 'typescript'] });
   kit.write(Object.fromEntries(files.map((f) => [f.path, f.code])));
   kit.write({ 'tsconfig.json': JSON.stringify(TEMPLATE_TSCONFIG, null, 2) });
@@ -71,11 +67,10 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await site?.close();
   await bff?.stop();
   kit?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 describe('the React quickstart, as written', () => {
@@ -100,13 +95,8 @@ describe('the React quickstart, as written', () => {
   }, 120_000);
 
   it('draws the list in Chromium against npm start; load more twice, then create: the pages stay and the new campaign comes', async () => {
-    profile = mkdtempSync(join(tmpdir(), 'quickstart-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    const page = await context.newPage();
+    browser = await launchChromium();
+    const page = await browser.context.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     page.on('console', (message) => {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,8 +51,14 @@ export interface KitApp {
 export async function installKitApp(options: { kitDir?: string; also?: string[] } = {}): Promise<KitApp> {
   const kitDir = options.kitDir ?? join(ROOT, 'client');
   const dir = mkdtempSync(join(tmpdir(), 'kit-app-'));
+  // Packed from a copy: packing builds dist/ in place and removes it after, so two tests packing
+  // client/ itself at once would take each other's build away.
+  const source = join(dir, 'source');
+  cpSync(kitDir, join(source, 'client'), { recursive: true, filter: (path) => !/[/\\](?:dist|node_modules)$/.test(path) });
+  cpSync(join(ROOT, 'tsconfig.json'), join(source, 'tsconfig.json'));
+  symlinkSync(join(ROOT, 'node_modules'), join(source, 'node_modules'), 'dir');
   const { stdout } = await run('npm', ['pack', '--pack-destination', dir, '--json'], {
-    cwd: kitDir,
+    cwd: join(source, 'client'),
     env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false' },
   });
   const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
