@@ -104,7 +104,7 @@ type Sending = 'hash' | 'register' | 'text';
 /** Set on a subscription's extensions for the WebSocket's client (`subscribingByHash`), which takes it off before sending. */
 const SENDING = 'campaignKitSending';
 
-/** Hashes a server would not take, remembered per link; a team's documents are a few hundred at most. */
+/** Hashes a server would not take, remembered per link: bounded, as an app's documents are few. */
 const MAX_REMEMBERED = 1000;
 
 /**

@@ -19,7 +19,7 @@ import type { StoredConnection, StoredItem } from './type-policies.js';
 
 const clients = new WeakMap<object, ApolloClient>();
 const fragments = new WeakMap<object, Map<string, FragmentDefinitionNode>>();
-/** The fragments a client's documents define, by name; an app has a few hundred at most. */
+/** The fragments a client's documents define, by name: bounded, as an app's fragments are few. */
 const MAX_FRAGMENTS = 2000;
 
 /** Called by the kit's link with each operation it sends. */
