@@ -7,10 +7,11 @@ import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 
 /**
- * The explorer a browser gets at /graphql in development: GraphiQL, bundled with everything it
- * loads (editor workers, styles, fonts) and served by the BFF itself, so it works offline and
- * behind a proxy that lets only the API's origin through. Queries and mutations go over HTTP,
- * subscriptions over the same origin's WebSocket.
+ * The bundled explorer a browser gets at /graphql in development: GraphiQL, bundled with
+ * everything it loads (editor workers, styles, fonts) and served by the BFF itself, so it works
+ * offline and behind a proxy that lets only the API's origin through. It is the page itself with
+ * `EXPLORER=graphiql`, and what Apollo Sandbox's page turns to when Sandbox cannot load
+ * (sandbox.ts). Queries and mutations go over HTTP, subscriptions over the same origin's WebSocket.
  */
 
 interface ExplorerConfig {

@@ -45,7 +45,8 @@ async function bundle(root, dir) {
   const names = Object.fromEntries(Object.keys(workers.metafile.outputs).map((file) => [basename(file).split('.')[0], basename(file)]));
   const page = await build({
     ...common,
-    entryPoints: { explorer: 'explorer/main.ts' },
+    // GraphiQL, and Apollo Sandbox's loader, which turns to GraphiQL when Sandbox cannot load.
+    entryPoints: { explorer: 'explorer/main.ts', sandbox: 'explorer/sandbox.ts' },
     format: 'esm',
     entryNames: '[name]-[hash]',
     assetNames: '[name]-[hash]',
@@ -53,7 +54,8 @@ async function bundle(root, dir) {
     define: { ...common.define, EXPLORER_WORKERS: JSON.stringify(names) },
   });
   const outputs = Object.keys(page.metafile.outputs).map((file) => basename(file));
-  const manifest = { script: outputs.find((f) => f.endsWith('.js')), style: outputs.find((f) => f.endsWith('.css')) };
+  const named = (prefix, suffix) => outputs.find((f) => f.startsWith(`${prefix}-`) && f.endsWith(suffix));
+  const manifest = { script: named('explorer', '.js'), style: named('explorer', '.css'), sandbox: named('sandbox', '.js') };
   writeFileSync(join(dir, 'manifest.json'), `${JSON.stringify(manifest)}\n`);
 }
 

@@ -128,7 +128,7 @@ if (config.mode === 'production') {
   const lines = [
     '',
     `Campaign GraphQL BFF (${config.mode})`,
-    `  GraphQL      ${bff.url}${config.explorer === 'off' ? '' : `   (open it in a browser for ${config.explorer === 'sandbox' ? 'Apollo Sandbox' : 'GraphiQL'})`}`,
+    `  GraphQL      ${bff.url}${config.explorer === 'off' ? '' : `   (open it in a browser for ${config.explorer === 'sandbox' ? 'Apollo Sandbox, or GraphiQL when Sandbox cannot load' : 'GraphiQL'})`}`,
     `  health       ${health}`,
     `  metrics      ${metricsWhere}`,
     `  backend      ${backend}`,

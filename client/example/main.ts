@@ -99,18 +99,28 @@ function showCampaign(id: string): void {
   const query = client.watchQuery({ query: CampaignDetail, variables: { id }, errorPolicy: 'all' });
   let problems: { message: string }[] = [];
   let busy = false;
+  let latest: unknown;
+  // The buttons wait for the answer of the action under way. `busy` ends in the mutation's
+  // `update`, which runs in the same cache write as the answer: the redraw that shows the new
+  // status shows its buttons enabled too, never the new status with the buttons still disabled.
+  const settled = (...args: Parameters<typeof keepCampaignLists>) => {
+    busy = false;
+    keepCampaignLists(...args);
+  };
   const act = async (action: 'start' | 'stop') => {
     busy = true;
+    render(latest);
     // The payload's campaign { id status } lands in the cache, which redraws this page and the feed.
     const { data, error } =
       action === 'start'
-        ? await client.mutate({ mutation: StartCampaign, variables: { id }, errorPolicy: 'all', update: keepCampaignLists }).then((r) => ({ data: r.data?.startCampaign, error: r.error }))
-        : await client.mutate({ mutation: StopCampaign, variables: { id }, errorPolicy: 'all', update: keepCampaignLists }).then((r) => ({ data: r.data?.stopCampaign, error: r.error }));
+        ? await client.mutate({ mutation: StartCampaign, variables: { id }, errorPolicy: 'all', update: settled }).then((r) => ({ data: r.data?.startCampaign, error: r.error }))
+        : await client.mutate({ mutation: StopCampaign, variables: { id }, errorPolicy: 'all', update: settled }).then((r) => ({ data: r.data?.stopCampaign, error: r.error }));
     problems = [...(data?.userErrors ?? []), ...(error ? [error] : [])];
     busy = false;
-    render(query.getCurrentResult().data);
+    render(latest);
   };
   const render = (data: unknown) => {
+    latest = data;
     const campaign = (data as CampaignDetailQuery | undefined)?.campaign;
     if (!campaign) {
       app.replaceChildren(el('p', { textContent: data ? 'No such campaign.' : 'Loading…' }));

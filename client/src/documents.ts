@@ -60,8 +60,8 @@ export const OfferCards = graphql(`
  * is the list's order, which `keepCampaignLists` reads to place a campaign.
  */
 export const CampaignList = graphql(`
-  query CampaignList($first: Int, $after: String, $status: CampaignStatus) {
-    campaigns(first: $first, after: $after, status: $status) {
+  query CampaignList($first: Int, $after: String, $status: CampaignStatusInput) {
+    campaigns(first: $first, after: $after, withStatus: $status) {
       totalCount
       edges {
         cursor

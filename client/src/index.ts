@@ -5,7 +5,7 @@
  * `./codegen`, the schema as SDL at `./schema.graphql` and the manifest at
  * `./persisted-documents.json`.
  */
-export { createLink, documentHashOf, persistedDocumentsLink, type KitLink, type LinkOptions } from './link.js';
+export { createLink, documentHashOf, documentTextOf, persistedDocumentsLink, type KitLink, type LinkOptions } from './link.js';
 export { keepCampaignLists, placeCampaign, type CampaignInResult } from './list-updates.js';
 export { scalars } from './scalars.js';
 export { VALUE_TYPES, connectionPagination, createCache, typePolicies, type ConnectionOptions } from './type-policies.js';

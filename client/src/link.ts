@@ -1,9 +1,11 @@
 import { ApolloLink, CombinedGraphQLErrors, HttpLink, ServerError } from '@apollo/client';
 import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
 import { isSubscriptionOperation } from '@apollo/client/utilities';
-import type { DocumentNode, FormattedExecutionResult, GraphQLFormattedError } from 'graphql';
+import { printExecutableGraphQLDocument } from '@graphql-tools/documents';
+import { Kind, parse, print, type ASTNode, type DocumentNode, type FormattedExecutionResult, type GraphQLFormattedError } from 'graphql';
 import { createClient, type Client, type Sink, type SubscribePayload } from 'graphql-ws';
 import { Observable, type Subscription } from 'rxjs';
+import { noteOperation } from './placing.js';
 
 /**
  * The link of a partner's screens: queries and mutations over HTTP (`POST /graphql`), subscriptions
@@ -28,7 +30,10 @@ export interface LinkOptions {
   headersFor?: (operation: ApolloLink.Operation) => Record<string, string> | undefined;
   /** The `fetch` HTTP requests go through; the global one by default. */
   fetch?: typeof fetch;
-  /** Send generated documents by their manifest hash (the default), or always as text (`false`). */
+  /**
+   * Send generated documents by their manifest hash and, where the server lacks it, with their
+   * manifest's text (the default); or always as Apollo prints them (`false`).
+   */
   persistedDocuments?: boolean;
 }
 
@@ -55,6 +60,10 @@ export function documentHashOf(document: DocumentNode): string | undefined {
 const notFound = (errors: readonly GraphQLFormattedError[] | undefined): boolean =>
   (errors ?? []).some((error) => error.extensions?.code === 'PERSISTED_QUERY_NOT_FOUND' || error.message === 'PersistedQueryNotFound');
 
+/** The server would not take the text as the hash's: it keeps no persisted queries, or reads the text otherwise. */
+const notRegistered = (errors: readonly GraphQLFormattedError[] | undefined): boolean =>
+  notFound(errors) || (errors ?? []).some((error) => error.message === 'provided sha does not match query');
+
 /** The GraphQL errors of a failed attempt, whether they came as a result, an HTTP error's body or a socket's error message. */
 function errorsOf(error: unknown): readonly GraphQLFormattedError[] | undefined {
   if (CombinedGraphQLErrors.is(error)) return error.errors;
@@ -70,40 +79,98 @@ function errorsOf(error: unknown): readonly GraphQLFormattedError[] | undefined 
   return undefined;
 }
 
+const manifestTexts = new WeakMap<DocumentNode, string>();
+
 /**
- * Sends a generated document by its manifest hash instead of its text: Apollo prints a document
- * otherwise than the manifest has it, and a server that runs only trusted documents
- * (`TRUSTED_DOCUMENTS_ONLY`, app keys in production) refuses any text but the manifest's. The
- * hash goes as `extensions.persistedQuery.sha256Hash` over HTTP and in the WebSocket's `subscribe`
- * payload alike. A server that does not hold the hash (no manifest, or an older one) answers
- * `PERSISTED_QUERY_NOT_FOUND`, and the operation is sent once more as text alone.
+ * A generated document's text as its manifest has it: codegen's client preset prints documents
+ * in a normal form (`printExecutableGraphQLDocument`) and hashes that text, so the text sent
+ * with the hash is the one the hash names. Any other document prints as usual.
+ */
+export function documentTextOf(document: DocumentNode): string {
+  if (documentHashOf(document) === undefined) return print(document);
+  let text = manifestTexts.get(document);
+  if (text === undefined) manifestTexts.set(document, (text = printExecutableGraphQLDocument(document)));
+  return text;
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** How an attempt names its document: by hash alone, by its text with the hash (which registers it), or by its text alone. */
+type Sending = 'hash' | 'register' | 'text';
+
+/** Set on a subscription's extensions for the WebSocket's client (`subscribingByHash`), which takes it off before sending. */
+const SENDING = 'campaignKitSending';
+
+/** Hashes a server would not take, remembered per link: bounded, as an app's documents are few. */
+const MAX_REMEMBERED = 1000;
+
+/**
+ * Sends a generated document by its manifest hash instead of its text: a server that runs only
+ * trusted documents (`TRUSTED_DOCUMENTS_ONLY`, app keys in production) refuses any text but the
+ * manifest's. The hash goes as `extensions.persistedQuery.sha256Hash` over HTTP and in the
+ * WebSocket's `subscribe` payload alike, as automatic persisted queries name documents.
+ *
+ * A server that does not hold the hash (a document of the team's own that its manifest lacks)
+ * answers `PERSISTED_QUERY_NOT_FOUND`; the link then sends the manifest's text with the hash,
+ * which registers it with the server's persisted queries, so each later run, from any page of
+ * any user, is one request by hash again. A server that keeps no persisted queries, or a document
+ * whose text is not the hash's (built without the kit's codegen settings), is sent as text alone
+ * from then on: this link remembers the hash, and never asks twice.
  */
 export function persistedDocumentsLink(): ApolloLink {
+  const asText = new Set<string>();
+  const remember = (hash: string) => {
+    if (asText.size >= MAX_REMEMBERED) asText.delete(asText.values().next().value!);
+    asText.add(hash);
+  };
   return new ApolloLink((operation, forward) => {
     const sha256Hash = documentHashOf(operation.query);
     if (sha256Hash === undefined) return forward(operation);
+    const subscription = isSubscriptionOperation(operation.query);
     return new Observable((observer) => {
       let active: Subscription | undefined;
-      const attempt = (byHash: boolean): void => {
-        if (byHash) operation.extensions.persistedQuery = { version: 1, sha256Hash };
-        else delete operation.extensions.persistedQuery;
-        operation.setContext(({ http }) => ({ http: { ...http, includeQuery: !byHash, includeExtensions: true } }));
+      let closed = false;
+      const attempt = (sending: Sending): void => {
+        if (closed) return;
+        if (sending === 'text') delete operation.extensions.persistedQuery;
+        else operation.extensions.persistedQuery = { version: 1, sha256Hash };
+        if (subscription) operation.extensions[SENDING] = sending;
+        operation.setContext(({ http }) => ({ http: { ...http, includeQuery: sending !== 'hash', includeExtensions: true } }));
         let abandoned = false;
-        let subscription: Subscription | undefined;
-        const retry = () => {
+        let current: Subscription | undefined;
+        const next = (after: Sending) => {
           abandoned = true;
-          subscription?.unsubscribe();
-          attempt(false);
+          current?.unsubscribe();
+          if (after === 'register') {
+            // Only a text whose hash is the manifest's registers; otherwise it goes alone.
+            sha256Hex(documentTextOf(operation.query)).then(
+              (hash) => {
+                if (hash !== sha256Hash) remember(sha256Hash);
+                attempt(hash === sha256Hash ? 'register' : 'text');
+              },
+              () => attempt('text'),
+            );
+          } else {
+            remember(sha256Hash);
+            attempt(after);
+          }
         };
-        subscription = forward(operation).subscribe({
+        const retry = (errors: readonly GraphQLFormattedError[] | undefined): boolean => {
+          if (sending === 'hash' && notFound(errors)) next('register');
+          else if (sending === 'register' && notRegistered(errors)) next('text');
+          else return false;
+          return true;
+        };
+        current = forward(operation).subscribe({
           next: (result) => {
-            if (abandoned) return;
-            if (byHash && notFound(result.errors)) return retry();
+            if (abandoned || retry(result.errors)) return;
             observer.next(result);
           },
           error: (error: unknown) => {
-            if (abandoned) return;
-            if (byHash && notFound(errorsOf(error))) return retry();
+            if (abandoned || retry(errorsOf(error))) return;
             observer.error(error);
           },
           complete: () => {
@@ -111,11 +178,14 @@ export function persistedDocumentsLink(): ApolloLink {
           },
         });
         // A transport that answered at once has already moved on to the next attempt.
-        if (abandoned) subscription.unsubscribe();
-        else active = subscription;
+        if (abandoned) current.unsubscribe();
+        else active = current;
       };
-      attempt(true);
-      return () => active?.unsubscribe();
+      attempt(asText.has(sha256Hash) ? 'text' : 'hash');
+      return () => {
+        closed = true;
+        active?.unsubscribe();
+      };
     });
   });
 }
@@ -129,24 +199,32 @@ export function persistedDocumentsLink(): ApolloLink {
  * by the global `WebSocket`, which Node before 22 does not have.
  */
 function subscribingByHash(ws: Client): Client {
-  const hashed = (payload: SubscribePayload): SubscribePayload =>
-    payload.extensions && typeof payload.extensions === 'object' && 'persistedQuery' in payload.extensions ? { ...payload, query: '' } : payload;
+  const sent = (payload: SubscribePayload): SubscribePayload => {
+    const extensions = payload.extensions as Record<string, unknown> | null | undefined;
+    const sending = extensions?.[SENDING] as Sending | undefined;
+    if (!extensions || sending === undefined) return payload;
+    const { [SENDING]: _sending, ...rest } = extensions;
+    // The text a hash names is the manifest's, not the one GraphQLWsLink printed.
+    const query = sending === 'hash' ? '' : printExecutableGraphQLDocument(parse(payload.query));
+    return { ...payload, query, extensions: rest };
+  };
   return {
     on: (event, listener) => ws.on(event, listener),
     subscribe<Data, Extensions>(payload: SubscribePayload, sink: Sink<FormattedExecutionResult<Data, Extensions>>) {
-      return ws.subscribe<Data, Extensions>(hashed(payload), {
+      return ws.subscribe<Data, Extensions>(sent(payload), {
         next: (value) => sink.next(value),
         complete: () => sink.complete(),
         error: (error: unknown) => sink.error(Array.isArray(error) ? new CombinedGraphQLErrors({ errors: error as GraphQLFormattedError[] }) : error),
       });
     },
-    iterate: (payload) => ws.iterate(hashed(payload)),
+    iterate: (payload) => ws.iterate(sent(payload)),
     terminate: () => ws.terminate(),
     dispose: () => ws.dispose(),
   };
 }
 
 export function createLink(options: LinkOptions): KitLink {
+  const byHash = options.persistedDocuments !== false;
   const token = { authorization: `Bearer ${options.token}` };
   const ws = createClient({
     url: options.wsUri ?? options.uri.replace(/^http/, 'ws'),
@@ -158,14 +236,21 @@ export function createLink(options: LinkOptions): KitLink {
   });
   // The operation's own context headers (`context: { headers }`) come last and win.
   const credentials = new ApolloLink((operation, forward) => {
+    // The client and the fragments it sends, for the cache's reads of placed campaigns.
+    noteOperation(operation.client, operation.query);
     operation.setContext(({ headers }) => ({ headers: { ...(options.headersFor?.(operation) ?? token), ...headers } }));
     return forward(operation);
   });
   const transports = ApolloLink.split(
     ({ query }) => isSubscriptionOperation(query),
     new GraphQLWsLink(subscribingByHash(ws)),
-    new HttpLink({ uri: options.uri, ...(options.fetch ? { fetch: options.fetch } : {}) }),
+    new HttpLink({
+      uri: options.uri,
+      // A generated document's text is its manifest's, which a server that runs trusted documents takes.
+      ...(byHash ? { print: (node: ASTNode, printed: typeof print) => (node.kind === Kind.DOCUMENT ? documentTextOf(node) : printed(node)) } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    }),
   );
-  const link = ApolloLink.from([credentials, ...(options.persistedDocuments === false ? [] : [persistedDocumentsLink()]), transports]);
+  const link = ApolloLink.from([credentials, ...(byHash ? [persistedDocumentsLink()] : []), transports]);
   return { link, ws };
 }

@@ -4,7 +4,7 @@ import type { StoredConnection, StoredItem } from './type-policies.js';
 /**
  * Cache updates that keep the cached `campaigns` lists right after a campaign appears in them:
  * created (`createCampaign`), or moved into a status list (`startCampaign`, `stopCampaign`).
- * Leaving a status list needs no update: `connectionPagination({ filterBy: ['status'] })` leaves
+ * Leaving a status list needs no update: `connectionPagination({ filterBy })` leaves
  * a campaign out of the lists of a status it no longer has when they are read.
  */
 
@@ -45,7 +45,7 @@ export function placeCampaign(cache: ApolloCache, campaign: CampaignInResult): v
         if (!ref) return value;
         const status = campaign.status ?? readField<string>('status', ref);
         const number = campaign.ymCampaignId ?? readField<number>('ymCampaignId', ref);
-        const wanted = value.filter?.status;
+        const wanted = value.filter?.withStatus ?? value.filter?.status;
         if (wanted !== undefined && wanted !== null && wanted !== status) return value;
         const idOf = (node: StoredItem['node']) => (node ? readField<string>('id', node) : undefined);
         if (value.items.some((item) => idOf(item.node) === campaign.id)) return value;
@@ -62,10 +62,11 @@ export function placeCampaign(cache: ApolloCache, campaign: CampaignInResult): v
         const totalCount = typeof value.totalCount === 'number' ? value.totalCount + 1 : value.totalCount;
         const complete = value.pageInfo?.hasNextPage === false;
         if (at === value.items.length && !complete) return { ...value, totalCount };
-        // A list read through edges gets an edge without a cursor: a screen that asks for the
-        // cursor misses it and reads the list again; one that asks for the node has it.
+        // Placed with what the payload selected: until the list's screen has everything it shows
+        // of it (its cursor too, in a list read through edges), the kit reads that of this one
+        // campaign and the item waits out of the list (placing.ts); the pages loaded stay.
         const edgeType = edgeTypeOf(value.items);
-        const item: StoredItem = { node: ref, ...(edgeType ? { edge: { __typename: edgeType, node: ref } } : {}) };
+        const item: StoredItem = { node: ref, placed: true, ...(edgeType ? { edge: { __typename: edgeType, node: ref } } : {}) };
         return { ...value, totalCount, items: [...value.items.slice(0, at), item, ...value.items.slice(at)] };
       },
     },

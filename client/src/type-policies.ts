@@ -1,3 +1,4 @@
+import { placedReady } from './placing.js';
 import { InMemoryCache, type FieldPolicy, type InMemoryCacheConfig, type Reference, type StoreObject, type TypePolicies } from '@apollo/client';
 
 /**
@@ -47,6 +48,8 @@ export interface StoredItem {
   node?: Reference | StoreObject | null;
   /** The item's edge as a page selected it, when the page read `edges`. */
   edge?: Record<string, unknown>;
+  /** Placed by a mutation (`placeCampaign`) rather than read from the server, until its fields are read. */
+  placed?: boolean;
 }
 
 interface IncomingConnection {
@@ -61,12 +64,13 @@ const PAGING_ARGUMENTS = new Set(['first', 'after', 'last', 'before']);
 
 export interface ConnectionOptions {
   /**
-   * Arguments that choose items by their field of the same name (`campaigns(status:)` and
-   * `Campaign.status`). An item whose field no longer holds the argument's value (a campaign
+   * Arguments that choose items by a field of theirs: names of arguments that filter on the
+   * field of the same name, or argument → field (`{ withStatus: 'status' }`: `campaigns(withStatus:)`
+   * and `Campaign.status`). An item whose field no longer holds the argument's value (a campaign
    * stopped while its `STARTED` list is cached, by a mutation or a subscription event) is left
    * out when the list is read, and out of `totalCount`; it is back if the value comes back.
    */
-  filterBy?: readonly string[];
+  filterBy?: readonly string[] | Readonly<Record<string, string>>;
 }
 
 /**
@@ -78,7 +82,8 @@ export interface ConnectionOptions {
  * `nodes` and `edges` read the whole list, so a screen may use either.
  */
 export function connectionPagination(options: ConnectionOptions = {}): FieldPolicy<StoredConnection, IncomingConnection, IncomingConnection> {
-  const filterBy = options.filterBy ?? [];
+  const given = options.filterBy ?? [];
+  const filterBy: [argument: string, field: string][] = Array.isArray(given) ? given.map((name: string) => [name, name]) : Object.entries(given);
   return {
     keyArgs: (args) => Object.keys(args ?? {}).filter((name) => !PAGING_ARGUMENTS.has(name)).sort(),
     merge(existing, incoming, { args }) {
@@ -108,14 +113,17 @@ export function connectionPagination(options: ConnectionOptions = {}): FieldPoli
     // cursor per item, so `edges` is left out rather than read as an empty list (which Apollo
     // would take for a complete answer). A query asking for a shape that is not there misses it,
     // and Apollo asks the server.
-    read(existing, { args, readField }) {
+    read(existing, { args, readField, cache, field, storeFieldName, variables }) {
       if (!existing) return undefined;
       const { items: stored, filter: _filter, ...rest } = existing;
-      const items = stored.filter(({ node }) => {
+      const items = stored.filter((item, at) => {
+        const { node } = item;
         if (!node) return true;
-        return filterBy.every((name) => {
-          const wanted = args?.[name];
-          const value = wanted === undefined || wanted === null ? undefined : readField<unknown>(name, node);
+        // A placed campaign waits out of the list until it has what the list shows (placing.ts).
+        if (item.placed && !placedReady(item, at, existing, { cache, field, storeFieldName, variables, args, readField })) return false;
+        return filterBy.every(([argument, field]) => {
+          const wanted = args?.[argument];
+          const value = wanted === undefined || wanted === null ? undefined : readField<unknown>(field, node);
           // Unknown (the field was never read) counts as still matching: the server chose it.
           return value === undefined || value === wanted;
         });
@@ -150,7 +158,7 @@ export const typePolicies: TypePolicies = {
     fields: {
       // A campaign whose status changed leaves the lists of its old status when they are read;
       // `keepCampaignLists` (list-updates.ts) puts it into the lists of its new status.
-      campaigns: connectionPagination({ filterBy: ['status'] }),
+      campaigns: connectionPagination({ filterBy: { withStatus: 'status', status: 'status' } }),
       // The mobile card feed (the kit's OfferCards): one list per categoryId/platform/locale.
       offerFeed: connectionPagination(),
       // A campaign already in the cache (from a list) answers `campaign(id)` without a request

@@ -74,6 +74,7 @@ function writable<T extends Record<string, string | number>, R extends keyof T>(
   return Object.fromEntries(Object.entries(values).filter(([name]) => !(readOnly as readonly string[]).includes(name))) as Omit<T, R>;
 }
 
+export const CampaignStatusInputValues = writable(CampaignStatusValues, ['UNKNOWN']);
 export const CampaignTypeInputValues = writable(CampaignTypeValues, ['CODE', 'UNKNOWN']);
 export const PinTypeInputValues = writable(PinTypeValues, ['UNKNOWN']);
 export const PinDisplayTypeInputValues = writable(PinDisplayTypeValues, ['UNKNOWN']);
@@ -99,6 +100,7 @@ export const ENUM_VALUES = {
   LeadState: LeadStateValues,
   CurrencyCode: CurrencyCodeValues,
   UserErrorCode: UserErrorCodeValues,
+  CampaignStatusInput: CampaignStatusInputValues,
   CampaignTypeInput: CampaignTypeInputValues,
   PinTypeInput: PinTypeInputValues,
   PinDisplayTypeInput: PinDisplayTypeInputValues,

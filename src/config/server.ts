@@ -60,11 +60,11 @@ export const server = section({
       description:
         'GraphQL answers of 1 KiB or more go out in brotli or gzip when the request\'s `Accept-Encoding` admits one (brotli preferred), each coding with an ETag of its own and `Vary: Accept-Encoding`; `false` sends every answer as it is (for a proxy in front that compresses).',
     }),
-    EXPLORER: describe(z.enum(['graphiql', 'sandbox', 'off'], { error: 'must be graphiql, sandbox or off' }).default('graphiql'), {
-      default: 'graphiql',
-      allowed: '`graphiql`, `sandbox`, `off`',
+    EXPLORER: describe(z.enum(['sandbox', 'graphiql', 'off'], { error: 'must be sandbox, graphiql or off' }).default('sandbox'), {
+      default: 'sandbox',
+      allowed: '`sandbox`, `graphiql`, `off`',
       description:
-        'The page a browser gets at `/graphql` in development, with the first query and the demo token filled in: `graphiql`, served by the BFF itself (works offline and behind a proxy); `sandbox`, Apollo Sandbox, loaded from Apollo\'s CDN; `off`, none. Production serves none, whatever this says.',
+        'The page a browser gets at `/graphql` in development, with the first query and the demo token filled in: `sandbox`, Apollo Sandbox, loaded from Apollo\'s CDN, which turns to the bundled GraphiQL by itself when Sandbox cannot load (offline, behind a proxy); `graphiql`, the bundled GraphiQL alone, served by the BFF itself; `off`, none. Production serves none, whatever this says.',
     }),
     SHUTDOWN_DELAY_MS: int(0, 600_000, DEFAULT_SHUTDOWN_DELAY_MS, {
       default: '`6000` in production, `0` in development',

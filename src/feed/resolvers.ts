@@ -14,7 +14,7 @@ import { cardOf } from '../campaigns/resolvers/campaign-card.js';
 import { sharedPinSettingsOf } from '../campaigns/resolvers/campaign-pin-settings.js';
 import { cashbackOf } from '../campaigns/resolvers/campaign-cashback.js';
 import { known } from '../campaigns/backend-values.js';
-import { campaignNodeId } from '../campaigns/campaign-id.js';
+import { offerNodeId } from '../campaigns/campaign-id.js';
 import type { OfferFeedCategoryModel, OfferModel, OfferPage } from './context.js';
 import type { FeedItem } from './cache.js';
 
@@ -124,7 +124,7 @@ export const OfferConnection: OfferConnectionResolvers = {
 export const OfferEdge: OfferEdgeResolvers = {};
 
 export const Offer: OfferResolvers = {
-  id: (offer) => campaignNodeId(offer.item.id),
+  id: (offer) => offerNodeId(offer.item.id),
   ymCampaignId: (offer) => offer.item.id,
   card: (offer) => cardOf(offer.item.record, offer.locale),
   category: async (offer, _args, ctx) => (offer.item.categoryId === null ? null : ((await ctx.categories.get(offer.item.categoryId)) ?? null)),

@@ -6,31 +6,43 @@ import { fileURLToPath } from 'node:url';
 import { codedEtag, codingFor, compress, COMPRESSION_THRESHOLD_BYTES, type Coding } from './compression.js';
 
 /**
- * GraphiQL as the endpoint's page in development, from the BFF's own origin: the page, and the
- * files the build bundled (scripts/build-explorer.mjs) under `ASSETS_PATH`. Nothing is loaded
- * from anywhere else, which the page's Content-Security-Policy holds the browser to.
+ * The endpoint's page in development, from the BFF's own origin: Apollo Sandbox (embedded from
+ * Apollo's CDN, turning to the bundled GraphiQL by itself when Sandbox cannot load) or the bundled
+ * GraphiQL alone; and the files the build bundled (scripts/build-explorer.mjs) under
+ * `ASSETS_PATH`. The page's Content-Security-Policy allows this origin, and for Sandbox Apollo's
+ * script and frame, nothing else; no other site may frame the page.
  */
 
 /** Where the explorer's files are served; relative to the page (at /graphql) they are `graphql/explorer/…`. */
 export const ASSETS_PATH = '/graphql/explorer/';
 
+/** Apollo's embeddable Sandbox: its script, and the origin of the frame it opens. */
+export const SANDBOX_SCRIPT = 'https://embeddable-sandbox.cdn.apollographql.com/_latest/embeddable-sandbox.umd.production.min.js';
+const SANDBOX_FRAME = 'https://sandbox.embed.apollographql.com';
+/** A Sandbox script that has not loaded by then is taken as held by a proxy: the page opens GraphiQL. */
+const SANDBOX_TIMEOUT_MS = 8000;
+
 /**
- * Only this origin: scripts and workers from files, styles from files and the ones the editor
- * writes into the page, requests to the endpoint and its WebSocket.
+ * Only this origin (and for Sandbox, Apollo's script and frame): scripts and workers from files,
+ * styles from files and the ones the editor writes into the page, requests to the endpoint and
+ * its WebSocket.
  */
-const CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "worker-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "font-src 'self' data:",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "manifest-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+function policy(kind: ExplorerKind): string {
+  return [
+    "default-src 'none'",
+    kind === 'sandbox' ? `script-src 'self' ${new URL(SANDBOX_SCRIPT).origin}` : "script-src 'self'",
+    ...(kind === 'sandbox' ? [`frame-src ${SANDBOX_FRAME}`] : []),
+    "worker-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "font-src 'self' data:",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "manifest-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -59,7 +71,11 @@ interface Asset {
   coded: Partial<Record<'br' | 'gzip', Promise<Buffer>>>;
 }
 
+export type ExplorerKind = 'sandbox' | 'graphiql';
+
 export interface ExplorerOptions {
+  /** Apollo Sandbox, with the bundled GraphiQL when it cannot load; or GraphiQL alone. */
+  kind: ExplorerKind;
   /** The operation the first tab opens with. */
   query: string;
   /** The headers every tab opens with (the demo token on the embedded emulator). */
@@ -75,18 +91,25 @@ export interface Explorer {
   serve(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void>;
 }
 
+/** The icon browsers ask for at `/favicon.ico`: GraphQL's mark, drawn small. */
+const FAVICON = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#e10098"/>' +
+    '<path d="M16 5l9.5 5.5v11L16 27l-9.5-5.5v-11z" fill="none" stroke="#fff" stroke-width="2"/><circle cx="16" cy="16" r="3" fill="#fff"/></svg>',
+);
+
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export function createExplorer(options: ExplorerOptions): Explorer {
+  const favicon: Asset = { bytes: FAVICON, type: 'image/svg+xml', etag: `"${createHash('sha1').update(FAVICON).digest('base64url')}"`, coded: {} };
   let assets: Map<string, Asset> | undefined;
-  let manifest: { script: string; style: string } | undefined;
+  let manifest: { script: string; style: string; sandbox: string } | undefined;
   /** Read on first use: most processes never serve a browser. */
   function load(): Map<string, Asset> {
     if (assets) return assets;
     assets = new Map();
     const dir = assetsDirectory();
     if (!dir) return assets;
-    manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { script: string; style: string };
+    manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { script: string; style: string; sandbox: string };
     for (const name of readdirSync(dir)) {
       const type = TYPES[extname(name)];
       if (!type) continue;
@@ -96,8 +119,14 @@ export function createExplorer(options: ExplorerOptions): Explorer {
     return assets;
   }
 
-  const config = JSON.stringify({ query: options.query, headers: JSON.stringify(options.headers, null, 2) }).replace(/</g, '\\u003c');
-  const pageHeaders = Object.freeze({ 'content-security-policy': CSP, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
+  const sandbox = options.kind === 'sandbox';
+  const configOf = (files: { script: string }) =>
+    JSON.stringify({
+      query: options.query,
+      headers: JSON.stringify(options.headers, null, 2),
+      ...(sandbox ? { sandbox: { script: SANDBOX_SCRIPT, fallback: files.script, timeoutMs: SANDBOX_TIMEOUT_MS } } : {}),
+    }).replace(/</g, '\\u003c');
+  const pageHeaders = Object.freeze({ 'content-security-policy': policy(options.kind), 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
 
   return {
     pageHeaders,
@@ -111,35 +140,37 @@ export function createExplorer(options: ExplorerOptions): Explorer {
         );
       }
       const base = ASSETS_PATH.slice(1);
+      const title = sandbox ? 'Apollo Sandbox' : 'GraphiQL';
       return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Campaign GraphQL BFF · GraphiQL</title>
+<title>Campaign GraphQL BFF · ${title}</title>
 <link rel="stylesheet" href="${escapeHtml(base + manifest.style)}">
 </head>
 <body>
-<div id="explorer"></div>
-<script type="application/json" id="explorer-config">${config}</script>
-<script type="module" src="${escapeHtml(base + manifest.script)}"></script>
+${sandbox ? '<div id="sandbox"></div>\n' : ''}<div id="explorer"></div>
+<script type="application/json" id="explorer-config">${configOf(manifest)}</script>
+<script type="module" src="${escapeHtml(base + (sandbox ? manifest.sandbox : manifest.script))}"></script>
 </body>
 </html>
 `;
     },
 
     async serve(req, res, pathname) {
-      const asset = load().get(pathname.slice(ASSETS_PATH.length));
+      const asset = pathname === '/favicon.ico' ? favicon : load().get(pathname.slice(ASSETS_PATH.length));
       if (!asset || (req.method !== 'GET' && req.method !== 'HEAD')) {
         res.writeHead(asset ? 405 : 404, { 'content-type': 'text/plain; charset=utf-8', ...(asset ? { allow: 'GET, HEAD' } : {}) });
         res.end(asset ? 'Method not allowed.' : 'No such file.');
         return;
       }
       const coding: Coding = asset.bytes.length >= COMPRESSION_THRESHOLD_BYTES ? codingFor(req.headers['accept-encoding']) : 'identity';
-      // Every file's name holds a hash of its content: it never changes under that name.
+      // Every file's name holds a hash of its content: it never changes under that name. The
+      // icon's name is the browsers', so it is kept a day.
       const headers: Record<string, string> = {
         'content-type': asset.type,
-        'cache-control': 'public, max-age=31536000, immutable',
+        'cache-control': asset === favicon ? 'public, max-age=86400' : 'public, max-age=31536000, immutable',
         'x-content-type-options': 'nosniff',
         etag: codedEtag(asset.etag, coding),
         vary: 'Accept-Encoding',

@@ -1,4 +1,4 @@
-import type { ApolloServer, ApolloServerPlugin, BaseContext, GraphQLServerContext } from '@apollo/server';
+import type { ApolloServer, ApolloServerPlugin, BaseContext } from '@apollo/server';
 import type { KeyValueCache } from '@apollo/utils.keyvaluecache';
 import type { DocumentNode, GraphQLError } from 'graphql';
 import type { Executor } from './executors.js';
@@ -80,16 +80,4 @@ export function apolloExecution<C extends BaseContext>(onErrors: (contextValue: 
   }
 
   return { plugin, documentStore, executor };
-}
-
-/**
- * The page a browser gets at the endpoint (Apollo Sandbox), from a landing-page plugin through the
- * plugin interface: rendered anew for each visit, as Apollo renders it (each page has its own nonce).
- */
-export async function landingPageOf(plugin: ApolloServerPlugin): Promise<(() => Promise<string>) | undefined> {
-  const listener = await plugin.serverWillStart?.({} as GraphQLServerContext);
-  const page = await listener?.renderLandingPage?.();
-  if (!page) return undefined;
-  const { html } = page;
-  return typeof html === 'string' ? async () => html : html;
 }

@@ -1,5 +1,4 @@
 import type { Server } from 'node:http';
-import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { Counter, Gauge } from 'prom-client';
 import { appCategories, createApps, type Apps } from '../apps/index.js';
 import type { CampaignApiClient } from '../campaign-api/http-client.js';
@@ -13,7 +12,6 @@ import { createRequestRecorder, type RequestMeta } from '../graphql/request-log.
 import { createSchema } from './schema.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
-import { landingPageOf } from '../pipeline/apollo.js';
 import { compiledExecutor, createExecutors } from '../pipeline/executors.js';
 import { createTokenCheck } from '../campaigns/token-check.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
@@ -204,18 +202,8 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   const cors = { origins: config.corsOrigins, allowLocalhost: !production };
   // The page a browser gets in development (none in production), with the first query and the demo token filled in.
   const demoHeaders: Record<string, string> = options.fallbackToken ? { Authorization: `Bearer ${options.fallbackToken}` } : {};
-  const explorer = config.explorer === 'graphiql' ? createExplorer({ query: FIRST_QUERY, headers: demoHeaders }) : undefined;
-  const sandbox =
-    config.explorer === 'sandbox'
-      ? await landingPageOf(
-          ApolloServerPluginLandingPageLocalDefault({ embed: options.fallbackToken ? { initialState: { sharedHeaders: demoHeaders } } : true, document: FIRST_QUERY }),
-        )
-      : undefined;
-  const landingPage: LandingPage | undefined = explorer
-    ? { render: () => explorer.page(), headers: explorer.pageHeaders }
-    : sandbox
-      ? { render: sandbox, headers: {} }
-      : undefined;
+  const explorer = config.explorer === 'off' ? undefined : createExplorer({ kind: config.explorer, query: FIRST_QUERY, headers: demoHeaders });
+  const landingPage: LandingPage | undefined = explorer ? { render: () => explorer.page(), headers: explorer.pageHeaders } : undefined;
   const graphql = createGraphQLHandler<ServerContext>({
     pipeline,
     responses,

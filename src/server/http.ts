@@ -21,7 +21,7 @@ export interface Readiness {
 
 export interface RoutesOptions {
   graphql: GraphQLHandler;
-  /** The explorer's files (GraphiQL in development) under `/graphql/explorer/`; undefined: none. */
+  /** The explorer's files (development) under `/graphql/explorer/`, and its icon at `/favicon.ico`; undefined: none. */
   explorer?: (req: IncomingMessage, res: ServerResponse, pathname: string) => Promise<void>;
   /** GraphQL over SSE (graphql-sse) at `/graphql/stream`. */
   stream?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -42,6 +42,8 @@ export interface HttpHandler {
 }
 
 const EXPLORER_PATH = '/graphql/explorer/';
+/** Asked for by every page a browser opens here; the explorer's icon. */
+const FAVICON_PATH = '/favicon.ico';
 
 /** Read only: shared by every request to the bare /graphql. */
 const GRAPHQL_URL: Readonly<URL> = new URL('http://localhost/graphql');
@@ -54,7 +56,7 @@ export function createHttpHandler(options: RoutesOptions): HttpHandler {
     res.setHeader('x-request-id', requestId);
     // The URL a POST to /graphql always has, parsed once: it is most requests.
     const url = req.url === '/graphql' ? GRAPHQL_URL : new URL(req.url ?? '/', 'http://localhost');
-    if (options.explorer && url.pathname.startsWith(EXPLORER_PATH)) return options.explorer(req, res, url.pathname);
+    if (options.explorer && (url.pathname.startsWith(EXPLORER_PATH) || url.pathname === FAVICON_PATH)) return options.explorer(req, res, url.pathname);
     switch (url.pathname) {
       case '/graphql':
         return options.graphql(req, res, url, requestId);

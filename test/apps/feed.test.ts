@@ -4,7 +4,7 @@ import { startRedis, type RunningRedis } from '../helpers/redis.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { createCampaign, newPartner, oneOffInput, promoInput } from '../graphql/support.js';
 import { app, DEMO_APP, FEED, partner, post, sleep, startedIds } from './support.js';
-import { numberOf } from '../helpers/ids.js';
+import { campaignOf, numberOf } from '../helpers/ids.js';
 import { needs } from '../helpers/needs.js';
 
 /**
@@ -61,7 +61,7 @@ describe.each(variants)('offerFeed ($name)', (variant) => {
     expect(body.errors).toBeUndefined();
     const connection = body.data.offerFeed;
     expect(connection.totalCount).toBe(expected.length);
-    expect(connection.nodes.map((n: { id: string }) => n.id)).toEqual(expected);
+    expect(connection.nodes.map((n: { id: string }) => campaignOf(n.id))).toEqual(expected);
     // The card is the same CampaignCard the partner API answers.
     const first = connection.nodes[0];
     const reference = await post(
@@ -86,7 +86,7 @@ describe.each(variants)('offerFeed ($name)', (variant) => {
       const { body } = await feed({ first: 2, after });
       expect(body.errors).toBeUndefined();
       const page = body.data.offerFeed;
-      seen.push(...page.nodes.map((n: { id: string }) => n.id));
+      seen.push(...page.nodes.map((n: { id: string }) => campaignOf(n.id)));
       expect(page.edges.at(-1)?.cursor ?? null).toBe(page.pageInfo.endCursor);
       after = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
     } while (after);
@@ -95,7 +95,7 @@ describe.each(variants)('offerFeed ($name)', (variant) => {
     const all = (await feed({ first: 100 })).body.data.offerFeed;
     const category = all.nodes[0].category.id;
     const inCategory = (await feed({ first: 100, categoryId: category })).body.data.offerFeed;
-    expect(inCategory.nodes.map((n: { id: string }) => n.id)).toEqual(all.nodes.filter((n: any) => n.category.id === category).map((n: any) => n.id));
+    expect(inCategory.nodes.map((n: { id: string }) => campaignOf(n.id))).toEqual(all.nodes.filter((n: any) => n.category.id === category).map((n: any) => campaignOf(n.id)));
     expect(inCategory.totalCount).toBe(inCategory.nodes.length);
     const mobile = (await feed({ first: 100, platform: 'MOBILE' })).body.data.offerFeed;
     expect(mobile.totalCount).toBeLessThanOrEqual(all.totalCount);
@@ -142,24 +142,24 @@ describe.each(variants)('offerFeed ($name)', (variant) => {
 
   it('a partner token reads its own feed; no token is UNAUTHENTICATED', async () => {
     const own = await feed({ first: 100 }, partner(DEMO_TOKENS.store));
-    expect(own.body.data.offerFeed.nodes.map((n: { id: string }) => n.id)).toEqual(byIdDesc(await startedIds(stack.bffUrl, DEMO_TOKENS.store)));
+    expect(own.body.data.offerFeed.nodes.map((n: { id: string }) => campaignOf(n.id))).toEqual(byIdDesc(await startedIds(stack.bffUrl, DEMO_TOKENS.store)));
     expect(own.headers['cache-control']).toBe('private, no-store');
     const none = await feed({}, {});
     expect(none.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });
 
   it('a stopCampaign or startCampaign through the BFF changes the feed at once', async () => {
-    const before = (await feed({ first: 100 })).body.data.offerFeed.nodes.map((n: { id: string }) => n.id);
+    const before = (await feed({ first: 100 })).body.data.offerFeed.nodes.map((n: { id: string }) => campaignOf(n.id));
     const storeIds = await startedIds(stack.bffUrl, DEMO_TOKENS.store);
     const target = storeIds[0]!;
     expect(before).toContain(target);
     const stop = await post(stack.bffUrl, { query: `mutation { stopCampaign(id: "${target}") { campaign { status } userErrors { code } } }` }, partner(DEMO_TOKENS.store));
     expect(stop.body.data.stopCampaign).toEqual({ campaign: { status: 'PAUSED' }, userErrors: [] });
-    const after = (await feed({ first: 100 })).body.data.offerFeed.nodes.map((n: { id: string }) => n.id);
+    const after = (await feed({ first: 100 })).body.data.offerFeed.nodes.map((n: { id: string }) => campaignOf(n.id));
     expect(after).toEqual(before.filter((id: string) => id !== target));
     const start = await post(stack.bffUrl, { query: `mutation { startCampaign(id: "${target}") { campaign { status } } }` }, partner(DEMO_TOKENS.store));
     expect(start.body.data.startCampaign.campaign.status).toBe('STARTED');
-    expect((await feed({ first: 100 })).body.data.offerFeed.nodes.map((n: { id: string }) => n.id)).toEqual(before);
+    expect((await feed({ first: 100 })).body.data.offerFeed.nodes.map((n: { id: string }) => campaignOf(n.id))).toEqual(before);
   });
 
   it('a write by a partner whose feed nobody reads costs no feed build', async () => {
@@ -179,7 +179,7 @@ describe.each(variants)('offerFeed ($name)', (variant) => {
   it('an addPins that starts a waiting campaign puts it in the feed at once', async () => {
     const token = await newPartner(stack, 'aggregator');
     const id = await createCampaign(stack, oneOffInput(5151), token);
-    const feedOf = async () => (await post(stack.bffUrl, { query: FEED, variables: { first: 100 } }, partner(token))).body.data.offerFeed.nodes.map((n: { id: string }) => n.id);
+    const feedOf = async () => (await post(stack.bffUrl, { query: FEED, variables: { first: 100 } }, partner(token))).body.data.offerFeed.nodes.map((n: { id: string }) => campaignOf(n.id));
     expect(await feedOf()).toEqual([]); // PIN_REQUIRED: no code to hand out yet
     const added = await post(stack.bffUrl, { query: `mutation { addPins(input: {campaignId: "${id}", pins: ["FEED-1", "FEED-2"]}) { campaign { status } userErrors { code } } }` }, partner(token));
     expect(added.body.data.addPins).toEqual({ campaign: { status: 'STARTED' }, userErrors: [] });

@@ -6,6 +6,7 @@ import { startRedis, type RunningRedis } from '../helpers/redis.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { app, DEMO_APP, FEED, partner, post, sleep, startedIds } from './support.js';
 import { needs } from '../helpers/needs.js';
+import { campaignOf } from '../helpers/ids.js';
 
 /**
  * Two BFF instances sharing a real redis-server (and CURSOR_SECRET, as a fleet does) in front of
@@ -31,7 +32,7 @@ describe.skipIf(!needs('redis-server'))('a fleet of two instances sharing Redis'
     await redis?.close();
   });
 
-  const ids = (answer: { body: any }) => answer.body.data.offerFeed.nodes.map((n: { id: string }) => n.id);
+  const ids = (answer: { body: any }) => answer.body.data.offerFeed.nodes.map((n: { id: string }) => campaignOf(n.id));
 
   it('an app\'s categories are read once for the fleet: the token checked through one instance serves the other with no call', async () => {
     await a.resetCalls();
@@ -128,5 +129,5 @@ describe.skipIf(!needs('redis-server'))('Redis is a cache for the feed, never a 
 });
 
 function ids(answer: { body: any }): string[] {
-  return answer.body.data.offerFeed.nodes.map((n: { id: string }) => n.id);
+  return answer.body.data.offerFeed.nodes.map((n: { id: string }) => campaignOf(n.id));
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { startRewritingProxy, type RewritingProxy } from '../graphql/rewriting-proxy.js';
 import { promoInput } from '../graphql/support.js';
-import { cid } from '../helpers/ids.js';
+import { campaignOf, cid } from '../helpers/ids.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { app, DEMO_APP, get, partner, post } from './support.js';
 
@@ -73,7 +73,7 @@ async function appFeed() {
 describe('an offer an app can act on (X-App-Key, GET)', () => {
   it('has the kind, the link, the code everyone gets, the dates, the merchant, the discount and the cashback', async () => {
     const { answer, offers } = await appFeed();
-    const byId = new Map(offers.map((o) => [o.id, o]));
+    const byId = new Map(offers.map((o) => [campaignOf(o.id), o]));
 
     // A code for the till, the same for everyone, and no link.
     expect(byId.get(cid(2))).toMatchObject({
@@ -119,11 +119,13 @@ describe('an offer an app can act on (X-App-Key, GET)', () => {
       const { body } = await post(stack.bffUrl, { query: CAMPAIGNS, variables: { ids } }, partner(token));
       for (const c of body.data.campaignsByIds as (Offer | null)[]) if (c) campaigns.set(c.id, c);
     }
-    expect([...campaigns.keys()].sort()).toEqual([...ids].sort());
+    // Asked by the offers' ids, answered with their campaigns.
+    expect([...campaigns.keys()].sort()).toEqual(ids.map(campaignOf).sort());
     const kinds = new Set<string>();
     for (const offer of offers) {
-      const { card: _card, ymCampaignId: _number, ...acted } = offer;
-      const expected = campaigns.get(offer.id)!;
+      const { card: _card, ymCampaignId: _number, id, ...rest } = offer;
+      const acted = { id: campaignOf(id), ...rest };
+      const expected = campaigns.get(campaignOf(offer.id))!;
       const shared = expected.pinSettings?.pinType === 'REUSABLE' || !expected.pinSettings ? expected : { ...expected, pinSettings: { ...expected.pinSettings, couponCode: null } };
       expect(acted, offer.id).toEqual(shared);
       kinds.add(`${offer.type}/${offer.pinSettings?.pinType ?? '-'}`);
@@ -169,7 +171,7 @@ describe('a record that holds a code beside one-off codes', () => {
   it('gives apps no code for it; its partner still reads the record as it is', async () => {
     const feed = await get(viaProxy.bffUrl, { query: FEED, variables: JSON.stringify({ first: 100 }) }, app());
     expect(feed.body.errors).toBeUndefined();
-    const offer = feed.body.data.offerFeed.nodes.find((o: Offer) => o.id === cid(1));
+    const offer = feed.body.data.offerFeed.nodes.find((o: Offer) => campaignOf(o.id) === cid(1));
     expect(offer.pinSettings).toMatchObject({ pinType: 'ONE_OFF', displayType: 'TEXT', couponCode: null });
     expect(feed.text).not.toContain('LEFTOVER-1');
     const own = await post(viaProxy.bffUrl, { query: `{ campaign(id: "${cid(1)}") { pinSettings { couponCode } } }` }, partner(DEMO_TOKENS.store));

@@ -8,7 +8,7 @@ import { startExampleServer, type ExampleServer } from '../../client/example/ser
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { DEMO_APP, DEMO_APP_KEY, app, partner, post } from '../apps/support.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { cid } from '../helpers/ids.js';
+import { oid } from '../helpers/ids.js';
 import { metric } from '../subscriptions/support.js';
 
 /**
@@ -94,10 +94,11 @@ describe('browser example', () => {
     const page = await open();
     const cards = page.locator('[data-testid=feed] a.card');
     await cards.first().waitFor({ timeout: 15_000 });
-    // The demo store's running campaigns, as its offer feed has them (newest first): 3 and 1.
+    // The demo store's running campaigns, as its offer feed has them (newest first): 3 and 1,
+    // each offer with an id of its own that opens its campaign.
     const served = await run('OfferCards', { first: 12 });
-    expect(served.body.data.feed.nodes.map((n: { id: string }) => n.id)).toEqual([3, 1].map(cid));
-    expect(await cards.evaluateAll((els) => els.map((e: any) => e.dataset.id))).toEqual([3, 1].map(cid));
+    expect(served.body.data.feed.nodes.map((n: { id: string }) => n.id)).toEqual([3, 1].map(oid));
+    expect(await cards.evaluateAll((els) => els.map((e: any) => e.dataset.id))).toEqual([3, 1].map(oid));
     const feedRequest = sent.find((s) => s.operationName === 'OfferCards');
     expect(feedRequest?.extensions?.persistedQuery?.sha256Hash).toBe(idOf('OfferCards').slice('sha256:'.length));
     expect(feedRequest?.query).toBeUndefined();
@@ -139,12 +140,38 @@ describe('browser example', () => {
     await expect.poll(() => status.textContent(), { timeout: 10_000 }).toBe('PAUSED');
     expect(sent.slice(before)).toEqual([]);
 
-    // Started and stopped on the page: the status changes in place.
-    await page.locator('button[data-action=start]').click();
-    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toBe('STARTED');
-    await page.locator('button[data-action=stop]').click();
-    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toBe('PAUSED');
-    expect(await page.locator('button[data-action=start]').isEnabled()).toBe(true);
+    // Started and stopped on the page: the status changes in place. Every drawing of the page
+    // is kept (each redraw makes new nodes, so a drawing keeps its state once replaced). A click
+    // disables both buttons at once (a second click sends no second mutation) until the answer;
+    // the live event may show the new status before the answer comes, so the test waits for
+    // what a user waits for: the other button enabled.
+    await page.evaluate(() => {
+      const g = globalThis as any;
+      g.drawings = [];
+      new g.MutationObserver((records: any[]) => {
+        for (const record of records)
+          for (const node of record.addedNodes) {
+            const shown = node.querySelector?.('[data-testid=status]');
+            const off = (action: string) => (node.querySelector(`[data-action=${action}]`).disabled ? 'off' : 'on');
+            if (shown) g.drawings.push(`${shown.textContent} start:${off('start')} stop:${off('stop')}`);
+          }
+      }).observe(g.document.getElementById('app'), { childList: true });
+    });
+    const drawings = (): Promise<string[]> => page.evaluate(() => (globalThis as any).drawings.splice(0));
+    const start = page.locator('button[data-action=start]');
+    const stop = page.locator('button[data-action=stop]');
+    await start.click();
+    await expect.poll(() => stop.isEnabled(), { timeout: 10_000 }).toBe(true);
+    expect(await status.textContent()).toBe('STARTED');
+    const started = await drawings();
+    expect(started[0]).toBe('PAUSED start:off stop:off');
+    expect(started.at(-1)).toBe('STARTED start:off stop:on');
+    await stop.click();
+    await expect.poll(() => start.isEnabled(), { timeout: 10_000 }).toBe(true);
+    expect(await status.textContent()).toBe('PAUSED');
+    const stopped = await drawings();
+    expect(stopped[0]).toBe('STARTED start:off stop:off');
+    expect(stopped.at(-1)).toBe('PAUSED start:on stop:off');
     await page.screenshot({ path: join(SCREENSHOTS, 'browser-example.png'), fullPage: true });
 
     // Back to the feed (a hash change, no reload): the stopped campaign has left it (the BFF
@@ -152,7 +179,7 @@ describe('browser example', () => {
     await page.evaluate(() => {
       (globalThis as any).location.hash = '#/';
     });
-    await expect.poll(() => cards.evaluateAll((els) => els.map((e: any) => e.dataset.id)), { timeout: 10_000 }).toEqual([1].map(cid));
+    await expect.poll(() => cards.evaluateAll((els) => els.map((e: any) => e.dataset.id)), { timeout: 10_000 }).toEqual([1].map(oid));
     expect(navigations.filter((url) => !url.includes('#'))).toEqual([]);
     await page.screenshot({ path: join(SCREENSHOTS, 'browser-example-feed-after-stop.png'), fullPage: true });
 

@@ -1,21 +1,22 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
+import { launchChromium, type Browser } from '../helpers/chromium.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 /**
  * The explorer at /graphql in development: GraphiQL served by the BFF itself (page, script,
  * styles, fonts, editor workers), opened in a real headless Chromium that may reach nothing but
  * the BFF's origin. It opens with the first query and the demo token, runs it, and shows the
- * answer.
+ * answer. Apollo Sandbox, the default page, loads from Apollo's CDN, which this machine cannot
+ * reach: the page turns to the bundled GraphiQL by itself, offline and behind a proxy that
+ * refuses the CDN alike.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 let stack: Stack;
 let origin: string;
+/** `npm start`'s default: Apollo Sandbox. */
+let sandbox: Stack;
 
 /** Same-origin references of a page or stylesheet: every `src`/`href`/`url()` it names. */
 function references(text: string): string[] {
@@ -24,10 +25,14 @@ function references(text: string): string[] {
 
 beforeAll(async () => {
   // As `npm start` runs on the embedded emulator: development, requests without a token act as the demo store.
-  stack = await startStack({ fallbackToken: DEMO_TOKENS.store });
+  stack = await startStack({ fallbackToken: DEMO_TOKENS.store, env: { EXPLORER: 'graphiql' } });
   origin = new URL(stack.bffUrl).origin;
+  sandbox = await startStack({ fallbackToken: DEMO_TOKENS.store });
 });
-afterAll(() => stack?.close());
+afterAll(async () => {
+  await stack?.close();
+  await sandbox?.close();
+});
 
 describe('the explorer over HTTP', () => {
   it('serves a page whose every file comes from the same origin, under a policy that allows nothing else', async () => {
@@ -90,23 +95,38 @@ describe('the explorer over HTTP', () => {
   });
 });
 
+/** Opens the explorer at `url`, runs the first query with the editor's button and returns what was sent. */
+async function runFirstQuery(page: Page, url: string) {
+  const sent: Array<{ url: string; authorization: string | undefined; body: string | null }> = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST') sent.push({ url: request.url(), authorization: request.headers().authorization, body: request.postData() });
+  });
+  // Not waiting for the load event: a held script holds it back.
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  await page.locator('.graphiql-query-editor').getByText('FirstLook').first().waitFor({ timeout: 30_000 });
+  const answered = page.waitForResponse((r) => r.request().method() === 'POST' && (r.request().postData() ?? '').includes('"FirstLook"'));
+  await page.locator('.graphiql-execute-button').click();
+  const answer = (await (await answered).json()) as { data?: { campaigns: { totalCount: number } }; errors?: unknown };
+  expect(answer.errors).toBeUndefined();
+  expect(answer.data!.campaigns.totalCount).toBeGreaterThan(0);
+  // The answer is shown (the editor draws only the lines in view: the first ones).
+  const response = page.locator('.graphiql-response');
+  await response.getByText('"categories"').first().waitFor({ timeout: 30_000 });
+  expect(await response.innerText()).toContain('"data"');
+  const run = sent.find((request) => request.body?.includes('FirstLook'));
+  expect(run?.url).toBe(url);
+  expect(run?.authorization).toBe(`Bearer ${DEMO_TOKENS.store}`);
+}
+
 describe('the explorer in Chromium, offline', () => {
+  let browser: Browser;
   let context: BrowserContext;
-  let profile: string;
   const elsewhere: string[] = [];
   const problems: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`Chromium not found at ${CHROMIUM}: install it (Debian/Ubuntu: sudo apt-get install chromium), or set CHROMIUM_PATH.`);
-    }
-    profile = mkdtempSync(join(tmpdir(), 'explorer-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1200, height: 800 },
-    });
+    browser = await launchChromium({ viewport: { width: 1200, height: 800 } });
+    context = browser.context;
     // As if offline: only the BFF's origin answers; anything else is recorded and refused.
     await context.route('**/*', (route) => {
       const url = route.request().url();
@@ -116,10 +136,7 @@ describe('the explorer in Chromium, offline', () => {
     });
   }, 60_000);
 
-  afterAll(async () => {
-    await context?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
-  });
+  afterAll(() => browser?.close());
 
   it('opens with the first query and the demo token, runs it, and shows the answer', async () => {
     const page = await context.newPage();
@@ -130,28 +147,78 @@ describe('the explorer in Chromium, offline', () => {
     page.on('websocket', (socket) => {
       if (new URL(socket.url()).host !== new URL(origin).host) elsewhere.push(socket.url());
     });
-    const sent: Array<{ url: string; authorization: string | undefined; body: string | null }> = [];
-    page.on('request', (request) => {
-      if (request.method() === 'POST') sent.push({ url: request.url(), authorization: request.headers().authorization, body: request.postData() });
-    });
-
-    await page.goto(stack.bffUrl);
-    await page.locator('.graphiql-query-editor').getByText('FirstLook').first().waitFor({ timeout: 30_000 });
-    const answered = page.waitForResponse((r) => r.request().method() === 'POST' && (r.request().postData() ?? '').includes('"FirstLook"'));
-    await page.locator('.graphiql-execute-button').click();
-    const answer = (await (await answered).json()) as { data?: { campaigns: { totalCount: number } }; errors?: unknown };
-    expect(answer.errors).toBeUndefined();
-    expect(answer.data!.campaigns.totalCount).toBeGreaterThan(0);
-    // The answer is shown (the editor draws only the lines in view: the first ones).
-    const response = page.locator('.graphiql-response');
-    await response.getByText('"categories"').first().waitFor({ timeout: 30_000 });
-    expect(await response.innerText()).toContain('"data"');
-
-    const run = sent.find((request) => request.body?.includes('FirstLook'));
-    expect(run?.url).toBe(stack.bffUrl);
-    expect(run?.authorization).toBe(`Bearer ${DEMO_TOKENS.store}`);
+    await runFirstQuery(page, stack.bffUrl);
     expect(elsewhere).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();
+  }, 90_000);
+});
+
+describe('Apollo Sandbox, the default page, when Sandbox cannot load', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+
+  beforeAll(async () => {
+    browser = await launchChromium({ viewport: { width: 1200, height: 800 } });
+    context = browser.context;
+  }, 60_000);
+  afterAll(() => browser?.close());
+
+  /** Opens the default page, with `cdn` answering Sandbox's script; GraphiQL must take its place and run the first query. */
+  async function fallsBackToGraphiQL(cdn?: (route: Route) => Promise<void> | void) {
+    const page = await context.newPage();
+    const problems: string[] = [];
+    const asked: string[] = [];
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      // The failed script's own line is the browser's; anything else is a problem.
+      if (message.type() === 'error' && !(message.text().startsWith('Failed to load resource') && asked.length > 0)) problems.push(`console: ${message.text()}`);
+    });
+    page.on('request', (request) => {
+      if (new URL(request.url()).origin !== new URL(sandbox.bffUrl).origin) asked.push(request.url());
+    });
+    if (cdn) await page.route('https://embeddable-sandbox.cdn.apollographql.com/**', cdn);
+    await runFirstQuery(page, sandbox.bffUrl);
+    expect(await page.title()).toBe('Campaign GraphQL BFF · GraphiQL');
+    expect(await page.locator('#sandbox').count()).toBe(0);
+    // The one request elsewhere was Sandbox's script.
+    expect(asked).toEqual(['https://embeddable-sandbox.cdn.apollographql.com/_latest/embeddable-sandbox.umd.production.min.js']);
+    // The icon a browser asks for is there.
+    expect((await page.request.get(new URL('/favicon.ico', sandbox.bffUrl).href)).status()).toBe(200);
+    expect(problems).toEqual([]);
+    await page.close();
+  }
+
+  it("offline (this machine reaches no CDN): opens the bundled GraphiQL by itself, which runs the first query with the demo token", async () => {
+    await fallsBackToGraphiQL();
+  }, 90_000);
+
+  it('behind a proxy that refuses the CDN: the same', async () => {
+    await fallsBackToGraphiQL((route) => route.fulfill({ status: 403, contentType: 'text/html', body: '<html><body>Blocked by the proxy.</body></html>' }));
+  }, 90_000);
+
+  it('where the CDN answers, embeds Sandbox on this endpoint with the first query and the demo token, and loads no GraphiQL', async () => {
+    const page = await context.newPage();
+    const fromOrigin: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).origin === new URL(sandbox.bffUrl).origin) fromOrigin.push(new URL(request.url()).pathname);
+    });
+    // Sandbox's script as the CDN would serve it, reduced to what the page calls.
+    await page.route('https://embeddable-sandbox.cdn.apollographql.com/**', (route) =>
+      route.fulfill({ contentType: 'text/javascript', body: 'window.EmbeddedSandbox = function (options) { window.embedded = options; document.querySelector(options.target).textContent = "Sandbox"; };' }),
+    );
+    await page.goto(sandbox.bffUrl);
+    await page.locator('#sandbox', { hasText: 'Sandbox' }).waitFor({ timeout: 30_000 });
+    const options = await page.evaluate(() => (globalThis as any).embedded);
+    expect(options).toMatchObject({ target: '#sandbox', initialEndpoint: sandbox.bffUrl, endpointIsEditable: false, initialState: { includeCookies: false, sharedHeaders: { Authorization: `Bearer ${DEMO_TOKENS.store}` } } });
+    expect(options.initialState.document).toContain('query FirstLook');
+    expect(await page.title()).toBe('Campaign GraphQL BFF · Apollo Sandbox');
+    expect(await page.locator('#explorer').count()).toBe(0);
+    expect(fromOrigin.filter((path) => path.includes('/explorer-') && path.endsWith('.js'))).toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  it('behind a proxy that holds the request: the same, once Sandbox has taken too long', async () => {
+    await fallsBackToGraphiQL(() => {});
   }, 90_000);
 });

@@ -3,7 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { ApolloClient } from '@apollo/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { CampaignChanged, CampaignDetail, StartCampaign, StopCampaign } from '../../client/src/documents.js';
+import { createHash } from 'node:crypto';
+import { printExecutableGraphQLDocument } from '@graphql-tools/documents';
+import { parse } from 'graphql';
+import { CampaignChanged, CampaignDetail, CampaignPins, StartCampaign, StopCampaign } from '../../client/src/documents.js';
 import { createLink, type KitLink } from '../../client/src/link.js';
 import { createCache } from '../../client/src/type-policies.js';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
@@ -17,6 +20,7 @@ import { cid } from '../helpers/ids.js';
  * CampaignChanged over GraphQLWsLink. A campaign stopped by someone else (another screen, another
  * client) changes on a watched campaign page through the subscription alone: no refetch, no poll.
  */
+const kitManifest: Record<string, string> = JSON.parse(readFileSync(fileURLToPath(new URL('../../client/src/gql/persisted-documents.json', import.meta.url)), 'utf8'));
 let stack: Stack;
 let kit: KitLink;
 let client: ApolloClient;
@@ -156,8 +160,10 @@ describe("the kit's link on a server that runs trusted documents only", () => {
 });
 
 describe("the kit's link on a server without the manifest", () => {
-  it('a hash the server does not hold is sent again as text, once', async () => {
-    const bodies: { operationName?: string; query?: string; extensions?: { persistedQuery?: unknown } }[] = [];
+  type Body = { operationName?: string; query?: string; extensions?: { persistedQuery?: { sha256Hash?: string } } };
+  /** A client on its own link (a page load), whose HTTP request bodies are kept. */
+  function pageLoad() {
+    const bodies: Body[] = [];
     const own = createLink({
       uri: stack.bffUrl,
       token: DEMO_TOKENS.store,
@@ -167,17 +173,84 @@ describe("the kit's link on a server without the manifest", () => {
         return fetch(input, init);
       },
     });
-    const other = new ApolloClient({ link: own.link, cache: createCache() });
-    try {
-      const { data } = await other.query({ query: CampaignDetail, variables: { id: cid(2) } });
-      expect(data!.campaign!.id).toBe(cid(2));
-      expect(bodies.map((b) => [b.query === undefined ? 'hash' : 'text', b.extensions?.persistedQuery === undefined ? 'no hash' : 'hash'])).toEqual([
-        ['hash', 'hash'],
-        ['text', 'no hash'],
-      ]);
-    } finally {
-      other.stop();
+    const client = new ApolloClient({ link: own.link, cache: createCache() });
+    const sent = () => bodies.splice(0).map((b) => `${b.query === undefined ? '' : 'text'}${b.query !== undefined && b.extensions?.persistedQuery ? '+' : ''}${b.extensions?.persistedQuery ? 'hash' : ''}`);
+    const close = async () => {
+      client.stop();
       await own.ws.dispose();
+    };
+    return { client, bodies, sent, close };
+  }
+
+  const PINS_HASH = (CampaignPins as { __meta__?: { hash: string } }).__meta__!.hash;
+
+  it('a hash the server does not hold is sent with its manifest text once, which registers it: every later run is one request by hash', async () => {
+    const first = pageLoad();
+    try {
+      const { data } = await first.client.query({ query: CampaignPins, variables: { id: cid(1), status: 'NEW_UNUSED', first: 1 } });
+      expect(data!.campaign!.id).toBe(cid(1));
+      const [miss, registered] = first.bodies;
+      expect(first.sent()).toEqual(['hash', 'text+hash']);
+      // The text sent with the hash is the manifest's, the one the hash names.
+      expect(`sha256:${registered!.extensions!.persistedQuery!.sha256Hash}`).toBe(PINS_HASH);
+      expect(registered!.query).toBe(kitManifest[PINS_HASH]);
+      expect(miss!.query).toBeUndefined();
+      await first.client.query({ query: CampaignPins, variables: { id: cid(1), status: 'NEW_UNUSED', first: 2 }, fetchPolicy: 'network-only' });
+      expect(first.sent()).toEqual(['hash']);
+    } finally {
+      await first.close();
+    }
+    // Another page load: the server remembers it.
+    const second = pageLoad();
+    try {
+      const { data } = await second.client.query({ query: CampaignPins, variables: { id: cid(1), status: 'NEW_UNUSED', first: 1 } });
+      expect(data!.campaign!.id).toBe(cid(1));
+      expect(second.sent()).toEqual(['hash']);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('a subscription the server does not hold registers itself over the WebSocket, and its events arrive', async () => {
+    const text = 'subscription TeamStatus($ids: [ID!]) { campaignChanged(ids: $ids) { __typename campaign { __typename id status } status } }';
+    const normal = printExecutableGraphQLDocument(parse(text));
+    const team = Object.assign(parse(text), { __meta__: { hash: `sha256:${createHash('sha256').update(normal).digest('hex')}` } });
+    const page = pageLoad();
+    try {
+      const events: string[] = [];
+      const errors: unknown[] = [];
+      const live = page.client.subscribe({ query: team, variables: { ids: [cid(3)] } }).subscribe({
+        next: ({ data }) => events.push((data as { campaignChanged: { status: string } }).campaignChanged.status),
+        error: (error) => errors.push(error),
+      });
+      await until('the subscription on the server', async () => errors.length > 0 || (await metric(stack.metricsUrl, 'bff_live_subscriptions')) > 0);
+      expect(errors).toEqual([]);
+      expect((await stack.gql(`mutation { stopCampaign(id: "${cid(3)}") { campaign { status } } }`)).body.data.stopCampaign.campaign.status).toBe('PAUSED');
+      await until('the event', () => events.length > 0);
+      expect(events).toEqual(['PAUSED']);
+      live.unsubscribe();
+      await stack.gql(`mutation { startCampaign(id: "${cid(3)}") { campaign { status } } }`);
+      // Registered: the server now knows the hash (over HTTP it answers that subscriptions are not served there).
+      const byHash = await post(stack.bffUrl, { extensions: { persistedQuery: { version: 1, sha256Hash: team.__meta__.hash.slice('sha256:'.length) } } }, partner(DEMO_TOKENS.store));
+      expect(byHash.body.errors[0].extensions.code).not.toBe('PERSISTED_QUERY_NOT_FOUND');
+      expect(byHash.body.errors[0].message).toMatch(/^Subscriptions are served over WebSocket/);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('a document whose text is not its hash’s goes as text alone, and from its second run as text alone at once', async () => {
+    // A team's document built without the kit's codegen settings: its hash names another text.
+    const elsewhere = Object.assign(parse('query Elsewhere { categories { id name } }'), { __meta__: { hash: `sha256:${'ab'.repeat(32)}` } });
+    const page = pageLoad();
+    try {
+      const { data } = await page.client.query({ query: elsewhere });
+      expect((data as { categories: unknown[] }).categories.length).toBeGreaterThan(0);
+      expect(page.sent()).toEqual(['hash', 'text']);
+      await page.client.query({ query: elsewhere, fetchPolicy: 'network-only' });
+      expect(page.sent()).toEqual(['text']);
+    } finally {
+      await page.close();
     }
   });
 });

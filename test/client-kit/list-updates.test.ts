@@ -1,12 +1,15 @@
 import { ApolloClient, HttpLink, gql, type InMemoryCache } from '@apollo/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CampaignList, StartCampaign, StopCampaign } from '../../client/src/documents.js';
+import { createLink } from '../../client/src/link.js';
 import { keepCampaignLists } from '../../client/src/list-updates.js';
 import { createCache } from '../../client/src/type-policies.js';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { promoInput } from '../graphql/support.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { cid } from '../helpers/ids.js';
+import { until } from '../subscriptions/support.js';
+import WebSocket from 'ws';
 
 /**
  * Lists after a create, a start and a stop, through a real InMemoryCache fed by the real server:
@@ -160,6 +163,95 @@ describe('lists after a create', () => {
       expect(read().nodes.filter((n) => n.id === id)).toHaveLength(1);
     } finally {
       client.stop();
+    }
+  });
+});
+
+describe("a create on a list paged part of the way, with the kit's link", () => {
+  /** A team's dashboard list: more of each campaign than a create's payload selects. */
+  const TEAM_LIST = gql`
+    query TeamList($first: Int, $after: String) {
+      campaigns(first: $first, after: $after) { totalCount nodes { id ymCampaignId status merchant { name } } pageInfo { hasNextPage endCursor } }
+    }
+  `;
+  const CREATE_WITH_MERCHANT = gql`
+    mutation CreateWithMerchant($input: CreateCampaignInput!) {
+      createCampaign(input: $input) { campaign { id ymCampaignId status merchant { name } } userErrors { field message code } }
+    }
+  `;
+
+  function linkedClient() {
+    const sent: string[] = [];
+    const kit = createLink({
+      uri: stack.bffUrl,
+      token: DEMO_TOKENS.store,
+      webSocketImpl: WebSocket,
+      fetch: (input, init) => {
+        const body = JSON.parse(String(init?.body));
+        sent.push(body.operationName);
+        return fetch(input, init);
+      },
+    });
+    const client = new ApolloClient({ cache: createCache(), link: kit.link });
+    return { client, sent, close: async () => (client.stop(), await kit.ws.dispose()) };
+  }
+
+  /** Watches `query` with `first: 3`, loads more until every page is there, and keeps what the screen draws after each change. */
+  async function loadedAll<T>(client: ApolloClient, query: typeof TEAM_LIST, ids: (data: T) => string[], endOf: (data: T) => { hasNextPage: boolean; endCursor: string | null }) {
+    const drawn: string[][] = [];
+    const watch = client.watchQuery<T>({ query, variables: { first: 3 } });
+    const subscription = watch.subscribe(({ data }) => {
+      if (data) drawn.push(ids(data as T));
+    });
+    await until('the first page', () => drawn.length > 0);
+    // Loads more until every page is there (8 campaigns on a fresh server: load more twice).
+    while (endOf(watch.getCurrentResult().data as T).hasNextPage) {
+      const rows = drawn.at(-1)!.length;
+      await watch.fetchMore({ variables: { after: endOf(watch.getCurrentResult().data as T).endCursor } });
+      await until('the next page on the screen', () => drawn.at(-1)!.length > rows);
+    }
+    return { drawn, watch, subscription };
+  }
+
+  it('a payload with id, number and status keeps the loaded pages and adds the new campaign, reading only its fields', async () => {
+    const { client, sent, close } = linkedClient();
+    type Data = { campaigns: { nodes: { id: string; merchant: { name: string } }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } };
+    try {
+      const { drawn, subscription } = await loadedAll<Data>(client, TEAM_LIST, (d) => d.campaigns.nodes.map((n) => n.id), (d) => d.campaigns.pageInfo);
+      expect(drawn.at(-1)).toEqual((await served()).ids);
+      sent.length = 0;
+      const created = await client.mutate({ mutation: CREATE, variables: { input: promoInput(91_101) }, update: keepCampaignLists });
+      const id = (created.data as { createCampaign: { campaign: { id: string } } }).createCampaign.campaign.id;
+      await until('the new campaign on the screen', () => drawn.at(-1)!.includes(id));
+      expect(drawn.at(-1)).toEqual((await served()).ids);
+      // Never fewer rows than loaded: no page was thrown away.
+      const loaded = drawn.at(-2)!.length;
+      expect(Math.min(...drawn.slice(drawn.findIndex((d) => d.length === loaded)).map((d) => d.length))).toBe(loaded);
+      expect(sent).toEqual(['CreateCampaign', 'KitPlacedCampaignNode']);
+      subscription.unsubscribe();
+    } finally {
+      await close();
+    }
+  });
+
+  it("the kit's CampaignList (edges with cursors) keeps its pages too, and the new edge gets its cursor from the server", async () => {
+    const { client, sent, close } = linkedClient();
+    type Data = { campaigns: { edges: { cursor: string; node: { id: string } }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } };
+    try {
+      const { drawn, watch, subscription } = await loadedAll<Data>(client, CampaignList as never, (d) => d.campaigns.edges.map((e) => e.node.id), (d) => d.campaigns.pageInfo);
+      expect(drawn.at(-1)).toEqual((await served()).ids);
+      sent.length = 0;
+      const created = await client.mutate({ mutation: CREATE_WITH_MERCHANT, variables: { input: promoInput(91_102) }, update: keepCampaignLists });
+      const id = (created.data as { createCampaign: { campaign: { id: string } } }).createCampaign.campaign.id;
+      await until('the new campaign on the screen', () => drawn.at(-1)!.includes(id));
+      expect(drawn.at(-1)).toEqual((await served()).ids);
+      expect(sent).toEqual(['CreateWithMerchant', 'KitPlacedCampaign']);
+      const edges = (watch.getCurrentResult().data as Data).campaigns.edges;
+      const served1 = await stack.gql(`{ campaigns(first: 100) { edges { cursor node { id } } } }`);
+      expect(edges.at(-1)!.cursor).toBe(served1.body.data.campaigns.edges.at(-1).cursor);
+      subscription.unsubscribe();
+    } finally {
+      await close();
     }
   });
 });

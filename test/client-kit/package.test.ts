@@ -1,50 +1,27 @@
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildSchema, parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printClientSchema } from '../../scripts/client-schema.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { cid } from '../helpers/ids.js';
+import { installKitApp, KIT as NAME, ROOT, run, TEAM_CODEGEN, type KitApp } from '../helpers/kit-app.js';
 
 /**
- * The kit as another repository installs it: `npm pack` of client/ (its prepack builds it), the
- * tarball unpacked into a fresh directory's node_modules with its dependencies (the typed
- * document node's types; the peers Apollo Client, graphql, graphql-ws, rxjs; ws and the codegen
- * preset for this test) taken from this repository, as npm would install them, then imported by plain Node and type-checked by tsc there: the link, the cache
- * policies, the documents, the codegen settings, the SDL and the manifest, all through `exports`.
+ * The kit as another repository installs it (test/helpers/kit-app.ts: `npm pack` of client/, the
+ * tarball unpacked into a fresh directory's node_modules with what an app installs beside it),
+ * then imported by plain Node and type-checked by tsc there: the link, the cache policies, the
+ * documents, the codegen settings, the SDL, the manifest and its command, all through `exports`.
  */
-const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const NAME = '@campaign-bff/client-kit';
-const INSTALLED_WITH_IT = ['@graphql-typed-document-node/core', '@apollo/client', 'graphql', 'graphql-ws', 'rxjs', 'ws', '@graphql-codegen/client-preset'];
-
-let dir: string;
+let kit: KitApp;
 let app: string;
 let installed: string;
 let stack: Stack;
 let packedFiles: string[];
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'kit-package-'));
-  const { stdout } = await run('npm', ['pack', '--pack-destination', dir, '--json'], {
-    cwd: join(ROOT, 'client'),
-    env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false' },
-  });
-  const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
-  packedFiles = packed!.files.map((file) => file.path);
-  app = join(dir, 'app');
-  installed = join(app, 'node_modules', NAME);
-  mkdirSync(installed, { recursive: true });
-  await run('tar', ['-xzf', join(dir, packed!.filename), '-C', installed, '--strip-components=1']);
-  for (const peer of INSTALLED_WITH_IT) {
-    mkdirSync(dirname(join(app, 'node_modules', peer)), { recursive: true });
-    symlinkSync(join(ROOT, 'node_modules', peer), join(app, 'node_modules', peer), 'dir');
-  }
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'a-team-app', private: true, type: 'module' }));
+  kit = await installKitApp();
+  ({ app, installed, packedFiles } = kit);
   stack = await startStack({
     emulator: { moderation: { mode: 'manual' } },
     env: {
@@ -58,7 +35,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  kit?.close();
 });
 
 describe('the kit as a package', () => {
@@ -70,7 +47,8 @@ describe('the kit as a package', () => {
     const outsideBuild = packedFiles.filter((path) => !path.startsWith('dist/'));
     expect(outsideBuild.sort()).toEqual(['README.md', 'package.json', 'schema.graphql', 'src/gql/persisted-documents.json']);
     expect(packedFiles.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'))).toEqual([]);
-    expect(packedFiles).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/link.js', 'dist/type-policies.js', 'dist/list-updates.js', 'dist/codegen.js']));
+    expect(packedFiles).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/link.js', 'dist/type-policies.js', 'dist/list-updates.js', 'dist/placing.js', 'dist/codegen.js', 'dist/manifest-cli.js']));
+    expect(manifest.bin).toEqual({ 'campaign-bff-manifest': './dist/manifest-cli.js' });
     expect(files('schema.graphql')).toBe(printClientSchema());
     expect(files('src/gql/persisted-documents.json')).toBe(readFileSync(join(ROOT, 'client/src/gql/persisted-documents.json'), 'utf8'));
   });
@@ -123,7 +101,7 @@ await ws.dispose();
       `
 import { ApolloClient } from '@apollo/client';
 import { createCache, createLink, keepCampaignLists, type LinkOptions } from '${NAME}';
-import { CampaignDetail, StopCampaign } from '${NAME}/documents';
+import { CampaignDetail, CampaignList, StopCampaign } from '${NAME}/documents';
 import { documentTransforms, scalars } from '${NAME}/codegen';
 
 const options: LinkOptions = { uri: 'http://localhost:4000/graphql', token: 'demo-store-token' };
@@ -137,6 +115,10 @@ export async function statusOf(id: string): Promise<'DECLINED' | 'FINISHED' | 'M
   void data?.campaign?.noSuchField;
   // @ts-expect-error variables are typed too
   void client.mutate({ mutation: StopCampaign, variables: { campaignId: '1' }, update: keepCampaignLists });
+  // A list is asked for in a status a campaign can have; UNKNOWN is an answer, never a question.
+  void client.query({ query: CampaignList, variables: { status: 'PAUSED' } });
+  // @ts-expect-error UNKNOWN is no status to list campaigns in
+  void client.query({ query: CampaignList, variables: { status: 'UNKNOWN' } });
   return data?.campaign?.status;
 }
 export const codegen = { documentTransforms, scalars };
@@ -154,5 +136,79 @@ export const codegen = { documentTransforms, scalars };
     const schema = buildSchema(readFileSync(join(installed, 'schema.graphql'), 'utf8'));
     const manifest: Record<string, string> = JSON.parse(readFileSync(join(installed, 'src/gql/persisted-documents.json'), 'utf8'));
     for (const text of Object.values(manifest)) expect(validate(schema, parse(text))).toEqual([]);
+  });
+});
+
+describe("a team's own documents in production", () => {
+  const TEAM_DOCUMENTS = `import { graphql } from './gql/index.js';
+
+export const TeamList = graphql(\`
+  query TeamList($first: Int) {
+    campaigns(first: $first) { totalCount nodes { id ymCampaignId status merchant { name } } }
+  }
+\`);
+`;
+  const TEAM_MAIN = `import { ApolloClient } from '@apollo/client';
+import { createCache, createLink } from '@campaign-bff/client-kit';
+import { CampaignDetail } from '@campaign-bff/client-kit/documents';
+import WebSocket from 'ws';
+import { TeamList } from './documents.js';
+
+const sent: string[] = [];
+const { link, ws } = createLink({
+  uri: process.env.BFF_URL!,
+  token: 'demo-store-token',
+  webSocketImpl: WebSocket,
+  fetch: (input, init) => {
+    const body = JSON.parse(String(init?.body));
+    sent.push(body.operationName + ':' + (body.query === undefined ? 'hash' : 'text'));
+    return fetch(input, init);
+  },
+});
+const client = new ApolloClient({ link, cache: createCache() });
+const list = await client.query({ query: TeamList, variables: { first: 2 } });
+const detail = await client.query({ query: CampaignDetail, variables: { id: '1' } });
+console.log(JSON.stringify({ sent, total: list.data?.campaigns?.totalCount, detail: detail.data?.campaign?.id }));
+client.stop();
+await ws.dispose();
+`;
+
+  it('one command writes the manifest from the kit and the team’s codegen; a server running trusted documents only runs both by hash, one request each', async () => {
+    kit.write({ 'codegen.ts': TEAM_CODEGEN, 'src/documents.ts': TEAM_DOCUMENTS, 'src/main.ts': TEAM_MAIN });
+    await kit.codegen();
+    const said = await kit.manifest('--out', 'trusted-documents.json', 'src/gql/persisted-documents.json');
+    const kitManifest: Record<string, string> = JSON.parse(readFileSync(join(installed, 'src/gql/persisted-documents.json'), 'utf8'));
+    const team: Record<string, string> = JSON.parse(readFileSync(join(app, 'src/gql/persisted-documents.json'), 'utf8'));
+    const merged: Record<string, string> = JSON.parse(readFileSync(join(app, 'trusted-documents.json'), 'utf8'));
+    expect(merged).toEqual({ ...kitManifest, ...team });
+    expect(said).toBe(
+      `trusted-documents.json: ${Object.keys(merged).length} documents (${Object.keys(kitManifest).length} of the kit, 0 kept from the file, 1 new from src/gql/persisted-documents.json).\n` +
+        'Start the server with TRUSTED_DOCUMENTS=trusted-documents.json (it reads the file when it starts: restart it after each change).\n',
+    );
+    // Run again on the same file: what it holds is kept, nothing is added twice.
+    expect(await kit.manifest('--out', 'trusted-documents.json', 'src/gql/persisted-documents.json')).toMatch(/: \d+ documents \(\d+ of the kit, 1 kept from the file, 0 new/);
+
+    const production = await startStack({
+      emulator: { moderation: { mode: 'manual' } },
+      env: { NODE_ENV: 'production', CAMPAIGN_API_URL: 'http://127.0.0.1:1', TRUSTED_DOCUMENTS: join(app, 'trusted-documents.json'), TRUSTED_DOCUMENTS_ONLY: 'true' },
+    });
+    try {
+      writeFileSync(join(app, 'main.bundle.mjs'), await kit.bundle('src/main.ts', 'node'));
+      const { stdout } = await run(process.execPath, ['main.bundle.mjs'], { cwd: app, env: { ...process.env, BFF_URL: production.bffUrl } });
+      expect(JSON.parse(stdout)).toEqual({ sent: ['TeamList:hash', 'CampaignDetail:hash'], total: 8, detail: cid(1) });
+    } finally {
+      await production.close();
+    }
+  }, 120_000);
+
+  it('stops, naming the id and both files, when one id names two documents; nothing is written', async () => {
+    const [id] = Object.keys(JSON.parse(readFileSync(join(installed, 'src/gql/persisted-documents.json'), 'utf8')));
+    kit.write({ 'clash.json': JSON.stringify({ [id!]: 'query Other { categories { id } }' }) });
+    const failed = await kit.manifest('--out', 'clash-out.json', 'clash.json').then(
+      () => '',
+      (error: { stderr: string; code: number }) => `${error.code} ${error.stderr}`,
+    );
+    expect(failed).toBe(`1 campaign-bff-manifest: ${id} names two different documents, in ${join(installed, 'src/gql/persisted-documents.json')} and in clash.json\n`);
+    expect(() => readFileSync(join(app, 'clash-out.json'))).toThrow();
   });
 });

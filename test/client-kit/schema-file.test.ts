@@ -34,3 +34,13 @@ describe('the published SDL (client/schema.graphql)', () => {
     else expect(sdl(published)).not.toBe(sdl(snapshot));
   });
 });
+
+describe("the kit's version", () => {
+  it('has the major and minor of the last schema release (CHANGELOG.md), the kit and the schema it serves agreeing', () => {
+    const kit = JSON.parse(readFileSync(new URL('../../client/package.json', import.meta.url), 'utf8')) as { version: string };
+    const changelog = readFileSync(new URL('../../CHANGELOG.md', import.meta.url), 'utf8');
+    const released = /^## (\d+)\.(\d+)\.\d+/m.exec(changelog);
+    expect(released).not.toBeNull();
+    expect(kit.version.split('.').slice(0, 2)).toEqual([released![1], released![2]]);
+  });
+});

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { campaignNodeId } from '../../src/campaigns/campaign-id.js';
+import { campaignNodeId, offerNodeId } from '../../src/campaigns/campaign-id.js';
 import { decodeNodeId, encodeNodeId } from '../../src/graphql/node-id.js';
 
 /**
@@ -88,13 +88,21 @@ describe('arguments that take a campaign', () => {
     expect(body.data.list).toEqual([{ id }, { id }]);
   });
 
-  it('the feed’s offers carry the campaign’s id, which opens the campaign', async () => {
-    const { body } = await stack.gql('{ offerFeed(first: 1) { nodes { id ymCampaignId } } }');
+  it('the feed’s offers have ids of their own, which open their campaigns by campaign(id:) and node(id:)', async () => {
+    const { body } = await stack.gql('{ offerFeed(first: 10) { nodes { __typename id ymCampaignId } } }');
     expect(body.errors).toBeUndefined();
-    const [offer] = body.data.offerFeed.nodes;
-    expect(offer.id).toBe(campaignNodeId(offer.ymCampaignId));
-    const opened = await stack.gql('query ($id: ID!) { campaign(id: $id) { id } }', { id: offer.id });
-    expect(opened.body.data.campaign).toEqual({ id: offer.id });
+    const offers: { id: string; ymCampaignId: number }[] = body.data.offerFeed.nodes;
+    expect(offers.length).toBeGreaterThan(1);
+    for (const offer of offers) {
+      expect(offer.id).toBe(offerNodeId(offer.ymCampaignId));
+      expect(offer.id).not.toBe(campaignNodeId(offer.ymCampaignId));
+      expect(decodeNodeId(offer.id)).toEqual({ type: 'Offer', key: String(offer.ymCampaignId) });
+    }
+    const [offer] = offers;
+    const campaign = campaignNodeId(offer!.ymCampaignId);
+    const opened = await stack.gql('query ($id: ID!) { campaign(id: $id) { id ymCampaignId } node(id: $id) { __typename id } nodes(ids: [$id]) { id } }', { id: offer!.id });
+    expect(opened.body.errors).toBeUndefined();
+    expect(opened.body.data).toEqual({ campaign: { id: campaign, ymCampaignId: offer!.ymCampaignId }, node: { __typename: 'Campaign', id: campaign }, nodes: [{ id: campaign }] });
   });
 });
 

@@ -203,9 +203,9 @@ describe('Campaign.pins', () => {
   });
 });
 
-describe('campaigns(first, after, status)', () => {
-  const PAGE = `query ($first: Int, $after: String, $status: CampaignStatus) {
-    campaigns(first: $first, after: $after, status: $status) {
+describe('campaigns(first, after, withStatus)', () => {
+  const PAGE = `query ($first: Int, $after: String, $status: CampaignStatusInput) {
+    campaigns(first: $first, after: $after, withStatus: $status) {
       totalCount nodes { id status } edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`;
 
   it('pages through every campaign of the partner in id order', async () => {
@@ -263,10 +263,44 @@ describe('campaigns(first, after, status)', () => {
     expect(second.body.data.campaigns.nodes).toEqual([{ id: cid(8), status: 'PAUSED' }]);
     expect(second.body.data.campaigns.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
 
-    for (const [status, ids] of [['MODERATION', [4]], ['DECLINED', [5]], ['PIN_REQUIRED', [6]], ['FINISHED', [7]], ['STARTED', [1, 3]], ['UNKNOWN', []]] as const) {
+    for (const [status, ids] of [['MODERATION', [4]], ['DECLINED', [5]], ['PIN_REQUIRED', [6]], ['FINISHED', [7]], ['STARTED', [1, 3]]] as const) {
       const { body } = await stack.gql(PAGE, { status });
       expect(body.data.campaigns.nodes.map((n: { id: string }) => n.id)).toEqual(ids.map(cid));
     }
+  });
+
+  it('offers no UNKNOWN to filter with; the deprecated status argument still filters, and not together with withStatus', async () => {
+    const types = await stack.gql(`{
+      withStatus: __type(name: "CampaignStatusInput") { enumValues { name } }
+      output: __type(name: "CampaignStatus") { enumValues { name } }
+      query: __type(name: "Query") { fields { name args(includeDeprecated: true) { name isDeprecated type { name } } } }
+    }`);
+    const statuses = ['MODERATION', 'DECLINED', 'PIN_REQUIRED', 'STARTED', 'PAUSED', 'FINISHED'];
+    expect(types.body.data.withStatus.enumValues.map((v: { name: string }) => v.name)).toEqual(statuses);
+    expect(types.body.data.output.enumValues.map((v: { name: string }) => v.name)).toEqual([...statuses, 'UNKNOWN']);
+    const args = types.body.data.query.fields.find((f: { name: string }) => f.name === 'campaigns').args;
+    expect(args.filter((a: { name: string }) => /status/i.test(a.name))).toEqual([
+      { name: 'withStatus', isDeprecated: false, type: { name: 'CampaignStatusInput' } },
+      { name: 'status', isDeprecated: true, type: { name: 'CampaignStatus' } },
+    ]);
+
+    const unknown = await stack.gql(`{ campaigns(withStatus: UNKNOWN) { totalCount } }`);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors![0].message).toBe('Value "UNKNOWN" does not exist in "CampaignStatusInput" enum.');
+
+    // Operations written before withStatus keep working, cursors included.
+    const OLD = `query ($first: Int, $after: String, $status: CampaignStatus) { campaigns(first: $first, after: $after, status: $status) { nodes { id } pageInfo { endCursor } } }`;
+    const old = await stack.gql(OLD, { status: 'PAUSED', first: 1 });
+    expect(old.body.data.campaigns.nodes).toEqual([{ id: cid(2) }]);
+    const next = await stack.gql(PAGE, { status: 'PAUSED', after: old.body.data.campaigns.pageInfo.endCursor });
+    expect(next.body.data.campaigns.nodes).toEqual([{ id: cid(8), status: 'PAUSED' }]);
+
+    const both = await stack.gql(`{ campaigns(withStatus: PAUSED, status: PAUSED) { totalCount } }`);
+    expect(both.body.data).toEqual({ campaigns: null });
+    expect(both.body.errors![0]).toMatchObject({
+      message: 'Argument "status" cannot be given with `withStatus`, which replaces it; give `withStatus` alone',
+      extensions: { code: 'BAD_USER_INPUT', argument: 'status' },
+    });
   });
 });
 

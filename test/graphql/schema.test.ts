@@ -57,7 +57,7 @@ describe('schema', () => {
     expect(fields('Query')).toEqual(expect.arrayContaining(['campaign', 'campaigns', 'campaignsByIds', 'categories', 'category']));
     expect(fields('Mutation')).toEqual(['createCampaign', 'updateCampaign', 'startCampaign', 'stopCampaign', 'addPins', 'reportLead']);
     expect(args('Query', 'campaign')).toEqual(['id: ID!']);
-    expect(args('Query', 'campaigns')).toEqual(['first: Int', 'after: String', 'status: CampaignStatus']);
+    expect(args('Query', 'campaigns')).toEqual(['first: Int', 'after: String', 'withStatus: CampaignStatusInput', 'status: CampaignStatus']);
     expect(args('Query', 'campaignsByIds')).toEqual(['ids: [ID!]!']);
     expect(args('Mutation', 'startCampaign')).toEqual(['id: ID!']);
     expect(args('Mutation', 'stopCampaign')).toEqual(['id: ID!']);

@@ -4,6 +4,7 @@ import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emul
 import { startBff, type RunningBff } from '../../src/server/bff.js';
 import { DEMO_APP, FEED, post, startedIds, type Answer } from '../apps/support.js';
 import { oneOffInput } from '../graphql/support.js';
+import { campaignOf } from './ids.js';
 import { CAMPAIGN_CHANGED, liveClient, metric, type LiveClient, type Subscription } from '../subscriptions/support.js';
 import { captureLogs, type CapturedLogs } from './log-capture.js';
 
@@ -117,7 +118,7 @@ export async function persistedQueryShared(fleet: SharedFleet): Promise<boolean>
   return byHash.text === registered.text;
 }
 
-const feedIds = (answer: Answer): string[] | undefined => answer.body?.data?.offerFeed?.nodes?.map((n: { id: string }) => n.id);
+const feedIds = (answer: Answer): string[] | undefined => answer.body?.data?.offerFeed?.nodes?.map((n: { id: string }) => campaignOf(n.id));
 /** The offer feed's ids as `bff` serves it. */
 export const feed = async (bff: RunningBff) => feedIds(await post(bff.url, { query: FEED, variables: { first: 100 } }, appHeaders()));
 

@@ -14,20 +14,27 @@ describe('development mode', () => {
   });
   afterAll(() => stack.close());
 
-  it('serves GraphiQL from its own origin, with the demo token as initial header', async () => {
+  it('serves Apollo Sandbox by default, with the first query, the demo token and the bundled GraphiQL to fall back on', async () => {
     const response = await fetch(stack.bffUrl, { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/text\/html/);
-    expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const csp = response.headers.get('content-security-policy')!;
+    expect(csp).toContain("script-src 'self' https://embeddable-sandbox.cdn.apollographql.com;");
+    expect(csp).toContain('frame-src https://sandbox.embed.apollographql.com;');
+    expect(csp).toContain("frame-ancestors 'none'");
     const html = await response.text();
-    expect(html).toMatch(/GraphiQL/);
-    expect(html).not.toMatch(/sandbox/i);
-    expect(html).toContain('Bearer demo-store-token');
+    expect(html).toContain('<title>Campaign GraphQL BFF · Apollo Sandbox</title>');
+    const config = JSON.parse(/<script type="application\/json" id="explorer-config">(.*?)<\/script>/s.exec(html)![1]!);
+    expect(config).toMatchObject({ headers: expect.stringContaining('Bearer demo-store-token'), query: expect.stringContaining('query FirstLook') });
+    expect(config.sandbox).toMatchObject({ script: 'https://embeddable-sandbox.cdn.apollographql.com/_latest/embeddable-sandbox.umd.production.min.js', fallback: explorerScript().split('/').pop() });
     expect((await fetch(new URL(explorerScript(), stack.bffUrl))).status).toBe(200);
+    const icon = await fetch(new URL('/favicon.ico', stack.bffUrl));
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
   });
 
-  it('serves Apollo Sandbox instead with EXPLORER=sandbox, and no page with EXPLORER=off', async () => {
-    for (const [explorer, page] of [['sandbox', /sandbox/i], ['off', undefined]] as const) {
+  it('serves GraphiQL alone with EXPLORER=graphiql, and no page with EXPLORER=off', async () => {
+    for (const [explorer, page] of [['graphiql', /GraphiQL/], ['off', undefined]] as const) {
       const other = await startStack({ fallbackToken: 'demo-store-token', env: { EXPLORER: explorer } });
       try {
         const response = await fetch(other.bffUrl, { headers: { accept: 'text/html' } });
@@ -35,11 +42,14 @@ describe('development mode', () => {
         if (page) {
           expect(text).toMatch(page);
           expect(text).toContain('Bearer demo-store-token');
+          expect(response.headers.get('content-security-policy')).not.toMatch(/https?:/);
+          expect((await fetch(new URL(explorerScript(), other.bffUrl))).status).toBe(200);
         } else {
           expect(response.headers.get('content-type')).not.toMatch(/html/);
+          expect((await fetch(new URL(explorerScript(), other.bffUrl))).status).toBe(404);
+          expect((await fetch(new URL('/favicon.ico', other.bffUrl))).status).toBe(404);
         }
-        expect(text).not.toMatch(/GraphiQL/);
-        expect((await fetch(new URL(explorerScript(), other.bffUrl))).status).toBe(404);
+        expect(text).not.toMatch(/sandbox/i);
       } finally {
         await other.close();
       }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { app, DEMO_APP, FEED, partner, post, startedIds } from '../apps/support.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { numberOf } from '../helpers/ids.js';
+import { campaignOf, numberOf } from '../helpers/ids.js';
 import { CAMPAIGN_CHANGED, liveClient, metric, until, type LiveClient } from '../subscriptions/support.js';
 
 /**
@@ -23,7 +23,7 @@ describe("writes through the BFF's campaign API client", () => {
     await stack?.close();
   });
 
-  const feedIds = async (): Promise<string[]> => (await post(stack.bffUrl, { query: FEED, variables: { first: 100 } }, app())).body.data.offerFeed.nodes.map((n: { id: string }) => n.id);
+  const feedIds = async (): Promise<string[]> => (await post(stack.bffUrl, { query: FEED, variables: { first: 100 } }, app())).body.data.offerFeed.nodes.map((n: { id: string }) => campaignOf(n.id));
 
   it('made from outside any resolver, refresh the feed and reach the subscribers at once', async () => {
     const token = DEMO_TOKENS.store;

@@ -36,9 +36,12 @@ function checkedIds(ids: readonly string[]): readonly string[] {
 export const Query: Pick<QueryResolvers, 'campaign' | 'campaigns' | 'campaignsByIds' | 'node' | 'nodes'> = {
   campaign: (_root, { id }, ctx) => loadCampaign(ctx, id),
 
-  campaigns: (_root, { first, after, status }, ctx) => {
+  campaigns: (_root, { first, after, withStatus, status: deprecatedStatus }, ctx) => {
+    if (withStatus != null && deprecatedStatus != null) throw badArgument('status', 'cannot be given with `withStatus`, which replaces it; give `withStatus` alone');
+    const status = withStatus ?? deprecatedStatus;
     const size = pageSize(first, DEFAULT_PAGE, MAX_PAGE);
-    const scope: CursorScope = { connection: 'campaigns', filter: status ? `status=${status}` : 'all', boundTo: 'the `status` argument' };
+    // One scope for both arguments: a cursor of either filter pages on with the other.
+    const scope: CursorScope = { connection: 'campaigns', filter: status ? `status=${status}` : 'all', boundTo: 'the status filter' };
     const from = after == null ? null : campaignPosition.decode(ctx.cursors.decode(scope, after));
     return status ? campaignPageInStatus(ctx, scope, status, from, size) : campaignPage(ctx, scope, from, size);
   },

@@ -581,6 +581,24 @@ export type CampaignStatusEvent = {
   status: CampaignStatus;
 };
 
+/**
+ * A status to list campaigns in (`CampaignStatus` without `UNKNOWN`, which names no status to ask
+ * for: a campaign in a status this API does not know yet is listed without a filter).
+ */
+export type CampaignStatusInput =
+  /** Rejected by the moderator. */
+  | 'declined'
+  /** Archived after its end date. */
+  | 'finished'
+  /** Being checked by a moderator. */
+  | 'moderation'
+  /** Not shown: approved and waiting to be started, or stopped. */
+  | 'paused'
+  /** Stopped by running out of promo codes. */
+  | 'pin-required'
+  /** Running: users see the offer. */
+  | 'started';
+
 /** The kind of offer: how a user gets the bonus. */
 export type CampaignType =
   /** An image banner that links to `acceptUrl`. */
@@ -957,7 +975,12 @@ export type Offer = {
    * runs until the partner stops it.
    */
   endsAt?: Maybe<Scalars['DateTime']['output']>;
-  /** The campaign's global id (`Campaign.id`), for the tap-through and for reporting what a user saw. */
+  /**
+   * The offer's global id, unique across every type as `Node.id` is: not its campaign's `id`, so a
+   * normalized cache keeps the offer and the campaign apart. It names the offer's campaign too: the
+   * tap-through from a card is `campaign(id:)` or `node(id:)` with this id, which answer the
+   * campaign; report what a user saw with it or with `ymCampaignId`.
+   */
   id: Scalars['ID']['output'];
   /** Who offers the bonus: the store's name, site and logos (as `Campaign.merchant`). */
   merchant: CampaignMerchant;
@@ -1180,7 +1203,8 @@ export type Query = {
   /**
    * The object with this global id (`Node.id`), or `null` when there is none the caller may see
    * (another partner's campaign, an id this API never gave). Only global ids are read here: the
-   * campaign API's bare numbers name no type.
+   * campaign API's bare numbers name no type. An `Offer.id` answers the offer's campaign (the
+   * tap-through from a card).
    */
   node?: Maybe<Node>;
   /**
@@ -1226,6 +1250,7 @@ export type QueryCampaignsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   status?: InputMaybe<CampaignStatus>;
+  withStatus?: InputMaybe<CampaignStatusInput>;
 };
 
 
@@ -1775,6 +1800,7 @@ export type ResolversTypes = {
   CampaignStats: ResolverTypeWrapper<CampaignStatsModel>;
   CampaignStatus: CampaignStatus;
   CampaignStatusEvent: ResolverTypeWrapper<StatusEvent>;
+  CampaignStatusInput: CampaignStatusInput;
   CampaignType: CampaignType;
   CampaignTypeInput: CampaignTypeInput;
   CashbackType: CashbackType;
@@ -2057,6 +2083,8 @@ export type CampaignStatusEventResolvers<ContextType = GraphQLContext, ParentTyp
   status?: Resolver<ResolversTypes['CampaignStatus'], ParentType, ContextType>;
 };
 
+export type CampaignStatusInputResolvers = EnumResolverSignature<{ DECLINED?: any, FINISHED?: any, MODERATION?: any, PAUSED?: any, PIN_REQUIRED?: any, STARTED?: any }, ResolversTypes['CampaignStatusInput']>;
+
 export type CampaignTypeResolvers = EnumResolverSignature<{ BANNER?: any, CODE?: any, CODE_OFFLINE?: any, CODE_ONLINE?: any, PROMO?: any, UNKNOWN?: any }, ResolversTypes['CampaignType']>;
 
 export type CampaignTypeInputResolvers = EnumResolverSignature<{ BANNER?: any, CODE_OFFLINE?: any, CODE_ONLINE?: any, PROMO?: any }, ResolversTypes['CampaignTypeInput']>;
@@ -2274,6 +2302,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   CampaignStats?: CampaignStatsResolvers<ContextType>;
   CampaignStatus?: CampaignStatusResolvers;
   CampaignStatusEvent?: CampaignStatusEventResolvers<ContextType>;
+  CampaignStatusInput?: CampaignStatusInputResolvers;
   CampaignType?: CampaignTypeResolvers;
   CampaignTypeInput?: CampaignTypeInputResolvers;
   CashbackType?: CashbackTypeResolvers;
