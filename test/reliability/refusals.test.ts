@@ -11,10 +11,10 @@ import { expectNothingInternal, settle, trackUnhandledRejections } from './suppo
  * while another partner keeps reading; the client's breaker settings are the product's defaults.
  */
 
-/** A proxy in front of the campaign API that takes heads of at most 2 KiB, as some do. */
-const PROXY_HEADER_LIMIT = 2048;
-/** A made-up token longer than that proxy takes, short enough for any limit of the BFF's own. */
-const LONG_TOKEN = `made-up-${'A'.repeat(3000)}`;
+/** A proxy in front of the campaign API that takes heads of at most 1 KiB, as some do. */
+const PROXY_HEADER_LIMIT = 1024;
+/** A made-up token longer than that proxy takes, short enough for any limit of the BFF's own (PARTNER_TOKEN_MAX_LENGTH). */
+const LONG_TOKEN = `made-up-${'A'.repeat(1500)}`;
 const HOSTILE_QUERY = '{ campaign(id: "1") { id } }';
 const GOOD_QUERY = '{ campaigns { totalCount } }';
 const ROUNDS = 4;
