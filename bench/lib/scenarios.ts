@@ -63,8 +63,8 @@ export interface ScenarioInputs {
   readToken: string;
   /** The partner that creates; another one, so creating does not change the list being read. */
   createToken: string;
-  /** A campaign of readToken for the card scenario. */
-  cardId: number;
+  /** Campaigns of readToken (at least PAGE_SIZE): the first is the card scenario's. */
+  ids: number[];
   /** The exact bytes of the warm categories answer; the floor answers them too. */
   categoriesBody: string;
 }
@@ -133,7 +133,7 @@ export function buildScenarios(inputs: ScenarioInputs): Scenario[] {
       key: 'card',
       label: 'card',
       target: 'bff',
-      requests: [post('/graphql', graphqlBody(DOCUMENTS.card, { id: String(inputs.cardId) }))],
+      requests: [post('/graphql', graphqlBody(DOCUMENTS.card, { id: String(inputs.ids[0]) }))],
       verify: hasDataNoErrors,
       expectedCalls: { 'campaigns/get': 1 },
     },
