@@ -41,7 +41,7 @@ async function fullRun(profile: Profile, machine: MachineInfo, driverPinned: boo
     ...(profile.parts.has('feed') || profile.parts.has('feed-load') ? feedScenarios(world.feedBody) : []),
   ];
   const byKey = (key: string) => scenarios.find((s) => s.key === key)!;
-  const results = await measureRows(world, bench, profile, scenarios);
+  const { results, stages } = await measureRows(world, bench, profile, scenarios);
   // The twins are done: none stays alive through the parts that follow.
   await Promise.all(Object.values(world.twins).map((twin) => twin.stop()));
   const feedLoad = profile.parts.has('feed-load') ? await measureFeedLoad(bff, admin, byKey, profile) : null;
@@ -86,7 +86,7 @@ async function fullRun(profile: Profile, machine: MachineInfo, driverPinned: boo
     });
   }
   const traceSinkStats = world.traceSink ? await (await fetch(`${world.traceSink.origin}/stats`)).json() : null;
-  const accepted = report({ profile, machine, tree, started, pinned: driverPinned, bffEnv: world.bffEnv, traceSinkStats, results, rssAtRestMb, memory, feedLoad, stampede: feedStampede, fleet, live });
+  const accepted = report({ profile, machine, tree, started, pinned: driverPinned, bffEnv: world.bffEnv, traceSinkStats, results, rssAtRestMb, memory, feedLoad, stampede: feedStampede, fleet, live, stages });
 
   // The profile is written when the BFF exits by itself, after its graceful shutdown.
   await Promise.all([world.stopReferences(), bff.stop(profile.cpuProfile ? 20_000 : 3000)]);

@@ -7,8 +7,9 @@ export const USAGE = `npm run bench [-- --quick] [-- --connections N] [-- --dura
 Starts the emulator, the BFF (NODE_ENV=production, shipped log level) and three reference servers
 (a bare node:http floor, stock Apollo Server, a hand-written REST client) as separate processes,
 runs every scenario at 0 ms and 10 ms backend latency (the floor and warm categories in three
-interleaved pairs, one with --quick), checks its targets, prints a table and writes
-bench/results/latest.json; a run with a wrong answer is rejected instead (see Exit code).
+interleaved pairs, one with --quick), splits the warm query's CPU by stage from a CPU profile,
+checks its targets, prints a table and writes bench/results/latest.json; a run with a wrong answer
+is rejected instead (see Exit code).
 
   --quick          short runs and 10 connections: the whole bench in under a minute (CI smoke)
   --connections N  connections of the load runs (default 50; 10 with --quick)
@@ -19,7 +20,9 @@ bench/results/latest.json; a run with a wrong answer is rejected instead (see Ex
                    the body and writes the BFF's request line and metrics), stock-apollo, categories (and the same
                    on a second BFF with LOG_LEVEL=warn: the request log line's cost), categories-apollo-client
                    (the same with Apollo Client's Accept header), categories-persisted (the
-                   same by persisted-query hash, as Apollo Client's link sends it), card, list-ids,
+                   same by persisted-query hash, as Apollo Client's link sends it), stages (the warm
+                   categories query's CPU per request by stage, from a CPU profile of its load window),
+                   card, list-ids,
                    list-cards, rest-floor-list, create, probes (list cards and its REST floor over
                    4 connections), memory (list cards, 50 connections for 60 s: peak RSS and growth),
                    subscriptions (5,000 WebSocket subscribers; 500 with --quick),
@@ -51,6 +54,7 @@ export const PARTS = [
   'categories',
   'categories-apollo-client',
   'categories-persisted',
+  'stages',
   'card',
   'list-ids',
   'list-cards',

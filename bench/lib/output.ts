@@ -11,6 +11,7 @@ import { checkTargets, formatMemory, formatTable, formatTargets, type MemoryChec
 import { PROBE_CONNECTIONS } from './rows.js';
 import { formatSubscriptions, type SubscriptionsResult } from './subscriptions.js';
 import { formatRejection, wrongScenarios } from './verdict.js';
+import { formatStages, type StagesResult } from '../stages/stages.js';
 
 /** What a default run writes and prints: the report, or the rejection. */
 
@@ -34,6 +35,7 @@ export interface RunFigures {
   stampede: StampedeResult | null;
   fleet: FleetResult | null;
   live: SubscriptionsResult | null;
+  stages: StagesResult | null;
 }
 
 /** Writes latest.json and prints the table, or writes rejected.json and prints why; true when accepted. */
@@ -71,6 +73,7 @@ export function report(run: RunFigures): boolean {
     memory,
     subscriptions: live,
     feed: { load: feedLoad, stampede, fleet },
+    stages: run.stages,
     targets,
   };
   writeFileSync(`${REPO_ROOT}${LATEST_FILE}`, `${JSON.stringify(written, null, 2)}\n`);
@@ -86,6 +89,7 @@ export function report(run: RunFigures): boolean {
       tree ? `tree: ${tree.commit}${tree.changed.length ? ` with ${tree.changed.length} changed files (${tree.changed.join(', ')})` : ', clean'}` : 'tree: not a git checkout',
       '',
       ...(ordered.length ? [formatTable(ordered), ''] : []),
+      ...(run.stages ? [formatStages([run.stages]), ''] : []),
       memory ? formatMemory(memory) : 'memory check not run',
       '',
       live ? formatSubscriptions(live) : 'live status scenario not run',

@@ -1,11 +1,13 @@
 import type { Service } from './children.js';
+import { startBff, warmCategoriesBody } from './bff.js';
 import { measure, type Bench, type RunShape } from './measure.js';
 import type { Profile } from './options.js';
 import type { ScenarioResult } from './report.js';
 import { noRequestLogTwin, tracedTwin, twinScenario, type Scenario } from './scenarios.js';
 import type { World } from './world.js';
+import { measureStages, type StagesResult } from '../stages/stages.js';
 
-/** The table's rows: every scenario at each latency, the interleaved pairs, the probes. */
+/** The table's rows: every scenario at each latency, the interleaved pairs, the stages, the probes. */
 
 /** Concurrent clients of the probes: the list-cards p50 target is at 4. */
 export const PROBE_CONNECTIONS = 4;
@@ -16,8 +18,9 @@ export function selected(profile: Profile, key: string): boolean {
   return key.startsWith('feed') && profile.parts.has('feed');
 }
 
-export async function measureRows(world: World, bench: Bench, profile: Profile, scenarios: Scenario[]): Promise<ScenarioResult[]> {
+export async function measureRows(world: World, bench: Bench, profile: Profile, scenarios: Scenario[]): Promise<{ results: ScenarioResult[]; stages: StagesResult | null }> {
   const results: ScenarioResult[] = [];
+  let stages: StagesResult | null = null;
   const byKey = (key: string) => scenarios.find((s) => s.key === key)!;
   const targetOf = (scenario: Scenario): Service => {
     const target = world.servers[scenario.target];
@@ -45,6 +48,20 @@ export async function measureRows(world: World, bench: Bench, profile: Profile, 
         }
       }
     }
+    if (profile.parts.has('stages') && stages === null) {
+      const split = await measureStages(
+        bench,
+        {
+          build: 'working tree',
+          start: (nodeArgs) => startBff({ name: 'BFF profiled', env: world.bffEnv.env, nodeArgs: [...profile.bffNodeArgs, ...nodeArgs], pin: world.pinned }),
+          warm: async (bff) => void (await warmCategoriesBody(bff)),
+        },
+        byKey('categories'),
+        shape,
+      );
+      results.push(split.row);
+      stages = split.stages;
+    }
     if (profile.parts.has('probes')) {
       // Latency with a few clients at once (4), the list against its REST floor.
       for (const key of ['list-cards', 'rest-floor-list']) {
@@ -53,5 +70,5 @@ export async function measureRows(world: World, bench: Bench, profile: Profile, 
       }
     }
   }
-  return results;
+  return { results, stages };
 }
