@@ -22,7 +22,7 @@ is rejected instead (see Exit code).
                    (the same with Apollo Client's Accept header), categories-persisted (the
                    same by persisted-query hash, as Apollo Client's link sends it), stages (the warm
                    categories query's CPU per request by stage, from a CPU profile of its load window),
-                   card, list-ids,
+                   card, by-ids (campaignsByIds of 50 ids), list-ids,
                    list-cards, rest-floor-list, create, probes (list cards and its REST floor over
                    4 connections), memory (list cards, 50 connections for 60 s: peak RSS and growth),
                    subscriptions (5,000 WebSocket subscribers; 500 with --quick),
@@ -56,6 +56,7 @@ export const PARTS = [
   'categories-persisted',
   'stages',
   'card',
+  'by-ids',
   'list-ids',
   'list-cards',
   'rest-floor-list',

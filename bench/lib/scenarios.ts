@@ -32,6 +32,7 @@ export const PAGE_SIZE = 50;
 export const DOCUMENTS = {
   categories: 'query Categories { categories { id name } }',
   card: `query Card($id: ID!) { campaign(id: $id) { card { ${CARD_FIELDS} } } }`,
+  byIds: `query ByIds($ids: [ID!]!) { campaignsByIds(ids: $ids) { id status } }`,
   listIds: `query ListIds { campaigns(first: ${PAGE_SIZE}) { nodes { id status } } }`,
   listCards: `query ListCards { campaigns(first: ${PAGE_SIZE}) { nodes { card { ${CARD_FIELDS} } } } }`,
   create:
@@ -63,7 +64,7 @@ export interface ScenarioInputs {
   readToken: string;
   /** The partner that creates; another one, so creating does not change the list being read. */
   createToken: string;
-  /** Campaigns of readToken (at least PAGE_SIZE): the first is the card scenario's. */
+  /** Campaigns of readToken (at least PAGE_SIZE): the first is the card scenario's, all of them by-ids'. */
   ids: number[];
   /** The exact bytes of the warm categories answer; the floor answers them too. */
   categoriesBody: string;
@@ -136,6 +137,15 @@ export function buildScenarios(inputs: ScenarioInputs): Scenario[] {
       requests: [post('/graphql', graphqlBody(DOCUMENTS.card, { id: String(inputs.ids[0]) }))],
       verify: hasDataNoErrors,
       expectedCalls: { 'campaigns/get': 1 },
+    },
+    {
+      key: 'by-ids',
+      label: `campaignsByIds (${PAGE_SIZE})`,
+      target: 'bff',
+      // The campaign API's numbers, which the argument takes as they are: no id to make first.
+      requests: [post('/graphql', graphqlBody(DOCUMENTS.byIds, { ids: inputs.ids.slice(0, PAGE_SIZE).map(String) }))],
+      verify: hasDataNoErrors,
+      expectedCalls: { 'campaigns/get': PAGE_SIZE },
     },
     {
       key: 'list-ids',
