@@ -4,12 +4,13 @@ import { parseArgs } from 'node:util';
 
 export const USAGE = `npm run bench [-- --quick] [-- --connections N] [-- --duration S]
 
-Starts the emulator, the BFF (NODE_ENV=production, shipped log level) and three reference servers
-(a bare node:http floor, stock Apollo Server, a hand-written REST client) as separate processes,
-runs every scenario at 0 ms and 10 ms backend latency (the floor and warm categories in three
-interleaved pairs, one with --quick), splits the warm query's CPU by stage from a CPU profile,
-checks its targets, prints a table and writes bench/results/latest.json; a run with a wrong answer
-is rejected instead (see Exit code).
+Starts the emulator, the BFF (NODE_ENV=production, shipped log level) and reference servers (a
+bare node:http floor, stock Apollo Server, a mercurius server written for the warm categories
+query, a hand-written REST client) as separate processes, runs every scenario at 0 ms and 10 ms
+backend latency (the floor, warm categories and mercurius in three interleaved rounds, one with
+--quick), splits the warm query's CPU by stage from a CPU profile, checks its targets, prints a
+table and writes bench/results/latest.json; a run with a wrong answer is rejected instead (see
+Exit code).
 
   --quick          short runs and 10 connections: the whole bench in under a minute (CI smoke)
   --connections N  connections of the load runs (default 50; 10 with --quick)
@@ -20,9 +21,10 @@ is rejected instead (see Exit code).
                    the body and writes the BFF's request line and metrics), stock-apollo, categories (and the same
                    on a second BFF with LOG_LEVEL=warn: the request log line's cost), categories-apollo-client
                    (the same with Apollo Client's Accept header), categories-persisted (the
-                   same by persisted-query hash, as Apollo Client's link sends it), stages (the warm
-                   categories query's CPU per request by stage, from a CPU profile of its load window),
-                   card, by-ids (campaignsByIds of 50 ids), list-ids,
+                   same by persisted-query hash, as Apollo Client's link sends it), mercurius (Fastify and
+                   mercurius written for the warm categories query, with and without a log line per request),
+                   stages (the warm categories query's CPU per request by stage, from a CPU profile of its
+                   load window), card, by-ids (campaignsByIds of 50 ids), list-ids,
                    list-cards, rest-floor-list, create, probes (list cards and its REST floor over
                    4 connections), memory (list cards, 50 connections for 60 s: peak RSS and growth),
                    subscriptions (5,000 WebSocket subscribers; 500 with --quick),
@@ -54,6 +56,7 @@ export const PARTS = [
   'categories',
   'categories-apollo-client',
   'categories-persisted',
+  'mercurius',
   'stages',
   'card',
   'by-ids',
@@ -71,12 +74,12 @@ export const PARTS = [
 ] as const;
 
 /**
- * Pairs of floor and warm-categories runs at each latency. One run of each moved the same code's
- * ratio to the floor by far more than the target's margin from run to run: a machine's speed moves
- * between windows. The first pair is the table's rows in their place; the others follow the
- * latency's scenarios, each floor run right before its categories run, and the target takes the
- * median of the pairs' ratios. A disturbed window no longer decides the verdict; a process that
- * runs the path slowly throughout still does (docs/performance.md, "What bounds the targets").
+ * Rounds of floor, warm categories and mercurius at each latency. One run of each moved the same
+ * code's ratio to the floor by far more than the target's margin from run to run: a machine's
+ * speed moves between windows. The first round is the table's rows in their place; the others
+ * follow the latency's scenarios, and the target takes the median of the rounds' ratios. A
+ * disturbed window no longer decides the verdict; a process that runs the path slowly throughout
+ * still does (docs/performance.md, "What bounds the targets").
  */
 const PAIR_ROUNDS = 3;
 
@@ -100,7 +103,7 @@ export interface Profile {
   bffNodeArgs: string[];
   /** Also measure a BFF that exports every span. */
   tracing: boolean;
-  /** Interleaved pairs of floor and categories runs at each latency; the target is judged on their median ratio. */
+  /** Interleaved rounds of floor, categories and mercurius at each latency; the target is judged on their median ratio. */
   pairRounds: number;
 }
 

@@ -49,7 +49,7 @@ export function report(run: RunFigures): boolean {
     machine,
     tree,
     loadAverageAtEnd: os.loadavg().map((n) => Math.round(n * 100) / 100),
-    pinned: run.pinned ? { bff: 0, floor: 0, floorLine: 0, stockApollo: 0, restFloor: 0, emulator: 1, driver: 1 } : null,
+    pinned: run.pinned ? { bff: 0, floor: 0, floorLine: 0, stockApollo: 0, mercurius: 0, restFloor: 0, emulator: 1, driver: 1 } : null,
     profile: { ...profile, parts: [...profile.parts] },
     bff: { env: run.bffEnv.env, inheritedSettings: run.bffEnv.inherited, nodeArgs: profile.bffNodeArgs, backendConnections: run.bffEnv.backendConnections },
   };

@@ -7,7 +7,7 @@ import { noRequestLogTwin, tracedTwin, twinScenario, type Scenario } from './sce
 import type { World } from './world.js';
 import { measureStages, type StagesResult } from '../stages/stages.js';
 
-/** The table's rows: every scenario at each latency, the interleaved pairs, the stages, the probes. */
+/** The table's rows: every scenario at each latency, the interleaved rounds, the stages, the probes. */
 
 /** Concurrent clients of the probes: the list-cards p50 target is at 4. */
 export const PROBE_CONNECTIONS = 4;
@@ -15,7 +15,18 @@ export const PROBE_CONNECTIONS = 4;
 /** Whether a run's parts include a scenario. */
 export function selected(profile: Profile, key: string): boolean {
   if (profile.parts.has(key)) return true;
-  return key.startsWith('feed') && profile.parts.has('feed');
+  if (key.startsWith('feed')) return profile.parts.has('feed');
+  if (key.startsWith('mercurius')) return profile.parts.has('mercurius');
+  return false;
+}
+
+/**
+ * The rows of the floor, warm categories and mercurius that follow a latency's scenarios: rounds
+ * 2 and on, each in the other order from the round before (the first round is the rows in their
+ * place), so no server always runs after the same one.
+ */
+export function roundOrder(round: number, keys: readonly string[]): string[] {
+  return round % 2 === 0 ? [...keys].reverse() : [...keys];
 }
 
 export async function measureRows(world: World, bench: Bench, profile: Profile, scenarios: Scenario[]): Promise<{ results: ScenarioResult[]; stages: StagesResult | null }> {
@@ -40,9 +51,9 @@ export async function measureRows(world: World, bench: Bench, profile: Profile, 
       }
     }
     if (profile.parts.has('floor') && profile.parts.has('categories')) {
+      const keys = ['floor', 'categories', ...(profile.parts.has('mercurius') ? ['mercurius'] : [])];
       for (let round = 2; round <= profile.pairRounds; round++) {
-        // Each floor run right before its categories run.
-        for (const key of ['floor', 'categories']) {
+        for (const key of roundOrder(round, keys)) {
           const again = { ...byKey(key), label: `${byKey(key).label}, pair ${round} of ${profile.pairRounds}` };
           results.push({ ...(await measure(bench, targetOf(again), again, shape)), pair: round });
         }

@@ -6,7 +6,7 @@ import { graphqlCreateInput } from './campaign-samples.js';
 
 /** The BFF's twins: second BFF processes, the same but for their environment (see BffTwin). */
 export type TwinTarget = 'bff-traced' | 'bff-no-request-log';
-export type Target = 'floor' | 'floor-line' | 'stock-apollo' | 'bff' | TwinTarget | 'rest-floor' | 'feed-floor';
+export type Target = 'floor' | 'floor-line' | 'stock-apollo' | 'mercurius' | 'mercurius-no-log' | 'bff' | TwinTarget | 'rest-floor' | 'feed-floor';
 
 /** The BFF under test or one of its twins: the servers whose backend calls must be minimal. */
 export const isBff = (target: Target): boolean => target === 'bff' || target.startsWith('bff-');
@@ -130,6 +130,16 @@ export function buildScenarios(inputs: ScenarioInputs): Scenario[] {
       verify: (body) => body === inputs.categoriesBody,
       expectedCalls: {},
     },
+    ...[
+      { key: 'mercurius', label: 'mercurius (categories, one log line per request)', target: 'mercurius' as const },
+      { key: 'mercurius-no-log', label: 'mercurius (categories), no request log', target: 'mercurius-no-log' as const },
+    ].map((server) => ({
+      ...server,
+      requests: [post('/graphql', graphqlBody(DOCUMENTS.categories))],
+      // The same answer, without the newline the BFF ends its bodies with. It reads the directory
+      // again as the BFF does (a token checked once a minute): no call target.
+      verify: (body: string) => body === inputs.categoriesBody.trimEnd(),
+    })),
     {
       key: 'card',
       label: 'card',

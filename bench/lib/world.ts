@@ -5,7 +5,8 @@ import type { EmulatorAdmin } from './emulator-admin.js';
 import { warmFeedBody } from './feed.js';
 import { log } from './measure.js';
 import type { Profile } from './options.js';
-import { noRequestLogTwin, PAGE_SIZE, tracedTwin, type Target, type TwinTarget } from './scenarios.js';
+import { startOptions, WORKING_TREE } from './product.js';
+import { DOCUMENTS, graphqlBody, graphqlHeaders, noRequestLogTwin, PAGE_SIZE, tracedTwin, type Target, type TwinTarget } from './scenarios.js';
 
 /**
  * The servers of a default run, each its own node process: the BFF under test and its twins, the
@@ -48,6 +49,15 @@ const server = async (name: string, script: string, env: Record<string, string>,
   });
 };
 
+/** The mercurius server's answer must be the BFF's, byte for byte but for the BFF's closing newline. */
+async function checkSameAnswer(service: Service, categoriesBody: string): Promise<void> {
+  for (let i = 0; i < 2; i++) {
+    const response = await fetch(`${service.origin}/graphql`, { method: 'POST', headers: graphqlHeaders(DEMO_STORE_TOKEN), body: graphqlBody(DOCUMENTS.categories), signal: AbortSignal.timeout(10_000) });
+    const text = await response.text();
+    if (text !== categoriesBody.trimEnd()) throw new Error(`the ${service.name} answers the categories query with other bytes than the BFF: HTTP ${response.status}: ${text.slice(0, 300)}`);
+  }
+}
+
 export async function startWorld(profile: Profile, pin: boolean): Promise<World> {
   const { emulator, admin } = await startEmulator(pin);
   const bffEnv = bffEnvironment(emulator.origin);
@@ -69,7 +79,10 @@ export async function startWorld(profile: Profile, pin: boolean): Promise<World>
     if ((await warmCategoriesBody(twin)) !== categoriesBody) throw new Error(`the ${twin.name} answers the categories query with other bytes than the BFF`);
   }
   const feedBody = await warmFeedBody(bff.origin);
-  const [floor, floorLine, stockApollo, feedFloor] = await Promise.all([
+  const mercurius = profile.parts.has('mercurius');
+  // The BFF's start options (its semi-space cap) for the server that competes with it.
+  const mercuriusArgs = startOptions(WORKING_TREE);
+  const [floor, floorLine, stockApollo, feedFloor, mercuriusLog, mercuriusQuiet] = await Promise.all([
     server('floor', 'bench/servers/floor-server.ts', { FLOOR_BODY: categoriesBody }, pin),
     server('floor with the request line', 'bench/servers/floor-server.ts', { FLOOR_BODY: categoriesBody, FLOOR_REQUEST_LINE: '1', NODE_ENV: 'production' }, pin, { discardStdout: true }),
     server('stock Apollo', 'bench/servers/stock-apollo-server.ts', { CATEGORIES_BODY: categoriesBody, NODE_ENV: 'production' }, pin, {
@@ -77,9 +90,22 @@ export async function startWorld(profile: Profile, pin: boolean): Promise<World>
       readyHeaders: { 'apollo-require-preflight': 'true' },
     }),
     server('feed floor', 'bench/servers/floor-server.ts', { FLOOR_BODY: feedBody }, pin),
+    ...(mercurius
+      ? [true, false].map((withLog) =>
+          server(
+            withLog ? 'mercurius' : 'mercurius without request log',
+            'bench/servers/mercurius-server.ts',
+            { CAMPAIGN_API_URL: emulator.origin, NODE_ENV: 'production', MERCURIUS_REQUEST_LOG: withLog ? '1' : '0' },
+            pin,
+            { readyPath: '/healthz', discardStdout: true, nodeArgs: mercuriusArgs },
+          ),
+        )
+      : []),
   ]);
+  if (mercuriusLog) await checkSameAnswer(mercuriusLog, categoriesBody);
+  if (mercuriusQuiet) await checkSameAnswer(mercuriusQuiet, categoriesBody);
   log(`servers up; ${ids.length} campaigns on the first page of ${DEMO_STORE_TOKEN}`);
-  const references = [floor, floorLine, stockApollo, restFloor, feedFloor];
+  const references = [floor, floorLine, stockApollo, restFloor, feedFloor, mercuriusLog, mercuriusQuiet].filter((s): s is Service => s !== undefined);
   return {
     emulator,
     admin,
@@ -93,6 +119,8 @@ export async function startWorld(profile: Profile, pin: boolean): Promise<World>
       'stock-apollo': stockApollo,
       'rest-floor': restFloor,
       'feed-floor': feedFloor,
+      ...(mercuriusLog ? { mercurius: mercuriusLog } : {}),
+      ...(mercuriusQuiet ? { 'mercurius-no-log': mercuriusQuiet } : {}),
       ...twins,
     },
     twins,
