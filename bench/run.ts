@@ -17,6 +17,7 @@ import { DEMO_AGGREGATOR_TOKEN, DEMO_STORE_TOKEN } from './lib/bff.js';
 import { measureSubscriptions, type SubscriptionsResult } from './lib/subscriptions.js';
 import { startWorld } from './lib/world.js';
 import { formatProfile, mainThreadProfile, PROFILE_DIR, summarizeProfile } from './lib/cpu-profile.js';
+import { compare } from './compare/compare.js';
 
 /**
  * `npm run bench`: the options are in bench/lib/options.ts (`--help`), what runs and how it is
@@ -109,6 +110,7 @@ async function main(): Promise<boolean> {
   const driverPinned = pin && pinSelf(1);
   log(`${profile.quick ? 'quick' : 'full'} run on ${machine.cores} cores (${machine.cpuModel}), Node ${machine.node}, load average ${machine.loadAverage.join(' ')}`);
   if (!driverPinned) log('taskset unavailable or a single core: processes are not pinned');
+  if (profile.compare !== undefined) return compare(profile, machine);
   return fullRun(profile, machine, driverPinned);
 }
 

@@ -14,7 +14,7 @@ Exit code).
 
   --quick          short runs and 10 connections: the whole bench in under a minute (CI smoke)
   --connections N  connections of the load runs (default 50; 10 with --quick)
-  --duration S     seconds of each measured run (default 10; 1.2 with --quick)
+  --duration S     seconds of each measured run (default 10, 5 under --compare; 1.2 with --quick)
   --warmup S       seconds of load before each measured run (default 2; 0.4 with --quick): longer on
                    a machine busy with other work, where 2 s are too few requests to warm the JIT
   --only LIST      run only these parts, comma-separated: floor, floor-line (the floor that also parses
@@ -38,17 +38,25 @@ Exit code).
   --tracing        also start a BFF exporting every span (OTLP/HTTP to a local sink, sampler
                    always on) and run categories, card and list cards on it right after the
                    same runs untraced (rows marked "traced")
+  --compare REF    build the commit REF beside the working tree and run the BFF's rows on both,
+                   interleaved (rounds alternating which goes first), printing each row's ratio
+                   (working tree ÷ REF, median of the rounds) by CPU per request and by req/s; with
+                   stages in --only (the default), the stage split of both too. Writes
+                   bench/results/compare.json, not latest.json
+  --rounds N       rounds of --compare (default 5; 2 with --quick)
   --help           this text
 
 Exit code: 0 when every answer was right and every backend call count minimal; 2 when not: the
 run is rejected, prints no table and leaves latest.json as it was, and names each wrong scenario
 with its first wrong body (details in bench/results/rejected.json); 1 when the bench could not
-run. Speed targets never change it: they are in the output and latest.json.
+run. Speed targets never change it: they are in the output and latest.json. Under --compare, a
+row one build cannot answer is reported as such (exit code 0); a wrong answer in a measured run
+gives 2.
 
 Environment variables of the BFF (BACKEND_CONNECTIONS, LOADER_CONCURRENCY, ...) are passed on,
 so a tuning can be measured without editing code.`;
 
-/** Every part a run may name; a run without --only runs them all. */
+/** Every part a run may name; a run without --only runs them all (under --compare, those it compares). */
 export const PARTS = [
   'floor',
   'floor-line',
@@ -72,6 +80,9 @@ export const PARTS = [
   'stampede',
   'fleet',
 ] as const;
+
+/** The parts `--compare` runs on both builds: the BFF's own rows. */
+export const COMPARABLE: ReadonlySet<string> = new Set(['categories', 'categories-apollo-client', 'categories-persisted', 'stages', 'card', 'by-ids', 'list-ids', 'list-cards', 'create', 'feed']);
 
 /**
  * Rounds of floor, warm categories and mercurius at each latency. One run of each moved the same
@@ -105,6 +116,10 @@ export interface Profile {
   tracing: boolean;
   /** Interleaved rounds of floor, categories and mercurius at each latency; the target is judged on their median ratio. */
   pairRounds: number;
+  /** The commit `--compare` measures the working tree against. */
+  compare: string | undefined;
+  /** Rounds of `--compare`, when given. */
+  rounds: number | undefined;
 }
 
 function numberOption(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
@@ -129,6 +144,8 @@ export function readProfile(argv: string[] = process.argv.slice(2)): Profile {
       profile: { type: 'boolean', default: false },
       'bff-node-args': { type: 'string' },
       tracing: { type: 'boolean', default: false },
+      compare: { type: 'string' },
+      rounds: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -138,16 +155,19 @@ export function readProfile(argv: string[] = process.argv.slice(2)): Profile {
     process.exit(0);
   }
   const quick = values.quick ?? false;
+  const compare = values.compare?.trim();
+  if (compare !== undefined && !/^[\w./^~-]{1,100}$/.test(compare)) throw new Error(`--compare takes a commit (a hash, a tag or a branch), got ${JSON.stringify(values.compare)}`);
   const named = values.only?.split(',').map((p) => p.trim());
   for (const part of named ?? []) {
     if (!(PARTS as readonly string[]).includes(part)) throw new Error(`--only takes ${PARTS.join(', ')}; got ${JSON.stringify(part)}`);
   }
-  const parts = new Set(named ?? PARTS);
+  const everyPart = PARTS.filter((p) => compare === undefined || COMPARABLE.has(p));
+  const parts = new Set(named ?? everyPart);
   return {
     quick,
     connections: Math.round(numberOption('connections', values.connections, quick ? 10 : 50, 1, 1000)),
     warmupSeconds: numberOption('warmup', values.warmup, quick ? 0.4 : 2, 0.2, 600),
-    measureSeconds: numberOption('duration', values.duration, quick ? 1.2 : 10, 0.5, 600),
+    measureSeconds: numberOption('duration', values.duration, quick ? 1.2 : compare === undefined ? 10 : 5, 0.5, 600),
     probeSeconds: quick ? 0.8 : 5,
     memoryConnections: quick ? 10 : 50,
     memorySeconds: quick ? 3 : 60,
@@ -159,5 +179,7 @@ export function readProfile(argv: string[] = process.argv.slice(2)): Profile {
     bffNodeArgs: (values['bff-node-args'] ?? '').split(/\s+/).filter(Boolean),
     tracing: values.tracing ?? false,
     pairRounds: quick ? 1 : PAIR_ROUNDS,
+    compare,
+    rounds: values.rounds === undefined ? undefined : Math.round(numberOption('rounds', values.rounds, 1, 1, 50)),
   };
 }
