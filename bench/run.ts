@@ -18,6 +18,7 @@ import { measureSubscriptions, type SubscriptionsResult } from './lib/subscripti
 import { startWorld } from './lib/world.js';
 import { formatProfile, mainThreadProfile, PROFILE_DIR, summarizeProfile } from './lib/cpu-profile.js';
 import { compare } from './compare/compare.js';
+import { measureHive, type HiveResult } from './hive/hive.js';
 
 /**
  * `npm run bench`: the options are in bench/lib/options.ts (`--help`), what runs and how it is
@@ -45,6 +46,7 @@ async function fullRun(profile: Profile, machine: MachineInfo, driverPinned: boo
   const { results, stages } = await measureRows(world, bench, profile, scenarios);
   // The twins are done: none stays alive through the parts that follow.
   await Promise.all(Object.values(world.twins).map((twin) => twin.stop()));
+  const hive: HiveResult | null = profile.parts.has('hive') ? await measureHive({ bench, bff, bffScenarios: scenarios, emulatorOrigin: emulator.origin, profile, pin, ids: world.ids }) : null;
   const feedLoad = profile.parts.has('feed-load') ? await measureFeedLoad(bff, admin, byKey, profile) : null;
   let feedStampede: StampedeResult | null = null;
   if (profile.parts.has('stampede')) {
@@ -87,7 +89,7 @@ async function fullRun(profile: Profile, machine: MachineInfo, driverPinned: boo
     });
   }
   const traceSinkStats = world.traceSink ? await (await fetch(`${world.traceSink.origin}/stats`)).json() : null;
-  const accepted = report({ profile, machine, tree, started, pinned: driverPinned, bffEnv: world.bffEnv, traceSinkStats, results, rssAtRestMb, memory, feedLoad, stampede: feedStampede, fleet, live, stages });
+  const accepted = report({ profile, machine, tree, started, pinned: driverPinned, bffEnv: world.bffEnv, traceSinkStats, results, rssAtRestMb, memory, feedLoad, stampede: feedStampede, fleet, live, stages, hive });
 
   // The profile is written when the BFF exits by itself, after its graceful shutdown.
   await Promise.all([world.stopReferences(), bff.stop(profile.cpuProfile ? 20_000 : 3000)]);

@@ -30,7 +30,9 @@ Exit code).
                    subscriptions (5,000 WebSocket subscribers; 500 with --quick),
                    feed (app feed vs its floor and vs the partner query), feed-load (200 connections of
                    app opens at 10 ms: backend calls per minute), stampede (500 app opens on a cold feed),
-                   fleet (two BFF instances sharing a redis-server: builds per window, a stop through A seen by B)
+                   fleet (two BFF instances sharing a redis-server: builds per window, a stop through A seen by B);
+                   and, only when named, hive (the same API through Hive Gateway over the emulator's OpenAPI
+                   document, installed on first use into bench/hive/node_modules)
   --latency LIST   backend latencies in ms, comma-separated (default 0,10)
   --bff-node-args="ARGS"  node options for the BFF process only (e.g. --bff-node-args="--max-old-space-size=128")
   --profile        run the BFF under node --cpu-prof and print its top frames at the end
@@ -43,7 +45,7 @@ Exit code).
                    (working tree ÷ REF, median of the rounds) by CPU per request and by req/s; with
                    stages in --only (the default), the stage split of both too. Writes
                    bench/results/compare.json, not latest.json
-  --rounds N       rounds of --compare (default 5; 2 with --quick)
+  --rounds N       rounds of --compare and of the hive part (default 5 and 2; 2 and 1 with --quick)
   --help           this text
 
 Exit code: 0 when every answer was right and every backend call count minimal; 2 when not: the
@@ -56,7 +58,7 @@ gives 2.
 Environment variables of the BFF (BACKEND_CONNECTIONS, LOADER_CONCURRENCY, ...) are passed on,
 so a tuning can be measured without editing code.`;
 
-/** Every part a run may name; a run without --only runs them all (under --compare, those it compares). */
+/** Every part a run may name; a run without --only runs all but those that need an install. */
 export const PARTS = [
   'floor',
   'floor-line',
@@ -79,7 +81,11 @@ export const PARTS = [
   'feed-load',
   'stampede',
   'fleet',
+  'hive',
 ] as const;
+
+/** Installed on first use, so never part of a run that did not name it. */
+const ON_REQUEST: ReadonlySet<string> = new Set(['hive']);
 
 /** The parts `--compare` runs on both builds: the BFF's own rows. */
 export const COMPARABLE: ReadonlySet<string> = new Set(['categories', 'categories-apollo-client', 'categories-persisted', 'stages', 'card', 'by-ids', 'list-ids', 'list-cards', 'create', 'feed']);
@@ -118,7 +124,7 @@ export interface Profile {
   pairRounds: number;
   /** The commit `--compare` measures the working tree against. */
   compare: string | undefined;
-  /** Rounds of `--compare`, when given. */
+  /** Rounds of `--compare` and of the hive part, when given. */
   rounds: number | undefined;
 }
 
@@ -161,7 +167,7 @@ export function readProfile(argv: string[] = process.argv.slice(2)): Profile {
   for (const part of named ?? []) {
     if (!(PARTS as readonly string[]).includes(part)) throw new Error(`--only takes ${PARTS.join(', ')}; got ${JSON.stringify(part)}`);
   }
-  const everyPart = PARTS.filter((p) => compare === undefined || COMPARABLE.has(p));
+  const everyPart = PARTS.filter((p) => !ON_REQUEST.has(p) && (compare === undefined || COMPARABLE.has(p)));
   const parts = new Set(named ?? everyPart);
   return {
     quick,

@@ -11,6 +11,7 @@ import { checkTargets, formatMemory, formatTable, formatTargets, type MemoryChec
 import { PROBE_CONNECTIONS } from './rows.js';
 import { formatSubscriptions, type SubscriptionsResult } from './subscriptions.js';
 import { formatRejection, wrongScenarios } from './verdict.js';
+import { formatHive, type HiveResult } from '../hive/hive.js';
 import { formatStages, type StagesResult } from '../stages/stages.js';
 
 /** What a default run writes and prints: the report, or the rejection. */
@@ -36,12 +37,13 @@ export interface RunFigures {
   fleet: FleetResult | null;
   live: SubscriptionsResult | null;
   stages: StagesResult | null;
+  hive: HiveResult | null;
 }
 
 /** Writes latest.json and prints the table, or writes rejected.json and prints why; true when accepted. */
 export function report(run: RunFigures): boolean {
   const { profile, machine, tree, results, memory, feedLoad, stampede, fleet, live } = run;
-  const wrong = wrongScenarios({ results, memory, feedLoad, stampede, fleet, live });
+  const wrong = wrongScenarios({ results: [...results, ...(run.hive?.rows ?? [])], memory, feedLoad, stampede, fleet, live });
   const context = {
     version: 1,
     startedAt: new Date(run.started).toISOString(),
@@ -49,7 +51,7 @@ export function report(run: RunFigures): boolean {
     machine,
     tree,
     loadAverageAtEnd: os.loadavg().map((n) => Math.round(n * 100) / 100),
-    pinned: run.pinned ? { bff: 0, floor: 0, floorLine: 0, stockApollo: 0, mercurius: 0, restFloor: 0, emulator: 1, driver: 1 } : null,
+    pinned: run.pinned ? { bff: 0, floor: 0, floorLine: 0, stockApollo: 0, mercurius: 0, restFloor: 0, hive: 0, emulator: 1, driver: 1 } : null,
     profile: { ...profile, parts: [...profile.parts] },
     bff: { env: run.bffEnv.env, inheritedSettings: run.bffEnv.inherited, nodeArgs: profile.bffNodeArgs, backendConnections: run.bffEnv.backendConnections },
   };
@@ -74,6 +76,7 @@ export function report(run: RunFigures): boolean {
     subscriptions: live,
     feed: { load: feedLoad, stampede, fleet },
     stages: run.stages,
+    hive: run.hive,
     targets,
   };
   writeFileSync(`${REPO_ROOT}${LATEST_FILE}`, `${JSON.stringify(written, null, 2)}\n`);
@@ -90,6 +93,7 @@ export function report(run: RunFigures): boolean {
       '',
       ...(ordered.length ? [formatTable(ordered), ''] : []),
       ...(run.stages ? [formatStages([run.stages]), ''] : []),
+      ...(run.hive ? [formatHive(run.hive), ''] : []),
       memory ? formatMemory(memory) : 'memory check not run',
       '',
       live ? formatSubscriptions(live) : 'live status scenario not run',

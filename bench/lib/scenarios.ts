@@ -6,7 +6,7 @@ import { graphqlCreateInput } from './campaign-samples.js';
 
 /** The BFF's twins: second BFF processes, the same but for their environment (see BffTwin). */
 export type TwinTarget = 'bff-traced' | 'bff-no-request-log';
-export type Target = 'floor' | 'floor-line' | 'stock-apollo' | 'mercurius' | 'mercurius-no-log' | 'bff' | TwinTarget | 'rest-floor' | 'feed-floor';
+export type Target = 'floor' | 'floor-line' | 'stock-apollo' | 'mercurius' | 'mercurius-no-log' | 'bff' | TwinTarget | 'rest-floor' | 'feed-floor' | 'hive';
 
 /** The BFF under test or one of its twins: the servers whose backend calls must be minimal. */
 export const isBff = (target: Target): boolean => target === 'bff' || target.startsWith('bff-');
