@@ -6,7 +6,7 @@ import { feedScenarios, warmFeedBody } from '../lib/feed.js';
 import { interleave } from '../lib/interleave.js';
 import { describeTree, type MachineInfo } from '../lib/machine.js';
 import { log, measure, type Bench, type RunShape } from '../lib/measure.js';
-import { COMPARABLE, type Profile } from '../lib/options.js';
+import { COMPARABLE, partOf, type Profile } from '../lib/options.js';
 import { REPO_ROOT, WORKING_TREE, type ProductTree } from '../lib/product.js';
 import type { ScenarioResult } from '../lib/report.js';
 import { buildScenarios, type Scenario } from '../lib/scenarios.js';
@@ -73,7 +73,7 @@ async function prepareSide(build: string, tree: ProductTree, bff: Service, ids: 
 
 /** The rows both builds run: the BFF's own scenarios among the parts asked for. */
 function rowKeys(profile: Profile, side: Side): string[] {
-  return side.scenarios.filter((s) => s.target === 'bff' && COMPARABLE.has(s.key.startsWith('feed') ? 'feed' : s.key) && profile.parts.has(s.key.startsWith('feed') ? 'feed' : s.key)).map((s) => s.key);
+  return side.scenarios.filter((s) => s.target === 'bff' && COMPARABLE.has(partOf(s.key)) && profile.parts.has(partOf(s.key))).map((s) => s.key);
 }
 
 export async function compare(profile: Profile, machine: MachineInfo): Promise<boolean> {

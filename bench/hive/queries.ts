@@ -9,7 +9,7 @@ import { graphqlBody, graphqlHeaders, PAGE_SIZE, type Scenario } from '../lib/sc
  */
 
 /** The BFF scenarios the hive part compares, by key. */
-export const HIVE_ROWS = ['by-ids', 'card', 'categories', 'list-cards'] as const;
+export const HIVE_ROWS = ['by-ids', 'by-ids-one', 'card', 'categories', 'list-cards'] as const;
 
 /** What the BFF's card is made of, as the REST API names it. */
 const DETAILS =
@@ -17,6 +17,10 @@ const DETAILS =
 
 const occurrences = (body: string, text: string) => body.split(text).length - 1;
 const answered = (body: string) => body.startsWith('{"data"') && !body.includes('"errors"');
+
+/** One operation call per id, as aliases of one query: what a client of the gateway writes. */
+const byIds = (ids: number[]) =>
+  graphqlBody(`query ByIds { ${ids.map((id, i) => `c${i}: get(input: { ymCampaignId: ${id} }) { ... on GetSuccess { result { ymCampaignId campaignStatus { String } } } }`).join(' ')} }`);
 
 export function hiveScenarios(ids: number[]): Scenario[] {
   const page = ids.slice(0, PAGE_SIZE);
@@ -26,8 +30,14 @@ export function hiveScenarios(ids: number[]): Scenario[] {
       key: 'by-ids',
       label: `campaignsByIds (${PAGE_SIZE}) [Hive]`,
       target: 'hive',
-      // One operation call per id, as aliases of one query: what a client of the gateway writes.
-      requests: post(graphqlBody(`query ByIds { ${page.map((id, i) => `c${i}: get(input: { ymCampaignId: ${id} }) { ... on GetSuccess { result { ymCampaignId campaignStatus { String } } } }`).join(' ')} }`)),
+      requests: post(byIds(page)),
+      verify: (body) => answered(body) && occurrences(body, '"campaignStatus"') === page.length,
+    },
+    {
+      key: 'by-ids-one',
+      label: `campaignsByIds (one id ${PAGE_SIZE} times) [Hive]`,
+      target: 'hive',
+      requests: post(byIds(page.map(() => page[0]!))),
       verify: (body) => answered(body) && occurrences(body, '"campaignStatus"') === page.length,
     },
     {

@@ -24,7 +24,7 @@ Exit code).
                    same by persisted-query hash, as Apollo Client's link sends it), mercurius (Fastify and
                    mercurius written for the warm categories query, with and without a log line per request),
                    stages (the warm categories query's CPU per request by stage, from a CPU profile of its
-                   load window), card, by-ids (campaignsByIds of 50 ids), list-ids,
+                   load window), card, by-ids (campaignsByIds of 50 ids, and of one id 50 times), list-ids,
                    list-cards, rest-floor-list, create, probes (list cards and its REST floor over
                    4 connections), memory (list cards, 50 connections for 60 s: peak RSS and growth),
                    subscriptions (5,000 WebSocket subscribers; 500 with --quick),
@@ -83,6 +83,12 @@ export const PARTS = [
   'fleet',
   'hive',
 ] as const;
+
+/** The part a scenario belongs to: its key, or the part that holds several (feed, mercurius, by-ids). */
+export function partOf(key: string): string {
+  for (const part of ['feed', 'mercurius', 'by-ids']) if (key.startsWith(part)) return part;
+  return key;
+}
 
 /** Installed on first use, so never part of a run that did not name it. */
 const ON_REQUEST: ReadonlySet<string> = new Set(['hive']);

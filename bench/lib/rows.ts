@@ -1,7 +1,7 @@
 import type { Service } from './children.js';
 import { startBff, warmCategoriesBody } from './bff.js';
 import { measure, type Bench, type RunShape } from './measure.js';
-import type { Profile } from './options.js';
+import { partOf, type Profile } from './options.js';
 import type { ScenarioResult } from './report.js';
 import { noRequestLogTwin, tracedTwin, twinScenario, type Scenario } from './scenarios.js';
 import type { World } from './world.js';
@@ -14,10 +14,7 @@ export const PROBE_CONNECTIONS = 4;
 
 /** Whether a run's parts include a scenario. */
 export function selected(profile: Profile, key: string): boolean {
-  if (profile.parts.has(key)) return true;
-  if (key.startsWith('feed')) return profile.parts.has('feed');
-  if (key.startsWith('mercurius')) return profile.parts.has('mercurius');
-  return false;
+  return profile.parts.has(partOf(key));
 }
 
 /**

@@ -158,6 +158,15 @@ export function buildScenarios(inputs: ScenarioInputs): Scenario[] {
       expectedCalls: { 'campaigns/get': PAGE_SIZE },
     },
     {
+      key: 'by-ids-one',
+      label: `campaignsByIds (one id ${PAGE_SIZE} times)`,
+      target: 'bff',
+      // An id asked twice is read once: one backend call, and still an answer of 50 campaigns, each with its id.
+      requests: [post('/graphql', graphqlBody(DOCUMENTS.byIds, { ids: Array.from({ length: PAGE_SIZE }, () => String(inputs.ids[0])) }))],
+      verify: hasDataNoErrors,
+      expectedCalls: { 'campaigns/get': 1 },
+    },
+    {
       key: 'list-ids',
       label: `list ids (${PAGE_SIZE})`,
       target: 'bff',
