@@ -270,10 +270,10 @@ export const ACTIONS: Action[] = [
       const candidates = [...p.initialIds].filter((id) => id !== p.pinCampaign && id !== p.leadCampaign);
       const id = pick(ctx.random, candidates);
       const mutation = ctx.random() < 0.5 ? 'startCampaign' : 'stopCampaign';
-      const { answer, ms } = await gql(ctx, p, `mutation ($id: ID!) { ${mutation}(id: $id) { campaign { id status } userErrors { code message } } }`, { id: String(id) });
+      const { answer, ms } = await gql(ctx, p, `mutation ($id: ID!) { ${mutation}(id: $id) { campaign { id ymCampaignId status } userErrors { code message } } }`, { id: String(id) });
       book(ctx, p, this.name, answer, ms, stats);
       const campaign = answer.body?.data?.[mutation]?.campaign;
-      if (campaign && campaign.id !== String(id)) keep(stats.anomalies, `${mutation}(${id}) answered campaign ${campaign.id}`);
+      if (campaign && campaign.ymCampaignId !== id) keep(stats.anomalies, `${mutation}(${id}) answered campaign ${campaign.ymCampaignId} (${campaign.id})`);
     },
   },
   {
