@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { DEMO_STORE_TOKEN, bffEnvironment, seedWorld, startBff, startEmulator, warmCategoriesBody, type BffEnvironment } from './bff.js';
 import { freePort, startService, type Service } from './children.js';
 import { PROFILE_DIR } from './cpu-profile.js';
@@ -59,6 +60,7 @@ async function checkSameAnswer(service: Service, categoriesBody: string): Promis
 }
 
 export async function startWorld(profile: Profile, pin: boolean): Promise<World> {
+  if (profile.cpuProfile) mkdirSync(PROFILE_DIR, { recursive: true });
   const { emulator, admin } = await startEmulator(pin);
   const bffEnv = bffEnvironment(emulator.origin);
   const start = (name: string, env: Record<string, string>, nodeArgs: string[] = profile.bffNodeArgs) => startBff({ name, env: { ...bffEnv.env, ...env }, nodeArgs, pin });
