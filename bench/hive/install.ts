@@ -7,8 +7,8 @@ import { REPO_ROOT } from '../lib/product.js';
 
 /**
  * Hive Gateway and Mesh Compose, installed on first use into bench/hive/node_modules (git-ignored)
- * from this directory's package.json and lockfile: some 800 packages and half a gigabyte, so never
- * a dependency of the project. `npm ci --ignore-scripts`: only the registry's packages, no install
+ * from this directory's package.json and lockfile: a tree far larger than the project's own, so
+ * never a dependency of the project. `npm ci --ignore-scripts`: only the registry's packages, no install
  * script, so nothing is downloaded from anywhere else. Installed again when the lockfile changes.
  */
 

@@ -17,7 +17,7 @@ import { connectProfiler, type CpuProfile } from './inspector.js';
  * same window (every thread: V8's helpers, and the profiler's own sampling).
  */
 
-/** One sample every this many microseconds: tens of thousands in a 10 s window. */
+/** One sample every this many microseconds: often enough that each stage of a window gets many. */
 const SAMPLING_INTERVAL_US = 200;
 
 export interface StagesResult {
