@@ -113,7 +113,7 @@ process.on('exit', killAllNow);
 const port = await freePort();
 const emulator = await startService({
   name: 'emulator',
-  script: 'src/emulator/main.ts',
+  program: { product: 'emulator' },
   env: { EMULATOR_PORT: String(port) },
   core: 1,
   port,

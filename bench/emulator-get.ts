@@ -1,10 +1,11 @@
 import autocannon, { type Options, type Result } from 'autocannon';
-import { DEMO_TOKENS, startEmulator } from '../src/emulator/index.js';
+import { freePort, killAllNow, pinSelf, startService } from './lib/children.js';
+import { cpuMeter } from './lib/proc-stats.js';
 
 /**
- * Throughput of campaigns/get against the emulator with no faults. The emulator runs on this
- * process's main thread (one core: Node serves HTTP on one thread); autocannon fires from a
- * worker thread so the load generator does not take the emulator's core.
+ * Throughput of campaigns/get against the emulator with no faults. The emulator runs as its own
+ * process (`npm run emulator`'s built entry) pinned to core 0, the load generator in this process
+ * pinned to core 1, so neither takes the other's core (one core: Node serves HTTP on one thread).
  *
  *   npx tsx bench/emulator-get.ts [seconds=10] [connections=10] [operation=campaigns/get]
  *
@@ -16,16 +17,27 @@ const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 10);
 const operation = process.argv[4] ?? 'campaigns/get';
 const TARGET = 5_000;
+/** The emulator's demo store partner (src/emulator/README.md). */
+const STORE_TOKEN = 'demo-store-token';
 
-const emulator = await startEmulator({ quiet: true });
-// `workers` is an autocannon option the shared declaration in bench/lib does not list.
-const options: Options & { workers: number } = {
-  url: `${emulator.url}/v1/${operation}`,
+const pinned = pinSelf(1);
+process.on('exit', killAllNow);
+const port = await freePort();
+const emulator = await startService({
+  name: 'emulator',
+  program: { product: 'emulator' },
+  env: { EMULATOR_PORT: String(port), EMULATOR_HOST: '127.0.0.1' },
+  core: 0,
+  port,
+  readyPath: '/openapi.json',
+  discardStdout: true,
+});
+const options: Options = {
+  url: `${emulator.origin}/v1/${operation}`,
   method: 'POST',
-  headers: { authorization: `Bearer ${DEMO_TOKENS.store}`, 'content-type': 'application/json', accept: 'application/json' },
+  headers: { authorization: `Bearer ${STORE_TOKEN}`, 'content-type': 'application/json', accept: 'application/json' },
   body: JSON.stringify({ ymCampaignId: 1 }),
   connections,
-  workers: 1,
 };
 
 async function run(duration: number): Promise<Result> {
@@ -33,8 +45,10 @@ async function run(duration: number): Promise<Result> {
 }
 
 await run(2); // warm-up: JIT, connection pool
+const cpu = cpuMeter(emulator.pid);
 const result = await run(seconds);
-await emulator.close();
+const used = cpu.stop();
+await emulator.stop();
 
 const perSecond = result.requests.average;
 const failures = result.non2xx + result.errors + result.timeouts;
@@ -42,12 +56,17 @@ const report = {
   operation,
   seconds,
   connections,
+  pinned,
   requestsPerSecond: Math.round(perSecond),
   totalRequests: result.requests.total,
   latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
+  emulatorCpu: Math.round(used.cores * 100) / 100,
+  emulatorCpuUsPerRequest: result.requests.total > 0 ? Math.round((used.cpuSeconds * 1e6) / result.requests.total) : 0,
   failures,
   target: TARGET,
 };
 process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-process.stdout.write(`${operation}: ${Math.round(perSecond)} requests/s on one core (target ≥ ${TARGET}), p99 ${result.latency.p99} ms, ${failures} failures\n`);
+process.stdout.write(
+  `${operation}: ${Math.round(perSecond)} requests/s on one core (target ≥ ${TARGET}), ${report.emulatorCpuUsPerRequest} µs CPU per request, p99 ${result.latency.p99} ms, ${failures} failures\n`,
+);
 if (failures > 0 || perSecond < TARGET) process.exitCode = 1;

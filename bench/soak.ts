@@ -53,14 +53,14 @@ async function run(options: SoakOptions): Promise<Report> {
   log(`starting the emulator and the BFF (loopback ports ${emulatorPort}, ${bffPort})`);
   const emulator = await startService({
     name: 'emulator',
-    script: 'src/emulator/main.ts',
+    program: { product: 'emulator' },
     env: { EMULATOR_PORT: String(emulatorPort), EMULATOR_HOST: '127.0.0.1' },
     port: emulatorPort,
     readyPath: '/_emulator/calls',
   });
   const bff: Service = await startService({
     name: 'BFF',
-    script: 'src/main.ts',
+    program: { product: 'bff' },
     env: {
       NODE_ENV: 'production',
       HOST: '127.0.0.1',

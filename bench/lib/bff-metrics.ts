@@ -2,9 +2,23 @@ import type { Service } from './children.js';
 
 /** What the bench reads from a BFF's /metrics (Prometheus text, as prom-client writes it). */
 
+/**
+ * The BFF's metrics text: from its metrics listener (METRICS_PORT), or from its API port where a
+ * build serves them there (an older commit under `--compare`, which knows no METRICS_PORT); empty
+ * when neither answers.
+ */
 export async function metricsOf(bff: Service): Promise<string> {
-  if (!bff.metricsUrl) throw new Error(`${bff.name} was started without a METRICS_PORT: its metrics are not on its API port`);
-  return (await fetch(bff.metricsUrl, { signal: AbortSignal.timeout(5000) })).text();
+  for (const url of [bff.metricsUrl, `${bff.origin}/metrics`]) {
+    if (url === undefined) continue;
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
+      const text = await response.text();
+      if (response.ok) return text;
+    } catch {
+      // nothing listening there: the other place, if any
+    }
+  }
+  return '';
 }
 
 /** The feed builds made so far (`bff_feed_builds_total`, every outcome). */

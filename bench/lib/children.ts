@@ -1,12 +1,7 @@
-import { join } from 'node:path';
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startCommand } from '../../test/helpers/start-command.js';
-
-/** The repository root: children run from there so `src/...` and `bench/...` resolve. */
-export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+import { productCommand, REPO_ROOT, WORKING_TREE, type ProductEntry, type ProductTree } from './product.js';
 
 const TAIL_LINES = 40;
 
@@ -14,11 +9,12 @@ export interface ServiceSpec {
   /** Shown in the table and in error messages. */
   name: string;
   /**
-   * A TypeScript entry, relative to the repository root. `src/...` runs compiled from dist/ (as
-   * `npm start` does; the product's entry with the start command's node options too); anything
-   * else with `node --import tsx`.
+   * What runs: an entry of the product, built (as `npm start` builds it) and run from `dist/` with
+   * its start script's node options, of this working tree unless `tree` says; a bench server in
+   * TypeScript (relative to the repository root, under `node --import tsx`); or a JavaScript file
+   * with its arguments, from `cwd`.
    */
-  script: string;
+  program: { product: ProductEntry; tree?: ProductTree } | { bench: string } | { script: string; args?: string[]; cwd?: string };
   /** More node options, such as `--cpu-prof`; after the start command's, so a V8 option given here wins. */
   nodeArgs?: string[];
   env: Record<string, string>;
@@ -115,33 +111,30 @@ function keepTail(lines: string[], chunk: Buffer): void {
   }
 }
 
-let built = false;
-/** The product runs as `npm start` runs it: compiled to dist/ once, then on bare node. */
-function compiledEntry(script: string): string {
-  if (!built) {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: REPO_ROOT, stdio: 'inherit' });
-    built = true;
+/** The node command line of a program, and the directory it runs from. */
+function commandOf(spec: ServiceSpec): { nodeArgs: string[]; cwd: string } {
+  const { program } = spec;
+  const extra = spec.nodeArgs ?? [];
+  if ('product' in program) {
+    const { script, nodeOptions } = productCommand(program.tree ?? WORKING_TREE, program.product);
+    return { nodeArgs: [...nodeOptions, ...extra, script], cwd: (program.tree ?? WORKING_TREE).root };
   }
-  return join('dist', script.replace(/\.ts$/, '.js'));
+  if ('bench' in program) return { nodeArgs: [...extra, '--import', 'tsx', program.bench], cwd: REPO_ROOT };
+  return { nodeArgs: [...extra, program.script, ...(program.args ?? [])], cwd: program.cwd ?? REPO_ROOT };
 }
 
 /**
- * Starts an entry as its own node process, pinned to a core, and waits until `readyPath` answers
- * 200: the product (`src/...`) compiled, bench servers with `node --import tsx`. Fails with the
- * process's last output when it exits or times out first.
+ * Starts a program as its own node process, pinned to a core, and waits until `readyPath` answers
+ * 200. Fails with the process's last output when it exits or times out first.
  */
 export async function startService(spec: ServiceSpec): Promise<Service> {
-  const product = spec.script.startsWith('src/');
-  const entry = product ? compiledEntry(spec.script) : spec.script;
-  const start = startCommand();
-  const startOptions = product && entry === start.entry ? start.nodeOptions : [];
-  const nodeArgs = [...startOptions, ...(spec.nodeArgs ?? []), ...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry];
+  const { nodeArgs, cwd } = commandOf(spec);
   const pinned = spec.core !== undefined && hasTaskset();
   const [command, args] = pinned
     ? ['taskset', ['-c', String(spec.core), process.execPath, ...nodeArgs]]
     : [process.execPath, nodeArgs];
   const child = spawn(command, args, {
-    cwd: REPO_ROOT,
+    cwd,
     env: { ...process.env, ...spec.env, ...(spec.metricsPort === undefined ? {} : { METRICS_PORT: String(spec.metricsPort) }) },
     stdio: ['ignore', spec.discardStdout ? 'ignore' : 'pipe', 'pipe'],
   });

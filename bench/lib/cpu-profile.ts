@@ -1,7 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** Reads a V8 .cpuprofile (node --cpu-prof) and sums self time per function and per package. */
+
+/** Where the bench keeps the profiles it makes: outside the repository, as they are large and belong to one machine. */
+export const PROFILE_DIR = join(tmpdir(), 'campaign-bff-bench-profiles');
 
 interface ProfileNode {
   id: number;

@@ -52,11 +52,12 @@ export async function measureFleet(options: {
       services.push(
         await startService({
           name,
-          script: 'src/main.ts',
+          program: { product: 'bff' },
           env: { ...options.bffEnv, PORT: String(port), CACHE_URL: redis.url },
           discardStdout: true,
           ...(options.pin ? { core: 0 } : {}),
           port,
+          metricsPort: await freePort(),
           readyPath: '/healthz',
         }),
       );

@@ -6,7 +6,7 @@ import { graphqlCreateInput } from './campaign-samples.js';
 
 /** The BFF's twins: second BFF processes, the same but for their environment (see BffTwin). */
 export type TwinTarget = 'bff-traced' | 'bff-no-request-log';
-export type Target = 'floor' | 'floor-line' | 'stock-apollo' | 'bff' | TwinTarget | 'rest-floor' | 'feed-floor';
+export type Target = 'floor' | 'floor-line' | 'stock-apollo' | 'mercurius' | 'mercurius-no-log' | 'bff' | TwinTarget | 'rest-floor' | 'feed-floor' | 'hive';
 
 /** The BFF under test or one of its twins: the servers whose backend calls must be minimal. */
 export const isBff = (target: Target): boolean => target === 'bff' || target.startsWith('bff-');
@@ -32,6 +32,7 @@ export const PAGE_SIZE = 50;
 export const DOCUMENTS = {
   categories: 'query Categories { categories { id name } }',
   card: `query Card($id: ID!) { campaign(id: $id) { card { ${CARD_FIELDS} } } }`,
+  byIds: `query ByIds($ids: [ID!]!) { campaignsByIds(ids: $ids) { id status } }`,
   listIds: `query ListIds { campaigns(first: ${PAGE_SIZE}) { nodes { id status } } }`,
   listCards: `query ListCards { campaigns(first: ${PAGE_SIZE}) { nodes { card { ${CARD_FIELDS} } } } }`,
   create:
@@ -63,8 +64,8 @@ export interface ScenarioInputs {
   readToken: string;
   /** The partner that creates; another one, so creating does not change the list being read. */
   createToken: string;
-  /** A campaign of readToken for the card scenario. */
-  cardId: number;
+  /** Campaigns of readToken (at least PAGE_SIZE): the first is the card scenario's, all of them by-ids'. */
+  ids: number[];
   /** The exact bytes of the warm categories answer; the floor answers them too. */
   categoriesBody: string;
 }
@@ -129,11 +130,39 @@ export function buildScenarios(inputs: ScenarioInputs): Scenario[] {
       verify: (body) => body === inputs.categoriesBody,
       expectedCalls: {},
     },
+    ...[
+      { key: 'mercurius', label: 'mercurius (categories, one log line per request)', target: 'mercurius' as const },
+      { key: 'mercurius-no-log', label: 'mercurius (categories), no request log', target: 'mercurius-no-log' as const },
+    ].map((server) => ({
+      ...server,
+      requests: [post('/graphql', graphqlBody(DOCUMENTS.categories))],
+      // The same answer, without the newline the BFF ends its bodies with. It reads the directory
+      // again as the BFF does (a token checked once a minute): no call target.
+      verify: (body: string) => body === inputs.categoriesBody.trimEnd(),
+    })),
     {
       key: 'card',
       label: 'card',
       target: 'bff',
-      requests: [post('/graphql', graphqlBody(DOCUMENTS.card, { id: String(inputs.cardId) }))],
+      requests: [post('/graphql', graphqlBody(DOCUMENTS.card, { id: String(inputs.ids[0]) }))],
+      verify: hasDataNoErrors,
+      expectedCalls: { 'campaigns/get': 1 },
+    },
+    {
+      key: 'by-ids',
+      label: `campaignsByIds (${PAGE_SIZE})`,
+      target: 'bff',
+      // The campaign API's numbers, which the argument takes as they are: no id to make first.
+      requests: [post('/graphql', graphqlBody(DOCUMENTS.byIds, { ids: inputs.ids.slice(0, PAGE_SIZE).map(String) }))],
+      verify: hasDataNoErrors,
+      expectedCalls: { 'campaigns/get': PAGE_SIZE },
+    },
+    {
+      key: 'by-ids-one',
+      label: `campaignsByIds (one id ${PAGE_SIZE} times)`,
+      target: 'bff',
+      // An id asked twice is read once: one backend call, and still an answer of 50 campaigns, each with its id.
+      requests: [post('/graphql', graphqlBody(DOCUMENTS.byIds, { ids: Array.from({ length: PAGE_SIZE }, () => String(inputs.ids[0])) }))],
       verify: hasDataNoErrors,
       expectedCalls: { 'campaigns/get': 1 },
     },

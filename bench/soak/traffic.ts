@@ -1,6 +1,5 @@
 import type { Backend } from './backend.js';
 import type { Partner } from './partners.js';
-import { campaignNumberOf } from '../../src/campaigns/campaign-id.js';
 
 /** What one request of the soak sends, and how its answer is judged and booked. */
 
@@ -127,7 +126,7 @@ function ownerOf(ctx: Context, id: number): Partner | undefined {
 /** A campaign node a partner read: its id must not be another's, its domain must be one of its own. */
 function checkNode(ctx: Context, p: Partner, node: any, where: string, stats: Stats): void {
   if (!node) return;
-  const owner = ownerOf(ctx, campaignNumberOf(node.id) ?? NaN);
+  const owner = ownerOf(ctx, typeof node.ymCampaignId === 'number' ? node.ymCampaignId : NaN);
   if (owner && owner !== p) keep(stats.leaks, `${where} as ${p.name} returned ${owner.name}'s campaign ${node.id}`);
   const domain = node.merchant?.domain;
   if (domain && !p.domains.has(domain)) keep(stats.leaks, `${where} as ${p.name} returned campaign ${node.id} of domain ${domain}`);
@@ -136,7 +135,8 @@ function checkNode(ctx: Context, p: Partner, node: any, where: string, stats: St
 /** A timeout leaves a write's outcome open: the backend may have carried it out after the BFF gave up. */
 const timedOut = (error: any) => error?.extensions?.code === 'BACKEND_UNAVAILABLE' && error.extensions.reason === 'timeout';
 
-const CAMPAIGN_FIELDS = 'id status merchant { domain }';
+// `ymCampaignId` names the campaign in the partner's own records: the global id is opaque.
+const CAMPAIGN_FIELDS = 'id ymCampaignId status merchant { domain }';
 
 export const ACTIONS: Action[] = [
   {
@@ -201,12 +201,12 @@ export const ACTIONS: Action[] = [
         appearance: { backgroundColor: '#1A237E', fontColor: '#FFFFFF' }, description: 'Новая скидка', conditions: 'При заказе на сайте',
         discount: { type: 'PERCENT', amount: '7' }, fee: { type: 'PERCENT', amount: '3' },
       };
-      const { answer, ms } = await gql(ctx, p, 'mutation ($input: CreateCampaignInput!) { createCampaign(input: $input) { campaign { id status } userErrors { code message } } }', { input });
+      const { answer, ms } = await gql(ctx, p, 'mutation ($input: CreateCampaignInput!) { createCampaign(input: $input) { campaign { id ymCampaignId status } userErrors { code message } } }', { input });
       book(ctx, p, this.name, answer, ms, stats);
       const payload = answer.body?.data?.createCampaign;
       if (payload?.campaign && payload.userErrors.length === 0) {
         p.creates.confirmed.add(partnerCampaignId);
-        p.ids.add(campaignNumberOf(payload.campaign.id)!);
+        p.ids.add(payload.campaign.ymCampaignId);
       } else if (payload?.userErrors?.length) {
         p.creates.refused.add(partnerCampaignId);
       } else if (answer.body?.errors?.some(timedOut)) {
@@ -270,10 +270,10 @@ export const ACTIONS: Action[] = [
       const candidates = [...p.initialIds].filter((id) => id !== p.pinCampaign && id !== p.leadCampaign);
       const id = pick(ctx.random, candidates);
       const mutation = ctx.random() < 0.5 ? 'startCampaign' : 'stopCampaign';
-      const { answer, ms } = await gql(ctx, p, `mutation ($id: ID!) { ${mutation}(id: $id) { campaign { id status } userErrors { code message } } }`, { id: String(id) });
+      const { answer, ms } = await gql(ctx, p, `mutation ($id: ID!) { ${mutation}(id: $id) { campaign { id ymCampaignId status } userErrors { code message } } }`, { id: String(id) });
       book(ctx, p, this.name, answer, ms, stats);
       const campaign = answer.body?.data?.[mutation]?.campaign;
-      if (campaign && campaign.id !== String(id)) keep(stats.anomalies, `${mutation}(${id}) answered campaign ${campaign.id}`);
+      if (campaign && campaign.ymCampaignId !== id) keep(stats.anomalies, `${mutation}(${id}) answered campaign ${campaign.ymCampaignId} (${campaign.id})`);
     },
   },
   {

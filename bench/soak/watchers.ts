@@ -3,7 +3,6 @@ import { createClient as createWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { Backend } from './backend.js';
 import type { Partner } from './partners.js';
-import { campaignNodeId } from '../../src/campaigns/campaign-id.js';
 
 /**
  * Subscribers of `campaignChanged` held open for the whole soak, half over WebSocket and half over
@@ -12,12 +11,12 @@ import { campaignNodeId } from '../../src/campaigns/campaign-id.js';
  * no event about another partner's campaign, and the BFF frees every watcher once they leave.
  */
 
-const SUBSCRIPTION = 'subscription Soak { campaignChanged { campaign { id status } previousStatus status at } }';
+const SUBSCRIPTION = 'subscription Soak { campaignChanged { campaign { id ymCampaignId status } previousStatus status at } }';
 
 interface Watcher {
   partner: Partner;
   transport: 'websocket' | 'sse';
-  events: { id: string; previousStatus: string | null; status: string }[];
+  events: { id: string; ymCampaignId: number; previousStatus: string | null; status: string }[];
   ended?: string;
   dispose(): void;
 }
@@ -50,7 +49,7 @@ export function startWatchers(bffOrigin: string, metricsUrl: string, partners: P
       const sink = {
         next: (result: any) => {
           const event = result.data?.campaignChanged;
-          if (event) watcher.events.push({ id: event.campaign.id, previousStatus: event.previousStatus, status: event.status });
+          if (event) watcher.events.push({ id: event.campaign.id, ymCampaignId: event.campaign.ymCampaignId, previousStatus: event.previousStatus, status: event.status });
           else watcher.ended ??= `an error result: ${JSON.stringify(result.errors ?? result).slice(0, 200)}`;
         },
         error: (error: unknown) => {
@@ -94,9 +93,9 @@ export function startWatchers(bffOrigin: string, metricsUrl: string, partners: P
       }
       const leaks: string[] = [];
       for (const partner of new Set(watchers.map((w) => w.partner))) {
-        const own = new Set((await backend.campaignIds(partner.token)).map(campaignNodeId));
+        const own = new Set(await backend.campaignIds(partner.token));
         for (const w of watchers.filter((x) => x.partner === partner)) {
-          for (const e of w.events) if (!own.has(e.id)) leaks.push(`${partner.name} received an event about campaign ${e.id}, not its own`);
+          for (const e of w.events) if (!own.has(e.ymCampaignId)) leaks.push(`${partner.name} received an event about campaign ${e.id}, not its own`);
         }
       }
 
