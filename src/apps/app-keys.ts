@@ -42,7 +42,7 @@ export const hashKey = (key: string): string => createHash('sha256').update(key)
  * The keys from a file's text, or an error that says what is wrong where. Never quotes a token:
  * the error goes to the log.
  */
-export function parseAppKeys(text: string): Map<string, AppKey> {
+export function parseAppKeys(text: string): ReadonlyMap<string, AppKey> {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -82,7 +82,7 @@ export interface AppKeyRegistryOptions {
   /** `APP_KEYS_FILE`; unset means only `fixed` keys. */
   file?: string | undefined;
   /** Keys configured in code (the demo key on the embedded emulator); the file's keys win. */
-  fixed?: Map<string, AppKey>;
+  fixed?: ReadonlyMap<string, AppKey>;
   /** How often the file's modification time is checked. */
   reloadMs: number;
   logger: Logger;
@@ -95,8 +95,8 @@ export interface AppKeyRegistryOptions {
  */
 export async function createAppKeyRegistry(options: AppKeyRegistryOptions): Promise<AppKeyRegistry> {
   const { file, logger } = options;
-  const fixed = options.fixed ?? new Map<string, AppKey>();
-  let keys = new Map(fixed);
+  const fixed: ReadonlyMap<string, AppKey> = options.fixed ?? new Map<string, AppKey>();
+  let keys: ReadonlyMap<string, AppKey> = new Map(fixed);
 
   /**
    * Reads the file. At start-up a file that cannot be read or used stops the process, like any

@@ -15,6 +15,7 @@ import { createAppKeyRegistry, hashKey, type AppKey, type AppKeyRegistry } from 
 import { localCoordination, redisCoordination } from '../cache/coordination.js';
 import { createFeedCache, type FeedCache } from '../feed/cache.js';
 import { refreshOnWrites } from '../feed/refresh.js';
+import { feedStoreBounds } from '../feed/store.js';
 import { createRateLimiter, rateLimitPolicy } from './rate-limit.js';
 import { appScopePolicy } from './scope.js';
 
@@ -81,7 +82,7 @@ export interface AppsOptions {
 
 export async function createApps(options: AppsOptions): Promise<Apps> {
   const { config, logger } = options;
-  const fixed = new Map<string, AppKey>(
+  const fixed: ReadonlyMap<string, AppKey> = new Map<string, AppKey>(
     Object.entries(options.fixedKeys ?? {}).map(([key, app]) => [key, { name: app.name, partnerTokens: app.partnerTokens, keyHash: hashKey(key) }]),
   );
   const keys = await createAppKeyRegistry({ file: config.keysFile, fixed, reloadMs: config.keysReloadMs, logger });
@@ -98,7 +99,7 @@ export async function createApps(options: AppsOptions): Promise<Apps> {
   const coordination = options.cacheUrl ? await redisCoordination(options.cacheUrl, onError) : localCoordination();
   const feed = createFeedCache({
     api: options.api,
-    store: options.cache.keyv('feed'),
+    store: options.cache.namespace('feed', feedStoreBounds(config.feedMaxCampaigns)),
     coordination,
     ttlMs: config.feedTtlMs,
     maxStaleMs: config.feedMaxStaleMs,

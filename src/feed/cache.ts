@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Keyv } from 'keyv';
+import { BoundedMemory, type ExpiringStore } from '../bounded/index.js';
 import type { CampaignApi } from '../campaign-api/api.js';
 import type { Coordination } from '../cache/coordination.js';
 import { createFeedBuilder } from './builder.js';
@@ -13,8 +13,8 @@ export type { FeedItem } from './store.js';
  *
  * Without it every app open costs the campaign API a full fan-out: the whole list of a partner's
  * campaigns (one `get-all-campaigns` per 100) and one `campaigns/get` per running campaign. Here
- * a partner's feed is built once per freshness window and served to every app open from the keyv
- * store (memory, or Redis shared by a fleet):
+ * a partner's feed is built once per freshness window and served to every app open from the
+ * shared cache (memory, or Redis shared by a fleet):
  *
  * - one build per partner and window: concurrent misses in a process share one build, and
  *   instances sharing Redis take a short lock (`SET NX PX`); the others wait for its value;
@@ -51,7 +51,8 @@ export interface FeedView {
 
 export interface FeedCacheOptions {
   api: CampaignApi;
-  store: Keyv;
+  /** The feed's namespace of the shared cache (`feedStoreBounds`). */
+  store: ExpiringStore<PartnerFeed>;
   coordination: Coordination;
   ttlMs: number;
   maxStaleMs: number;
@@ -91,7 +92,8 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
   const retryAfterFailureMs = Math.min(ttlMs, 5000);
   const locals = new LocalFeeds();
   const store = new FeedStore(options.store, ttlMs + maxStaleMs, options.onError);
-  const merged = new Map<string, { parts: PartnerFeed[]; items: FeedItem[] }>();
+  const merged = new BoundedMemory<string, { parts: PartnerFeed[]; items: FeedItem[] }>({ maxEntries: MAX_MERGED });
+  // bounded: work under way (builds, one per partner at a time, and rebuilds after writes), each gone once settled.
   const pending = new Set<Promise<unknown>>();
 
   const fresh = (entry: PartnerFeed) => now() - entry.builtAt <= ttlMs;
@@ -178,7 +180,6 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
       .flatMap((part) => part.items)
       .sort((a, b) => b.id - a.id)
       .filter((item) => (seen.has(item.id) ? false : (seen.add(item.id), true)));
-    if (merged.size >= MAX_MERGED) merged.delete(merged.keys().next().value!);
     merged.set(setKey, { parts, items });
     return items;
   }

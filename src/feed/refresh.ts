@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { BoundedMemory } from '../bounded/index.js';
 import type { Coordination } from '../cache/coordination.js';
 import type { WriteEvents, WriteOperation } from '../campaign-api/writes.js';
 import type { FeedBuilder } from './builder.js';
@@ -25,6 +26,9 @@ export interface FeedRefresh {
   invalidate(token: string): void;
 }
 
+/** Partners rebuilt after writes at once, at most; past it a write's rebuild may run beside another's. */
+const MAX_REBUILDING = 10_000;
+
 export function createFeedRefresh(options: FeedRefreshOptions): FeedRefresh {
   const { store, locals, builder, coordination } = options;
 
@@ -45,7 +49,7 @@ export function createFeedRefresh(options: FeedRefreshOptions): FeedRefresh {
   });
 
   /** Partners whose feed is being rebuilt after a write (one loop per partner). */
-  const rebuilding = new Set<string>();
+  const rebuilding = new BoundedMemory<string, true>({ maxEntries: MAX_REBUILDING });
 
   async function invalidated(p: string, token: string): Promise<void> {
     const local = locals.of(p);
@@ -56,7 +60,7 @@ export function createFeedRefresh(options: FeedRefreshOptions): FeedRefresh {
       local.again = true;
       return;
     }
-    rebuilding.add(p);
+    rebuilding.set(p, true);
     try {
       // Only feeds someone reads are rebuilt: a partner no app reads costs nothing per write.
       if (!local.entry) adopt(local, await store.get(p));

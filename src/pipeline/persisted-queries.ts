@@ -1,12 +1,14 @@
+import type { ExpiringStore, ExpiringStoreBounds } from '../bounded/index.js';
 import { sha256Hex } from './documents.js';
 
 /**
  * Automatic persisted queries, the protocol of Apollo Client's persisted-query link: a client
  * names a document by the SHA-256 of its text; a server that does not know the hash answers
  * `PersistedQueryNotFound`, and the client sends the text with the hash, which registers it. The
- * texts live in a shared store (memory, or Redis for a fleet), so a document registered on one
- * instance is known to all. A failing store is a miss, never an error: the client then sends the
- * text once more.
+ * texts live in a namespace of the shared cache (memory, or Redis for a fleet), so a document
+ * registered on one instance is known to all; each is kept for `PERSISTED_QUERY_TTL_MS` after its
+ * registration, and the namespace holds a bounded number of bytes in memory. A failing store is a
+ * miss, never an error: the client then sends the text once more.
  */
 export interface PersistedQueries {
   /** The text registered under a hash, or undefined (not a SHA-256 in hex, unknown, or the store failing). */
@@ -19,26 +21,28 @@ export interface PersistedQueries {
   keptHit(): void;
 }
 
-/** What the store behind persisted queries needs to do: keyv's `get` and `set`. */
-export interface TextStore {
-  get(key: string): Promise<string | undefined>;
-  set(key: string, value: string): Promise<unknown>;
-}
+/**
+ * How long a registered text is kept: a client whose hash was forgotten is answered
+ * `PersistedQueryNotFound` and sends the text again, as the protocol has it do.
+ */
+export const PERSISTED_QUERY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** The namespace's bounds: texts of documents worth keeping, a few thousand of them in memory. */
+export const PERSISTED_QUERY_BOUNDS: ExpiringStoreBounds<string> = {
+  maxBytes: 16 * 1024 * 1024,
+  maxEntryBytes: 256 * 1024,
+  sizeOf: (text, key) => 2 * (text.length + key.length),
+};
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
-/**
- * The store's keys: this module's own prefix (Apollo's persisted queries are off). It is the one
- * Apollo Server used when it kept them, so texts registered then, still in a fleet's Redis, are found.
- */
-const KEY_PREFIX = 'apq:';
 
-export function createPersistedQueries(store: TextStore, onLookup?: (result: 'hit' | 'miss') => void): PersistedQueries {
+export function createPersistedQueries(store: ExpiringStore<string>, onLookup?: (result: 'hit' | 'miss') => void): PersistedQueries {
   return {
     async get(hash) {
       if (!SHA256_HEX.test(hash)) return undefined;
       let text: string | undefined;
       try {
-        text = await store.get(KEY_PREFIX + hash);
+        text = await store.get(hash);
       } catch {
         text = undefined;
       }
@@ -49,7 +53,7 @@ export function createPersistedQueries(store: TextStore, onLookup?: (result: 'hi
     },
     matches: (hash, text) => SHA256_HEX.test(hash) && sha256Hex(text) === hash,
     register(hash, text) {
-      store.set(KEY_PREFIX + hash, text).catch(() => {});
+      store.set(hash, text, PERSISTED_QUERY_TTL_MS).catch(() => {});
     },
     keptHit: () => onLookup?.('hit'),
   };

@@ -12,7 +12,7 @@ import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { apolloExecution, type ApolloExecution } from '../pipeline/apollo.js';
 import { documentBytes } from '../pipeline/documents.js';
-import { createPersistedQueries } from '../pipeline/persisted-queries.js';
+import { createPersistedQueries, PERSISTED_QUERY_BOUNDS } from '../pipeline/persisted-queries.js';
 import { createPipeline, type Pipeline } from '../pipeline/pipeline.js';
 import { createResponseCache, type ResponseCache } from '../pipeline/response-cache.js';
 import { cost, documentLimits, operationTypes, schemaPrivacy, tokenLimit, variables } from '../pipeline/rules.js';
@@ -76,7 +76,7 @@ export async function createAnswering<Context extends BaseContext>(
     schema,
     policies,
     trusted: apps.trusted,
-    persisted: createPersistedQueries(options.cache.keyv('apq'), (result) => metrics.cacheLookups.inc({ cache: 'apq', result })),
+    persisted: createPersistedQueries(options.cache.namespace('apq', PERSISTED_QUERY_BOUNDS), (result) => metrics.cacheLookups.inc({ cache: 'apq', result })),
     documents: { maxBytes: DOCUMENTS_MAX_BYTES, maxTextLength: 64 * 1024 },
     verdictBytes: VERDICTS_MAX_BYTES,
   });

@@ -1,7 +1,7 @@
 import { createCampaignApiClient, type CampaignApiClient } from '../campaign-api/http-client.js';
 import { createCacheStore, type CacheStore } from '../cache/store.js';
 import { createTokenVerdicts, type TokenVerdicts } from '../cache/token-verdicts.js';
-import { createCategoryDirectory, type CategoryDirectory } from '../categories/directory.js';
+import { CATEGORY_STORE_BOUNDS, createCategoryDirectory, type CategoryDirectory } from '../categories/directory.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -68,7 +68,7 @@ export async function connectBackend(config: Config, campaignApiUrl: string, log
   const verdicts = createTokenVerdicts(cache, config.cursorSecret, storeError);
   const categories = createCategoryDirectory({
     api,
-    store: cache.keyv('categories'),
+    store: cache.namespace('categories', CATEGORY_STORE_BOUNDS),
     ttlMs: config.categoryTtlMs,
     verdicts,
     onLookup: (result: 'hit' | 'stale' | 'miss' | 'error') => metrics.cacheLookups.inc({ cache: 'categories', result }),

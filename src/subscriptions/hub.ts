@@ -34,15 +34,18 @@ export type TokenCheck = 'valid' | 'invalid' | 'unknown';
  * subscription's queue watch.ts's.
  */
 export class LiveStatus {
+  // bounded: a partner while it has a subscription open here, removed with its last: the open connections bound it.
   readonly #partners = new Map<string, PartnerWatch>();
   /** What the campaign API said of tokens lately, shared with the category directory. */
   readonly verdicts: TokenVerdicts;
+  // bounded: a partner while it has a connection open here (each partner a limited number of them).
   readonly #connections = new Map<string, number>();
   /** Subscriptions have ended (shutdown): none is taken any more. */
   #closed = false;
   /** The bus is closed too: nothing more is published. */
   #busClosed = false;
   /** Publications of mutations still on their way to the bus, which closing waits for. */
+  // bounded: publications under way, each removed when the bus answered.
   readonly #publishing = new Set<Promise<void>>();
   #lastWarn = 0;
 

@@ -1,8 +1,9 @@
-import { Keyv } from 'keyv';
+import { memoryExpiringStore } from '../../src/bounded/index.js';
 import { describe, expect, it } from 'vitest';
 import type { CampaignApi } from '../../src/campaign-api/api.js';
 import { localCoordination, type Coordination } from '../../src/cache/coordination.js';
 import { createFeedCache } from '../../src/feed/cache.js';
+import { feedStoreBounds } from '../../src/feed/store.js';
 
 /**
  * The order of a feed's rebuilds after writes, with the one thing Redis adds made explicit: a
@@ -54,7 +55,7 @@ function feedCache(api: CampaignApi, coordination: Coordination) {
   let clock = 1_000_000;
   return createFeedCache({
     api,
-    store: new Keyv(),
+    store: memoryExpiringStore(feedStoreBounds(1000)),
     coordination,
     ttlMs: 30_000,
     maxStaleMs: 60_000,
