@@ -1,5 +1,6 @@
 import type { ExpiringStore, ExpiringStoreBounds } from '../bounded/index.js';
 import { sha256Hex } from './documents.js';
+import type { Caller } from './types.js';
 
 /**
  * Automatic persisted queries, the protocol of Apollo Client's persisted-query link: a client
@@ -9,12 +10,18 @@ import { sha256Hex } from './documents.js';
  * registered on one instance is known to all; each is kept for `PERSISTED_QUERY_TTL_MS` after its
  * registration, and the namespace holds a bounded number of bytes in memory. A failing store is a
  * miss, never an error: the client then sends the text once more.
+ *
+ * Only a caller who may run a document registers it (`registers`), and only a text the pipeline
+ * judged runnable and no longer than any document worth keeping: a text over that bound, or sent
+ * by a caller who may not register, is answered as any text is and kept nowhere.
  */
 export interface PersistedQueries {
   /** The text registered under a hash, or undefined (not a SHA-256 in hex, unknown, or the store failing). */
   get(hash: string): Promise<string | undefined>;
   /** Whether `hash` is the SHA-256 of `text`, as the protocol requires of a registration. */
   matches(hash: string, text: string): boolean;
+  /** Whether this caller's texts are registered at all. */
+  registers(caller: Caller): boolean;
   /** Registers a text under its hash, in the background: a failure only means it is sent again. */
   register(hash: string, text: string): void;
   /** Counts a hash answered from a document this process kept, without asking the store (a hit all the same). */
@@ -36,7 +43,20 @@ export const PERSISTED_QUERY_BOUNDS: ExpiringStoreBounds<string> = {
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
-export function createPersistedQueries(store: ExpiringStore<string>, onLookup?: (result: 'hit' | 'miss') => void): PersistedQueries {
+export interface PersistedQueriesOptions {
+  /**
+   * Whether a caller's texts are registered: never an anonymous caller's, who has nothing to run
+   * a document with (the default). Callers this says no to are answered but register nothing.
+   */
+  registers?: (caller: Caller) => boolean;
+  onLookup?: (result: 'hit' | 'miss') => void;
+}
+
+const notAnonymous = (caller: Caller) => caller.kind !== 'anonymous';
+
+export function createPersistedQueries(store: ExpiringStore<string>, options: PersistedQueriesOptions = {}): PersistedQueries {
+  const { onLookup } = options;
+  const registers = options.registers ?? notAnonymous;
   return {
     async get(hash) {
       if (!SHA256_HEX.test(hash)) return undefined;
@@ -52,6 +72,7 @@ export function createPersistedQueries(store: ExpiringStore<string>, onLookup?: 
       return found;
     },
     matches: (hash, text) => SHA256_HEX.test(hash) && sha256Hex(text) === hash,
+    registers: (caller) => caller.kind !== 'anonymous' && registers(caller),
     register(hash, text) {
       store.set(hash, text, PERSISTED_QUERY_TTL_MS).catch(() => {});
     },

@@ -76,7 +76,12 @@ export async function createAnswering<Context extends BaseContext>(
     schema,
     policies,
     trusted: apps.trusted,
-    persisted: createPersistedQueries(options.cache.namespace('apq', PERSISTED_QUERY_BOUNDS), (result) => metrics.cacheLookups.inc({ cache: 'apq', result })),
+    persisted: createPersistedQueries(options.cache.namespace('apq', PERSISTED_QUERY_BOUNDS), {
+      // A partner whose token the campaign API refused lately cannot run what it sends; an app key
+      // runs what the policies let it (in production, the manifest's documents, which are never registered).
+      registers: (caller) => caller.kind === 'app' || (caller.kind === 'partner' && verdicts.get(tokenKey(caller)) !== 'refused'),
+      onLookup: (result) => metrics.cacheLookups.inc({ cache: 'apq', result }),
+    }),
     documents: { maxBytes: DOCUMENTS_MAX_BYTES, maxTextLength: 64 * 1024 },
     verdictBytes: VERDICTS_MAX_BYTES,
   });

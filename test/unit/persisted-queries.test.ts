@@ -9,7 +9,7 @@ async function persisted() {
   const cache = await createCacheStore(undefined);
   const store = cache.namespace('apq', PERSISTED_QUERY_BOUNDS);
   const lookups: string[] = [];
-  return { queries: createPersistedQueries(store, (result) => lookups.push(result)), lookups, store };
+  return { queries: createPersistedQueries(store, { onLookup: (result) => lookups.push(result) }), lookups, store };
 }
 
 describe('automatic persisted queries', () => {
@@ -32,6 +32,16 @@ describe('automatic persisted queries', () => {
     expect(queries.matches(sha256('{ a }'), '{ a }')).toBe(true);
     expect(queries.matches(sha256('{ a }'), '{ b }')).toBe(false);
     expect(queries.matches(sha256('{ a }').toUpperCase(), '{ a }')).toBe(false);
+  });
+
+  it('are registered by no anonymous caller, whatever the rule for the others says', async () => {
+    const cache = await createCacheStore(undefined);
+    const everyone = createPersistedQueries(cache.namespace('apq', PERSISTED_QUERY_BOUNDS), { registers: () => true });
+    expect(everyone.registers({ kind: 'anonymous', problem: 'missing' })).toBe(false);
+    expect(everyone.registers({ kind: 'partner', token: 't' })).toBe(true);
+    const byDefault = createPersistedQueries(cache.namespace('apq', PERSISTED_QUERY_BOUNDS));
+    expect(byDefault.registers({ kind: 'anonymous', problem: 'malformed' })).toBe(false);
+    expect(byDefault.registers({ kind: 'partner', token: 't' })).toBe(true);
   });
 
   it('are a miss, never an error, when the store fails', async () => {
