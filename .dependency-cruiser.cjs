@@ -3,6 +3,7 @@
  * downward; docs/architecture.md says what each folder owns and why the layers are these.
  *
  *   text, bounded          quoting and the text rule; the bounded stores: import nothing of ours
+ *   secrets                the keyed hashes of tokens and app keys: import only the bounded stores
  *   campaign-api           the REST contract and its client
  *   emulator               the REST API, from the contract alone
  *   observability, tracing logs, metrics, spans
@@ -14,7 +15,8 @@
  *   server                 the composition root: wires everything; main.ts starts it
  *
  * Also part of `npm run layers`: scripts/layer-rules.ts, for what a module does with what it
- * imports (a Map or Set kept beyond one call outside src/bounded/).
+ * imports (a Map or Set kept beyond one call outside src/bounded/; createHash and createHmac
+ * outside src/secrets/).
  */
 const DOMAINS = '^src/(campaigns|categories|feed|apps|subscriptions)/';
 
@@ -33,6 +35,13 @@ module.exports = {
       comment: 'The bounded stores sit below every layer, so that any of them can keep things through them.',
       from: { path: '^src/bounded/' },
       to: { path: '^src/', pathNot: '^src/bounded/' },
+    },
+    {
+      name: 'secrets-below-everything-else',
+      severity: 'error',
+      comment: 'Every layer makes its keyed hashes through src/secrets/, so it knows nothing above the bounded stores.',
+      from: { path: '^src/secrets/' },
+      to: { path: '^src/', pathNot: '^src/(secrets|bounded)/' },
     },
     {
       name: 'one-bounded-memory',

@@ -6,6 +6,9 @@
 //   hands out) is made only in src/bounded/ (BoundedMemory), or says why nothing a client does can
 //   grow it: a `// bounded: <why>` comment on its declaration, a `ReadonlyMap`/`ReadonlySet` type
 //   (nothing can add to it), or an entry of ALLOWED below.
+// - keyed-hashes: anything derived from a partner token is a keyed hash made in src/secrets/, so
+//   `createHash` and `createHmac` of node:crypto are imported only there, and by the modules
+//   ALLOWED below for digests that are not made from a secret.
 //
 // `tsx scripts/layer-rules.ts [folder]` checks src/ (or the folder given) and exits 1 on a
 // violation; test/unit/layer-rules.test.ts shows it refusing each kind.
@@ -17,14 +20,14 @@ import ts from 'typescript';
 export interface Violation {
   file: string;
   line: number;
-  rule: 'kept-collections';
+  rule: 'kept-collections' | 'keyed-hashes';
   message: string;
 }
 
 interface Allowance {
   /** A path under the checked folder, `/`-separated; a folder ends with `/`. */
   path: string;
-  /** The variable or field; `*` for any. */
+  /** The variable or field (kept-collections), or the import (keyed-hashes); `*` for any. */
   name: string;
   reason: string;
 }
@@ -40,9 +43,18 @@ export const ALLOWED: Record<Violation['rule'], readonly Allowance[]> = {
     { path: 'src/subscriptions/websocket.ts', name: 'open', reason: 'the open sockets, each removed when closed' },
     { path: 'src/subscriptions/sse.ts', name: 'streams', reason: 'the open streams, each removed when closed' },
   ],
+  'keyed-hashes': [
+    { path: 'src/secrets/', name: '*', reason: 'the keyed hashes themselves' },
+    { path: 'src/pipeline/documents.ts', name: 'createHash', reason: "the SHA-256 of a document's text: the name persisted queries and trusted documents give it" },
+    { path: 'src/pipeline/response-cache.ts', name: 'createHash', reason: 'the ETag of an answer' },
+    { path: 'src/http/explorer.ts', name: 'createHash', reason: "the ETags of the explorer's files" },
+    { path: 'src/campaigns/positions.ts', name: 'createHash', reason: "a pin code's place in a pin cursor" },
+    { path: 'src/graphql/pagination.ts', name: 'createHmac', reason: "signs a cursor's position under CURSOR_SECRET, over the partner's keyed hash" },
+  ],
 };
 
 const KEPT = new Set(['Map', 'Set']);
+const HASHING = new Set(['createHash', 'createHmac']);
 /** A marker says why: a few words at least. */
 const MARKER = /\bbounded:\s*\S.{8,}/;
 /** Array methods that call their callback before they return: a collection it reads is still one call's. */
@@ -212,6 +224,19 @@ export function checkSource(file: string, text: string): Violation[] {
           `a ${node.expression.text} kept beyond one call (${kept.why}${kept.name === '*' ? '' : `: ${kept.name}`}): keep it in a BoundedMemory (src/bounded/), type it Readonly${node.expression.text}, or say why no client can grow it in a "// bounded: <why>" comment`,
         );
       }
+    }
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier) && /^(node:)?crypto$/.test(node.moduleSpecifier.text)) {
+      const clause = ts.isImportDeclaration(node) ? node.importClause : undefined;
+      const named = clause?.namedBindings && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : ts.isExportDeclaration(node) && node.exportClause && ts.isNamedExports(node.exportClause) ? node.exportClause.elements : undefined;
+      const whole = clause ? clause.name !== undefined || (clause.namedBindings !== undefined && ts.isNamespaceImport(clause.namedBindings)) : ts.isExportDeclaration(node) && !node.exportClause;
+      const names = [...(named ?? []).map((e) => (e.propertyName ?? e.name).text).filter((n) => HASHING.has(n)), ...(whole ? ['*'] : [])];
+      for (const name of names) {
+        if (allowed('keyed-hashes', file, name)) continue;
+        report(node, 'keyed-hashes', `${name === '*' ? 'node:crypto as a whole' : name} imported outside src/secrets/: a hash of anything a client sends is a keyed hash made there (keyedHash), never an unkeyed one`);
+      }
+    }
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0]) && /^(node:)?crypto$/.test(node.arguments[0].text) && !allowed('keyed-hashes', file, '*')) {
+      report(node, 'keyed-hashes', 'node:crypto imported dynamically outside src/secrets/: make keyed hashes there');
     }
     ts.forEachChild(node, visit);
   };

@@ -83,7 +83,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const context: Context = { production: e.NODE_ENV === 'production', env, present };
-  const problems = [...backend.check(e, context), ...live.check(e, context), ...server.check(e, context), ...tracing.check(e, context)];
+  const problems = [...backend.check(e, context), ...cache.check(e, context), ...live.check(e, context), ...server.check(e, context), ...tracing.check(e, context)];
   if (problems.length) throw new ConfigError(problems);
   return assemble(e, context);
 }

@@ -1,5 +1,5 @@
-import { createHmac, randomBytes } from 'node:crypto';
 import { BoundedMemory, type ExpiringStore } from '../bounded/index.js';
+import { keyedHashes, type KeyedHashes } from '../secrets/index.js';
 import { CacheTimeoutError, withinMs } from './bounded.js';
 import type { CacheStore } from './store.js';
 
@@ -10,10 +10,10 @@ import type { CacheStore } from './store.js';
  * (live status connections and subscriptions). A token one of them saw accepted is accepted by
  * the others without another backend call, and a token one saw refused is refused by all.
  *
- * A token is kept only as an HMAC: under a secret made for this process, or, when the fleet
- * shares verdicts on Redis, under a key derived from `CURSOR_SECRET`, which every instance of
- * the fleet has and nobody else. Nothing kept lets anyone check a guess of a token without that
- * secret. Every entry is one key of a fixed size and an expiry time, at most `maxEntries` of each
+ * A token is kept only as its keyed hash (src/secrets/): under a secret made for this process,
+ * or, when the fleet shares verdicts on Redis, under a key derived from `CURSOR_SECRET`, which
+ * every instance of the fleet has and nobody else. Nothing kept lets anyone check a guess of a
+ * token without that secret. Every entry is one key of a fixed size and an expiry time, at most `maxEntries` of each
  * verdict, the least recently used going first; expired entries go as new ones come, so a flood
  * of made-up tokens costs a bounded amount of memory, and cannot push out the tokens the API
  * accepted.
@@ -26,18 +26,14 @@ export interface TokenVerdictsOptions {
   /** Tokens kept at most in this process, of each verdict. */
   maxEntries: number;
   now?: () => number;
-  /** Verdicts seen by every instance of a fleet; without it they stay in this process. */
+  /** What a token is kept under; default: keyed hashes under a secret of this process. */
+  hashes?: KeyedHashes;
+  /** Verdicts seen by every instance of a fleet (`hashes` must then be the fleet's); without it they stay in this process. */
   shared?: SharedVerdictsOptions;
 }
 
 export interface SharedVerdictsOptions {
   store: VerdictStore;
-  /**
-   * A secret every instance of the fleet has (`CURSOR_SECRET`): the tokens' keys are HMACs under
-   * a key derived from it, so that instances find each other's verdicts and nobody else can
-   * compute a key from a token.
-   */
-  secret: string;
   /** Longest wait for the store before a check goes on without it; default 200 ms. */
   timeoutMs?: number;
   /** After a wait that ran out, how long the store is not asked; default 1 s. */
@@ -118,17 +114,11 @@ class Expiring {
   }
 }
 
-/** How many tokens' keys are kept, and the longest token kept (partner tokens are far shorter). */
-const KEPT_KEYS = 1000;
-const KEPT_TOKEN_LENGTH = 256;
 /** Checks under way at most; past it a check of another token is not joined by later ones. */
 const MAX_CHECKING = 10_000;
 
-/** Domain separation: the verdicts' key is not the key of cursors, nor of anything else made from CURSOR_SECRET. */
-const SHARED_KEY_LABEL = 'token-verdicts';
-
 export class TokenVerdicts {
-  readonly #secret: Buffer;
+  readonly #hashes: KeyedHashes;
   readonly #accepted: Expiring;
   readonly #refused: Expiring;
   readonly #now: () => number;
@@ -137,16 +127,16 @@ export class TokenVerdicts {
   readonly #checking = new BoundedMemory<string, Promise<TokenVerdict>>({ maxEntries: MAX_CHECKING });
   /** The store is not asked before this time (it did not answer in time lately). */
   #sharedPausedUntil = -Infinity;
-  /** The keys of the tokens seen lately, the least recently used going first. */
-  readonly #keys = new BoundedMemory<string, string>({ maxEntries: KEPT_KEYS });
 
   constructor(options: TokenVerdictsOptions) {
     this.#now = options.now ?? Date.now;
     this.#accepted = new Expiring(options.acceptedForMs, options.maxEntries, this.#now);
     this.#refused = new Expiring(options.refusedForMs, options.maxEntries, this.#now);
     const shared = options.shared;
+    this.#hashes = options.hashes ?? keyedHashes();
+    // Instances find each other's verdicts only under the fleet's key, and only the fleet has it.
+    if (shared && !this.#hashes.shared) throw new Error('token verdicts are shared only under keyed hashes of the fleet\'s secret');
     this.#shared = shared && { ...shared, timeoutMs: shared.timeoutMs ?? 200, pauseAfterTimeoutMs: shared.pauseAfterTimeoutMs ?? 1000 };
-    this.#secret = shared ? createHmac('sha256', shared.secret).update(SHARED_KEY_LABEL).digest() : randomBytes(32);
   }
 
   /** Whether verdicts are shared with the other instances of a fleet. */
@@ -154,14 +144,9 @@ export class TokenVerdicts {
     return this.#shared !== undefined;
   }
 
-  /**
-   * The key a token is kept under; compute it once per lookup and pass it to the others. The keys
-   * of the tokens seen lately are kept: a keyed hash per request would be a large share of what a
-   * remembered answer costs. Only tokens of a usual length, and a bounded number of them, so a
-   * flood of made-up or oversized tokens keeps nothing more.
-   */
+  /** The key a token is kept under, its keyed hash; compute it once per lookup and pass it to the others. */
   key(token: string): string {
-    return this.#keys.remember(token, () => createHmac('sha256', this.#secret).update(token).digest('base64url'), token.length <= KEPT_TOKEN_LENGTH);
+    return this.#hashes.of('token-verdicts', token);
   }
 
   /**
@@ -258,16 +243,17 @@ export class TokenVerdicts {
 
 /**
  * The process's token verdicts, with the defaults. Shared by the fleet when the cache is Redis
- * and `CURSOR_SECRET` is set (every instance must compute the same key from a token, and only
- * they); otherwise each instance keeps its own, and checks a token it has not seen itself.
+ * and the keyed hashes are the fleet's (`CURSOR_SECRET`: every instance must compute the same key
+ * from a token, and only they); otherwise each instance keeps its own, and checks a token it has
+ * not seen itself.
  */
-export function createTokenVerdicts(cache: CacheStore, cursorSecret: string | undefined, onError?: (error: unknown) => void): TokenVerdicts {
-  const options = { acceptedForMs: TOKEN_ACCEPTED_FOR_MS, refusedForMs: TOKEN_REFUSED_FOR_MS, maxEntries: TOKEN_VERDICTS_MAX };
-  if (cache.kind !== 'redis' || cursorSecret === undefined) return new TokenVerdicts(options);
+export function createTokenVerdicts(cache: CacheStore, hashes: KeyedHashes, onError?: (error: unknown) => void): TokenVerdicts {
+  const options = { acceptedForMs: TOKEN_ACCEPTED_FOR_MS, refusedForMs: TOKEN_REFUSED_FOR_MS, maxEntries: TOKEN_VERDICTS_MAX, hashes };
+  if (cache.kind !== 'redis' || !hashes.shared) return new TokenVerdicts(options);
   const store = cache.namespace<StoredVerdict>('token-verdicts', {
     maxBytes: TOKEN_VERDICTS_MAX * STORED_VERDICT_BYTES,
     maxEntryBytes: STORED_VERDICT_BYTES,
     sizeOf: (_, key) => key.length * 2 + 64,
   });
-  return new TokenVerdicts({ ...options, shared: { store: verdictStore(store), secret: cursorSecret, ...(onError ? { onError } : {}) } });
+  return new TokenVerdicts({ ...options, shared: { store: verdictStore(store), ...(onError ? { onError } : {}) } });
 }

@@ -2,7 +2,7 @@ import { BoundedMemory } from '../bounded/index.js';
 import type { CampaignApi } from '../campaign-api/api.js';
 import { BusinessError, MAX_PAGE_LIMIT, type CampaignDetails } from '../campaign-api/index.js';
 import type { Coordination } from '../cache/coordination.js';
-import { adopt, type FeedStore, type LocalFeeds, type PartnerFeed } from './store.js';
+import { adopt, offerRecord, type FeedStore, type LocalFeeds, type PartnerFeed } from './store.js';
 
 /**
  * Building a partner's feed: the campaign API's fan-out, one build per partner at a time in this
@@ -90,7 +90,7 @@ export function createFeedBuilder(options: FeedBuilderOptions): FeedBuilder {
       await Promise.all(Array.from({ length: Math.min(options.concurrency, running.length) }, worker));
       const items = records
         .filter((r): r is CampaignDetails => r !== null && r.campaignStatus === 'started')
-        .map((record) => ({ id: record.ymCampaignId, categoryId: record.categoryId ?? null, record }))
+        .map((record) => ({ id: record.ymCampaignId, categoryId: record.categoryId ?? null, record: offerRecord(record) }))
         .sort((a, b) => b.id - a.id);
       options.onBuild?.('ok', performance.now() - started);
       return { items, builtAt };

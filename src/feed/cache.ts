@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { BoundedMemory, type ExpiringStore } from '../bounded/index.js';
 import type { CampaignApi } from '../campaign-api/api.js';
 import type { Coordination } from '../cache/coordination.js';
+import type { KeyedHashes } from '../secrets/index.js';
 import { createFeedBuilder } from './builder.js';
 import { createFeedRefresh } from './refresh.js';
-import { adopt, FeedStore, LocalFeeds, partnerHash, type FeedItem, type PartnerFeed } from './store.js';
+import { adopt, FeedStore, LocalFeeds, type FeedItem, type PartnerFeed } from './store.js';
 
 export type { FeedItem } from './store.js';
 
@@ -26,7 +26,7 @@ export type { FeedItem } from './store.js';
  * - cached per partner, whatever the filter, page or locale asked: those are applied to the
  *   cached feed per request, so a flood of distinct variables cannot grow the cache.
  *
- * Keys hold a hash of the partner token, never the token.
+ * Keys hold the partner token's keyed hash, never the token.
  *
  * This module is the read path; builds are builder.ts's, refreshes after writes refresh.ts's,
  * and where feeds are kept store.ts's.
@@ -45,7 +45,7 @@ export interface FeedView {
   version: string;
   /** Until when every part counts as fresh (past it, a read may rebuild). */
   freshUntil: number;
-  /** A hash of the partner set, for cursors bound to it. */
+  /** The keyed hash of the partner set, for cursors bound to it. */
   setKey: string;
 }
 
@@ -54,6 +54,8 @@ export interface FeedCacheOptions {
   /** The feed's namespace of the shared cache (`feedStoreBounds`). */
   store: ExpiringStore<PartnerFeed>;
   coordination: Coordination;
+  /** What a partner is named by in keys and messages: its token's keyed hash. */
+  hashes: KeyedHashes;
   ttlMs: number;
   maxStaleMs: number;
   lockMs: number;
@@ -92,6 +94,7 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
   const retryAfterFailureMs = Math.min(ttlMs, 5000);
   const locals = new LocalFeeds();
   const store = new FeedStore(options.store, ttlMs + maxStaleMs, options.onError);
+  const partnerHash = (token: string) => options.hashes.of('feed-partner', token);
   const merged = new BoundedMemory<string, { parts: PartnerFeed[]; items: FeedItem[] }>({ maxEntries: MAX_MERGED });
   // bounded: work under way (builds, one per partner at a time, and rebuilds after writes), each gone once settled.
   const pending = new Set<Promise<unknown>>();
@@ -119,7 +122,7 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
     track,
     onBuild: options.onBuild,
   });
-  const refresh = createFeedRefresh({ store, locals, builder, coordination: options.coordination, track, onError: options.onError });
+  const refresh = createFeedRefresh({ store, locals, builder, coordination: options.coordination, partnerHash, track, onError: options.onError });
 
   async function partnerFeed(token: string): Promise<{ entry: PartnerFeed; stale: boolean }> {
     const p = partnerHash(token);
@@ -189,7 +192,7 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
       const parts = await Promise.allSettled(tokens.map((token) => partnerFeed(token)));
       const ok = parts.filter((r): r is PromiseFulfilledResult<{ entry: PartnerFeed; stale: boolean }> => r.status === 'fulfilled');
       if (ok.length === 0) throw (parts[0] as PromiseRejectedResult).reason;
-      const setKey = tokens.length === 1 ? partnerHash(tokens[0]!) : createHash('sha256').update(tokens.map(partnerHash).sort().join(',')).digest('hex').slice(0, 32);
+      const setKey = tokens.length === 1 ? partnerHash(tokens[0]!) : options.hashes.of('feed-partners', tokens.map(partnerHash).sort().join(','));
       const entries = ok.map((r) => r.value.entry);
       return {
         items: mergedItems(setKey, entries),

@@ -3,7 +3,7 @@ import { BoundedMemory } from '../bounded/index.js';
 import type { Coordination } from '../cache/coordination.js';
 import type { WriteEvents, WriteOperation } from '../campaign-api/writes.js';
 import type { FeedBuilder } from './builder.js';
-import { adopt, partnerHash, type FeedStore, type LocalFeeds } from './store.js';
+import { adopt, type FeedStore, type LocalFeeds } from './store.js';
 
 /**
  * Refreshing a feed after a write: the partner's feed is rebuilt at once and every instance is
@@ -16,6 +16,8 @@ export interface FeedRefreshOptions {
   locals: LocalFeeds;
   builder: FeedBuilder;
   coordination: Coordination;
+  /** A partner's name in keys and messages: its token's keyed hash. */
+  partnerHash: (token: string) => string;
   /** Keeps the promise of work under way until it settles (for `settled`). */
   track: <T>(promise: Promise<T>) => Promise<T>;
   onError: ((error: unknown, context: string) => void) | undefined;
@@ -86,7 +88,7 @@ export function createFeedRefresh(options: FeedRefreshOptions): FeedRefresh {
 
   return {
     invalidate(token) {
-      options.track(invalidated(partnerHash(token), token)).catch((error: unknown) => options.onError?.(error, 'feed invalidation'));
+      options.track(invalidated(options.partnerHash(token), token)).catch((error: unknown) => options.onError?.(error, 'feed invalidation'));
     },
   };
 }

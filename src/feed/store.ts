@@ -1,19 +1,65 @@
-import { createHash } from 'node:crypto';
 import { BoundedMemory, type ExpiringStore, type ExpiringStoreBounds } from '../bounded/index.js';
 import type { CampaignDetails } from '../campaign-api/index.js';
 
 /**
  * Where built feeds are kept: the namespace of the shared cache every instance shares (memory,
  * or Redis for a fleet), and this process's own copy of each partner's feed, which the hot path
- * reads. Keys hold a hash of the partner token, never the token.
+ * reads. Keys hold the partner token's keyed hash (src/secrets/), never the token.
  */
+
+/**
+ * What an offer shows of its campaign: the card, the merchant, the discount, cashback and pin
+ * settings, when it ends, where it is shown. The feed is kept for other requests and other
+ * instances, so it keeps only these public fields of a running campaign; never a fee, nor the
+ * partner's own number for the campaign.
+ */
+const OFFER_FIELDS = [
+  'ymCampaignId',
+  'campaignStatus',
+  'campaignType',
+  'campaignEnd',
+  'offerEnd',
+  'offerDuration',
+  'categoryId',
+  'supportedPlatforms',
+  'merchantName',
+  'merchantDomain',
+  'merchantLogoSvg',
+  'merchantLogoPng',
+  'backgroundColor',
+  'fontColor',
+  'backgroundImage',
+  'appearanceType',
+  'description',
+  'conditions',
+  'acceptUrl',
+  'discountType',
+  'discountAmount',
+  'discountCurrency',
+  'cashbackType',
+  'cashbackConfirmTime',
+  'pinType',
+  'pinDisplayType',
+  'pinEnd',
+  'couponCode',
+] as const satisfies readonly (keyof CampaignDetails)[];
+
+/** A campaign's record as an offer reads it (and as every reader of a record may: it is one). */
+export type OfferRecord = Pick<CampaignDetails, (typeof OFFER_FIELDS)[number]>;
+
+/** The fields of a record an offer shows, and no other. */
+export function offerRecord(record: CampaignDetails): OfferRecord {
+  const offer: Partial<Record<keyof OfferRecord, unknown>> = {};
+  for (const field of OFFER_FIELDS) if (record[field] !== undefined) offer[field] = record[field];
+  return offer as OfferRecord;
+}
 
 export interface FeedItem {
   /** ymCampaignId. */
   id: number;
   categoryId: number | null;
-  /** The campaign's record, which its card is made from (`cardOf`). */
-  record: CampaignDetails;
+  /** What the offer shows of the campaign's record (its card is made from it, `cardOf`). */
+  record: OfferRecord;
 }
 
 /** One partner's built feed, as stored. */
@@ -22,15 +68,6 @@ export interface PartnerFeed {
   items: FeedItem[];
   /** When the build started (so a build that raced a later change never overwrites it). */
   builtAt: number;
-}
-
-/** Tokens come from clients: only short ones are remembered, so the table's bytes are bounded too. */
-const MAX_HASHES = 10_000;
-const MAX_REMEMBERED_TOKEN = 256;
-const hashes = new BoundedMemory<string, string>({ maxEntries: MAX_HASHES });
-/** A partner's name in keys and messages: a hash of its token, never the token. */
-export function partnerHash(token: string): string {
-  return hashes.remember(token, () => createHash('sha256').update(`partner:${token}`).digest('hex').slice(0, 32), token.length <= MAX_REMEMBERED_TOKEN);
 }
 
 /** What this process knows of one partner's feed. */
@@ -125,4 +162,5 @@ export class FeedStore {
   }
 }
 
-const storeKey = (p: string) => `feed:v1:${p}`;
+/** A feed's key in its namespace; the version is that of what an item holds (an offer's fields only). */
+const storeKey = (p: string) => `v2:${p}`;

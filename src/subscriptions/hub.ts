@@ -3,7 +3,8 @@ import { UnauthenticatedError } from '../campaign-api/index.js';
 import { TOKEN_ACCEPTED_FOR_MS, TOKEN_REFUSED_FOR_MS, TOKEN_VERDICTS_MAX, TokenVerdicts, type TokenVerdict } from '../cache/token-verdicts.js';
 import { failureFields } from '../observability/failures.js';
 import type { Logger } from '../observability/logger.js';
-import { partnerKey, type StatusEvent } from './events.js';
+import { keyedHashes, type KeyedHashes } from '../secrets/index.js';
+import type { StatusEvent } from './events.js';
 import { PartnerWatch, type ReaderOptions } from './partner.js';
 import { LiveErrorCode, Watch } from './watch.js';
 
@@ -19,6 +20,12 @@ export interface LiveStatusOptions extends ReaderOptions {
    * call). Without it the hub keeps its own.
    */
   verdicts?: TokenVerdicts;
+  /**
+   * What a partner is named by in maps, Redis keys and messages: its token's keyed hash, the same
+   * on every instance of a fleet (`CURSOR_SECRET`), so that they share one reader. Without it, a
+   * secret of this process: it then reads for its own watchers.
+   */
+  hashes?: KeyedHashes;
 }
 
 /** A token check: `unknown` when the backend could not be asked (it is down). */
@@ -48,10 +55,12 @@ export class LiveStatus {
   // bounded: publications under way, each removed when the bus answered.
   readonly #publishing = new Set<Promise<void>>();
   #lastWarn = 0;
+  readonly #hashes: KeyedHashes;
 
   constructor(private readonly options: LiveStatusOptions) {
+    this.#hashes = options.hashes ?? keyedHashes();
     this.verdicts =
-      options.verdicts ?? new TokenVerdicts({ acceptedForMs: TOKEN_ACCEPTED_FOR_MS, refusedForMs: TOKEN_REFUSED_FOR_MS, maxEntries: TOKEN_VERDICTS_MAX });
+      options.verdicts ?? new TokenVerdicts({ acceptedForMs: TOKEN_ACCEPTED_FOR_MS, refusedForMs: TOKEN_REFUSED_FOR_MS, maxEntries: TOKEN_VERDICTS_MAX, hashes: this.#hashes });
     options.bus.onEvent((event) => this.#partners.get(event.partner)?.published(event));
   }
 
@@ -87,9 +96,14 @@ export class LiveStatus {
       );
   }
 
+  /** The partner a token stands for, as every shared structure names it: never the token, nor an unkeyed hash of it. */
+  #partnerKey(token: string): string {
+    return this.#hashes.of('live-partner', token);
+  }
+
   /** Counts a connection of the partner; false when it already has `max`. */
   admit(token: string, max: number): boolean {
-    const key = partnerKey(token);
+    const key = this.#partnerKey(token);
     const count = this.#connections.get(key) ?? 0;
     if (count >= max) return false;
     this.#connections.set(key, count + 1);
@@ -97,7 +111,7 @@ export class LiveStatus {
   }
 
   leave(token: string): void {
-    const key = partnerKey(token);
+    const key = this.#partnerKey(token);
     const count = (this.#connections.get(key) ?? 1) - 1;
     if (count <= 0) this.#connections.delete(key);
     else this.#connections.set(key, count);
@@ -110,7 +124,7 @@ export class LiveStatus {
         extensions: { code: LiveErrorCode.SHUTTING_DOWN },
       });
     }
-    const key = partnerKey(token);
+    const key = this.#partnerKey(token);
     let partner = this.#partners.get(key);
     if (!partner) {
       partner = new PartnerWatch(key, token, this, this.options);
@@ -137,7 +151,7 @@ export class LiveStatus {
   published(token: string, id: number, status: string): void {
     if (this.#busClosed) return;
     const stamp = Date.now();
-    const key = partnerKey(token);
+    const key = this.#partnerKey(token);
     const at = new Date(stamp).toISOString();
     this.#partners.get(key)?.mutated({ id, status, stamp, at });
     const publishing = this.options.bus.record(key, [{ id, status }], stamp, at, 'mutation').catch((error: unknown) => {

@@ -3,6 +3,7 @@ import { createClient } from '@keyv/redis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCacheStore, type CacheStore } from '../../src/cache/store.js';
 import { createTokenVerdicts, verdictStore, TokenVerdicts, type StoredVerdict, type TokenVerdict, type VerdictStore } from '../../src/cache/token-verdicts.js';
+import { keyedHashes } from '../../src/secrets/index.js';
 import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis.js';
 
 /**
@@ -94,7 +95,8 @@ describe.each(KINDS)('token verdicts over the $kind cache', ({ kind, skip }) => 
       acceptedForMs: 60_000,
       refusedForMs: options.refusedForMs ?? 5000,
       maxEntries: 100,
-      shared: { store: shared, secret: options.secret ?? SECRET, timeoutMs: options.timeoutMs ?? 200 },
+      hashes: keyedHashes(options.secret ?? SECRET),
+      shared: { store: shared, timeoutMs: options.timeoutMs ?? 200 },
     });
   };
 
@@ -163,10 +165,10 @@ describe.each(KINDS)('token verdicts over the $kind cache', ({ kind, skip }) => 
   });
 
   it.skipIf(skip)('is shared only on Redis with CURSOR_SECRET: without either, verdicts stay in each instance', async () => {
-    expect(createTokenVerdicts(one, SECRET).shared).toBe(kind === 'redis');
-    expect(createTokenVerdicts(one, undefined).shared).toBe(false);
+    expect(createTokenVerdicts(one, keyedHashes(SECRET)).shared).toBe(kind === 'redis');
+    expect(createTokenVerdicts(one, keyedHashes()).shared).toBe(false);
     // Without the secret each instance keys tokens under a secret of its own.
-    expect(createTokenVerdicts(one, undefined).key('t')).not.toBe(createTokenVerdicts(two, undefined).key('t'));
+    expect(createTokenVerdicts(one, keyedHashes()).key('t')).not.toBe(createTokenVerdicts(two, keyedHashes()).key('t'));
   });
 });
 
@@ -188,7 +190,8 @@ describe.skipIf(!redisAvailable)('token verdicts while Redis fails', () => {
       acceptedForMs: 60_000,
       refusedForMs: 5000,
       maxEntries: 100,
-      shared: { store: verdictStore(store.namespace<StoredVerdict>('verdicts-outage', BOUNDS)), secret: SECRET, timeoutMs: 200, pauseAfterTimeoutMs: 1000 },
+      hashes: keyedHashes(SECRET),
+      shared: { store: verdictStore(store.namespace<StoredVerdict>('verdicts-outage', BOUNDS)), timeoutMs: 200, pauseAfterTimeoutMs: 1000 },
     });
 
   it('asks the API when Redis hangs, within the bound, and keeps the verdict in the instance', async () => {

@@ -15,7 +15,8 @@ import { CAMPAIGN_CHANGED, liveClient, until, type LiveClient } from '../subscri
  * real redis-server: every feature that writes there (persisted queries, floods of them included;
  * the category directory; token verdicts, accepted and refused; the offer feed, its build lock and
  * the app rate limits; live status's lease and record) has run, and then every key has an expiry
- * and none holds megabytes.
+ * and none holds megabytes; no key or value holds a token, an app key or an unkeyed hash of one
+ * (whoever reads Redis could test guesses of them offline), and the feed keeps no fee.
  */
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const MB = 1024 * 1024;
@@ -56,6 +57,24 @@ describe.skipIf(!redisAvailable)('keys in Redis after real traffic (production)'
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** Everything Redis holds, as text: every key and every value (strings and hashes). */
+  async function contents(): Promise<string> {
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    try {
+      const names = await client.keys('*');
+      const values = await Promise.all(
+        names.map(async (key) => {
+          const type = await client.type(key);
+          return type === 'hash' ? JSON.stringify(await client.hGetAll(key)) : type === 'string' ? await client.get(key) : type;
+        }),
+      );
+      return JSON.stringify(names) + values.join('\n');
+    } finally {
+      await client.close();
+    }
+  }
+
   /** Every key with its time to live (ms) and the bytes Redis says it takes. */
   async function keys(): Promise<{ key: string; ttl: number; bytes: number }[]> {
     const client = createClient({ url: redis.url });
@@ -68,7 +87,7 @@ describe.skipIf(!redisAvailable)('keys in Redis after real traffic (production)'
     }
   }
 
-  it('every key written has an expiry, and none holds megabytes', { timeout: 120_000 }, async () => {
+  it('every key written has an expiry, none holds megabytes, and none a credential or an unkeyed hash of one', { timeout: 120_000 }, async () => {
     const store = partner(DEMO_TOKENS.store);
     // Persisted queries: one of a usual length, then floods of texts padded to 4 MB by a comment.
     const usual = '{ categories { id name } }';
@@ -111,5 +130,21 @@ describe.skipIf(!redisAvailable)('keys in Redis after real traffic (production)'
     }
     // The padded texts were kept nowhere: the one text stored is the usual one.
     expect(found.filter(({ key }) => key.startsWith('campaign-bff:apq:')).map(({ key }) => key)).toEqual([`campaign-bff:apq:${sha256(usual)}`]);
+
+    // Nothing derived from a credential without a key: no token, no app key, no plain hash of one.
+    const held = await contents();
+    const credentials = [DEMO_TOKENS.store, DEMO_TOKENS.aggregator, 'a-made-up-token-of-usual-length', 'demo-app-key'];
+    for (const credential of credentials) {
+      expect(held).not.toContain(credential);
+      for (const text of [credential, `partner:${credential}`]) {
+        for (const encoding of ['hex', 'base64', 'base64url'] as const) {
+          const digest = createHash('sha256').update(text).digest(encoding);
+          expect(held, `sha256(${JSON.stringify(text.replace(credential, '<credential>'))}) in ${encoding}`).not.toContain(digest.slice(0, 16));
+        }
+      }
+    }
+    // The feed keeps what offers show, no fee and no partner's own campaign number.
+    expect(held).toContain('merchantName');
+    for (const field of ['campaignFee', 'feeType', 'feeCurrency', 'partnerCampaignId']) expect(held).not.toContain(`"${field}"`);
   });
 });

@@ -8,10 +8,12 @@ import { checkFolder, checkSource } from '../../scripts/layer-rules.js';
 
 /**
  * The rules `npm run layers` adds to dependency-cruiser's: a Map or Set kept beyond one call is
- * made only in src/bounded/ or says why no client can grow it.
+ * made only in src/bounded/ or says why no client can grow it; createHash and createHmac are
+ * imported only in src/secrets/ and the few modules allowed a digest of something not secret.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const kept = (text: string, file = 'src/feed/example.ts') => checkSource(file, text).filter((v) => v.rule === 'kept-collections');
+const hashes = (text: string, file = 'src/feed/example.ts') => checkSource(file, text).filter((v) => v.rule === 'keyed-hashes');
 
 describe('kept collections', () => {
   it('refuse a Map or Set kept beyond one call: module level, class field, property, or a closure handed out', () => {
@@ -59,6 +61,31 @@ describe('kept collections', () => {
   });
 });
 
+describe('keyed hashes', () => {
+  it('refuse createHash and createHmac outside src/secrets/, whatever the import looks like', () => {
+    const violations = hashes(
+      [
+        "import { createHash } from 'node:crypto';",
+        "import { randomUUID, createHmac as hmac } from 'crypto';",
+        "import * as crypto from 'node:crypto';",
+        "import crypto2 from 'node:crypto';",
+        "export { createHash } from 'node:crypto';",
+        "export async function later() { return import('node:crypto'); }",
+      ].join('\n'),
+    );
+    expect(violations.map((v) => v.line)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(violations[0]!.message).toMatch(/keyed hash made there/);
+  });
+
+  it('let pass what is not a hash, the secrets module, and the digests listed with their reason', () => {
+    expect(hashes("import { randomUUID, timingSafeEqual } from 'node:crypto';")).toEqual([]);
+    expect(hashes("import { createHmac } from 'node:crypto';", 'src/secrets/keyed-hash.ts')).toEqual([]);
+    expect(hashes("import { createHash } from 'node:crypto';", 'src/pipeline/documents.ts')).toEqual([]);
+    // Allowed one digest, not the other.
+    expect(hashes("import { createHmac } from 'node:crypto';", 'src/pipeline/documents.ts')).toHaveLength(1);
+  });
+});
+
 describe('npm run layers', () => {
   const run = (folder?: string) =>
     spawnSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/layer-rules.ts'), ...(folder ? [folder] : [])], { cwd: root, encoding: 'utf8' });
@@ -70,6 +97,7 @@ describe('npm run layers', () => {
       writeFileSync(join(dir, 'src', 'feed', 'store.ts'), "import { createHash } from 'node:crypto';\nexport const hashes = new Map<string, string>();\n");
       const failing = run(dir);
       expect(failing.status).toBe(1);
+      expect(failing.stderr).toContain('src/feed/store.ts:1 [keyed-hashes]');
       expect(failing.stderr).toContain('src/feed/store.ts:2 [kept-collections]');
       writeFileSync(join(dir, 'src', 'feed', 'store.ts'), 'export const names: ReadonlySet<string> = new Set([\'a\']);\n');
       expect(run(dir).status).toBe(0);
