@@ -2,7 +2,8 @@
  * The layering of src/, checked by `npm run layers` (part of `npm test`). Modules are layered
  * downward; docs/architecture.md says what each folder owns and why the layers are these.
  *
- *   text                   quoting and the text rule: imports nothing of ours
+ *   text, bounded          quoting and the text rule; the bounded stores: import nothing of ours
+ *   secrets                the keyed hashes of tokens and app keys: import only the bounded stores
  *   campaign-api           the REST contract and its client
  *   emulator               the REST API, from the contract alone
  *   observability, tracing logs, metrics, spans
@@ -12,6 +13,10 @@
  *   schema                 the request context and the generated resolver types
  *   domains                campaigns, categories, feed, apps, subscriptions (live status)
  *   server                 the composition root: wires everything; main.ts starts it
+ *
+ * Also part of `npm run layers`: scripts/layer-rules.ts, for what a module does with what it
+ * imports (a Map or Set kept beyond one call outside src/bounded/; createHash and createHmac
+ * outside src/secrets/).
  */
 const DOMAINS = '^src/(campaigns|categories|feed|apps|subscriptions)/';
 
@@ -23,6 +28,43 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/text/' },
       to: { path: '^src/', pathNot: '^src/text/' },
+    },
+    {
+      name: 'bounded-imports-nothing',
+      severity: 'error',
+      comment: 'The bounded stores sit below every layer, so that any of them can keep things through them.',
+      from: { path: '^src/bounded/' },
+      to: { path: '^src/', pathNot: '^src/bounded/' },
+    },
+    {
+      name: 'secrets-below-everything-else',
+      severity: 'error',
+      comment: 'Every layer makes its keyed hashes through src/secrets/, so it knows nothing above the bounded stores.',
+      from: { path: '^src/secrets/' },
+      to: { path: '^src/', pathNot: '^src/(secrets|bounded)/' },
+    },
+    {
+      name: 'one-bounded-memory',
+      severity: 'error',
+      comment: 'What a client can grow is kept in a BoundedMemory (src/bounded/), never in an lru-cache of its own.',
+      from: { path: '^src/', pathNot: '^src/bounded/' },
+      to: { path: '^node_modules/lru-cache/' },
+    },
+    {
+      name: 'redis-only-in-the-cache',
+      severity: 'error',
+      comment:
+        "Redis is written only through src/cache/: the shared cache's namespaces (every SET with its PX) and the feed's lock and counters (SET NX PX, a counter's PEXPIRE). Not keyv, not a client of one's own.",
+      from: { path: '^src/', pathNot: '^src/cache/' },
+      to: { path: '^node_modules/(keyv|@keyv/|redis|@redis/|ioredis)' },
+    },
+    {
+      name: 'redis-connections-in-the-cache',
+      severity: 'error',
+      comment:
+        "A Redis connection is opened by the shared cache and the fleet's coordination, and by the live status bus, whose scripts give each key they make an expiry (the lease SET PX, the record PEXPIRE, renewed by the lease's holder): every key has one, as test/server/redis-keys.test.ts checks after real traffic.",
+      from: { path: '^src/', pathNot: ['^src/cache/(store|coordination|redis-[a-z]+)\\.ts$', '^src/subscriptions/redis-bus\\.ts$'] },
+      to: { path: '^src/cache/redis-(connection|common|sentinel|cluster)\\.ts$' },
     },
     {
       name: 'emulator-reads-only-the-contract',

@@ -52,6 +52,8 @@ const NOT_TWICE = [
   'test/server/dependency-logs.test.ts',
   'test/server/metrics-port.test.ts',
   'test/server/source-maps.test.ts',
+  'test/server/persisted-query-bounds.test.ts',
+  'test/server/redis-keys.test.ts',
   'test/apps/hostile-sizes.test.ts',
   'test/client-kit/manifest-production.test.ts',
   'test/client-kit/npm-start.test.ts',

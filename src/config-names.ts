@@ -27,7 +27,7 @@ const UNIT = /_(?:MS|MILLIS|MILLISECONDS|S|SEC|SECS|SECONDS|BYTES|KB|MB)$/;
  */
 const FAMILY_MIN_MEMBERS = 4;
 
-function families(known: Iterable<string>): Map<string, string[]> {
+function families(known: Iterable<string>): ReadonlyMap<string, string[]> {
   const byPrefix = new Map<string, string[]>();
   for (const name of known) {
     const cut = name.indexOf('_');

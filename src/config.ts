@@ -94,7 +94,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = readSettings(envSchema.shape, env);
   const context: Context = { production: e.NODE_ENV === 'production', env, present };
   const removed = removedSettingsIn(present);
-  const problems = [...removed.refused, ...backend.check(e, context), ...live.check(e, context), ...server.check(e, context), ...tracing.check(e, context)];
+  const problems = [...removed.refused, ...backend.check(e, context), ...cache.check(e, context), ...limits.check(e, context), ...live.check(e, context), ...server.check(e, context), ...tracing.check(e, context)];
   if (problems.length) throw new ConfigError(problems);
   /** Removed settings still set, ignored in this release: the process names each in a warning. */
   return { ...assemble(e, context), ignoredSettings: removed.ignored };

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { readFile, watchFile, unwatchFile, type Stats } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError } from '../config.js';
 import type { Logger } from '../observability/logger.js';
+import { keyedHashes, type KeyedHashes } from '../secrets/index.js';
 
 /**
  * App keys: a public, revocable key per app. It ships inside the app, so it is no secret: it
@@ -15,7 +15,7 @@ export interface AppKey {
   name: string;
   /** The partner tokens the app reads for, in the file's order, without repeats. */
   partnerTokens: readonly string[];
-  /** A short hash of the key, for rate-limit buckets and logs. */
+  /** The key's keyed hash (a key is a credential too), for rate-limit buckets and what is remembered per app. */
   keyHash: string;
 }
 
@@ -34,13 +34,16 @@ const entrySchema = z
 
 export const appKeysFileSchema = z.record(z.string(), entrySchema);
 
-export const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex').slice(0, 16);
+export type AppKeysFile = z.input<typeof appKeysFileSchema>;
+
+/** What an app is named by in buckets and caches: its key's keyed hash. */
+export const hashKey = (hashes: KeyedHashes, key: string): string => hashes.of('app-key', key);
 
 /**
  * The keys from a file's text, or an error that says what is wrong where. Never quotes a token:
- * the error goes to the log.
+ * the error goes to the log. Each key's hash is made with `hashes` (default: a secret of this process).
  */
-export function parseAppKeys(text: string): Map<string, AppKey> {
+export function parseAppKeys(text: string, hashes: KeyedHashes = keyedHashes()): ReadonlyMap<string, AppKey> {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -61,7 +64,7 @@ export function parseAppKeys(text: string): Map<string, AppKey> {
   const keys = new Map<string, AppKey>();
   for (const [key, entry] of Object.entries(parsed.data)) {
     const tokens = [...new Set(entry.partnerTokens ?? [entry.partnerToken!])];
-    keys.set(key, Object.freeze({ name: entry.name, partnerTokens: Object.freeze(tokens), keyHash: hashKey(key) }));
+    keys.set(key, Object.freeze({ name: entry.name, partnerTokens: Object.freeze(tokens), keyHash: hashKey(hashes, key) }));
   }
   return keys;
 }
@@ -80,9 +83,11 @@ export interface AppKeyRegistryOptions {
   /** `APP_KEYS_FILE`; unset means only `fixed` keys. */
   file?: string | undefined;
   /** Keys configured in code (the demo key on the embedded emulator); the file's keys win. */
-  fixed?: Map<string, AppKey>;
+  fixed?: ReadonlyMap<string, AppKey>;
   /** How often the file's modification time is checked. */
   reloadMs: number;
+  /** What each key's hash is made with: the fleet's keyed hashes, so that instances share an app's buckets. */
+  hashes: KeyedHashes;
   logger: Logger;
 }
 
@@ -93,8 +98,8 @@ export interface AppKeyRegistryOptions {
  */
 export async function createAppKeyRegistry(options: AppKeyRegistryOptions): Promise<AppKeyRegistry> {
   const { file, logger } = options;
-  const fixed = options.fixed ?? new Map<string, AppKey>();
-  let keys = new Map(fixed);
+  const fixed: ReadonlyMap<string, AppKey> = options.fixed ?? new Map<string, AppKey>();
+  let keys: ReadonlyMap<string, AppKey> = new Map(fixed);
 
   /**
    * Reads the file. At start-up a file that cannot be read or used stops the process, like any
@@ -112,7 +117,7 @@ export async function createAppKeyRegistry(options: AppKeyRegistryOptions): Prom
           return resolve();
         }
         try {
-          const loaded = parseAppKeys(text);
+          const loaded = parseAppKeys(text, options.hashes);
           keys = new Map([...fixed, ...loaded]);
           logger.info({ file, keys: keys.size, apps: [...new Set([...loaded.values()].map((a) => a.name))].slice(0, 50) }, 'app keys loaded');
         } catch (problem) {

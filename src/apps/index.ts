@@ -11,10 +11,12 @@ import { failureFields } from '../observability/failures.js';
 import type { Logger } from '../observability/logger.js';
 import { loadTrustedDocuments, type TrustedDocuments } from '../pipeline/trusted-documents.js';
 import type { AppCaller, Policy } from '../pipeline/types.js';
+import type { KeyedHashes } from '../secrets/index.js';
 import { createAppKeyRegistry, hashKey, type AppKey, type AppKeyRegistry } from './app-keys.js';
 import { localCoordination, redisCoordination } from '../cache/coordination.js';
 import { createFeedCache, type FeedCache } from '../feed/cache.js';
 import { refreshOnWrites } from '../feed/refresh.js';
+import { feedStoreBounds } from '../feed/store.js';
 import { createRateLimiter, rateLimitPolicy } from './rate-limit.js';
 import { appScopePolicy } from './scope.js';
 
@@ -77,14 +79,16 @@ export interface AppsOptions {
   onRefused?: (reason: 'rate_limit') => void;
   /** `CURSOR_SECRET`: the same on every instance, so that each reads the others' feed cursors. */
   cursorSecret?: string | undefined;
+  /** What partners and app keys are named by: the fleet's keyed hashes (else this process's). */
+  hashes: KeyedHashes;
 }
 
 export async function createApps(options: AppsOptions): Promise<Apps> {
   const { config, logger } = options;
-  const fixed = new Map<string, AppKey>(
-    Object.entries(options.fixedKeys ?? {}).map(([key, app]) => [key, { name: app.name, partnerTokens: app.partnerTokens, keyHash: hashKey(key) }]),
+  const fixed: ReadonlyMap<string, AppKey> = new Map<string, AppKey>(
+    Object.entries(options.fixedKeys ?? {}).map(([key, app]) => [key, { name: app.name, partnerTokens: app.partnerTokens, keyHash: hashKey(options.hashes, key) }]),
   );
-  const keys = await createAppKeyRegistry({ file: config.keysFile, fixed, reloadMs: config.keysReloadMs, logger });
+  const keys = await createAppKeyRegistry({ file: config.keysFile, fixed, reloadMs: config.keysReloadMs, logger, hashes: options.hashes });
   let trusted;
   try {
     trusted = loadTrustedDocuments(config.trustedDocumentsFile, (hash) =>
@@ -98,8 +102,9 @@ export async function createApps(options: AppsOptions): Promise<Apps> {
   const coordination = options.cacheUrl ? await redisCoordination(options.cacheUrl, onError) : localCoordination();
   const feed = createFeedCache({
     api: options.api,
-    store: options.cache.keyv('feed'),
+    store: options.cache.namespace('feed', feedStoreBounds(config.feedMaxCampaigns)),
     coordination,
+    hashes: options.hashes,
     ttlMs: config.feedTtlMs,
     maxStaleMs: config.feedMaxStaleMs,
     lockMs: config.feedLockMs,

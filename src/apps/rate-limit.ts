@@ -1,3 +1,4 @@
+import { BoundedMemory } from '../bounded/index.js';
 import { refusal } from '../pipeline/rules.js';
 import type { Policy, Refusal } from '../pipeline/types.js';
 import type { Coordination } from '../cache/coordination.js';
@@ -5,8 +6,8 @@ import type { Coordination } from '../cache/coordination.js';
 /**
  * Fixed-window request limits per app key and per client address. Shared by the fleet on Redis
  * (one counter per bucket and window); in memory, or while Redis is down, each instance counts
- * on its own. The in-memory table is bounded: a flood of addresses evicts the oldest buckets
- * rather than growing the process.
+ * on its own. The in-memory table is bounded: a flood of addresses evicts the buckets used least
+ * recently rather than growing the process, and a bucket leaves once its window ends.
  */
 export interface RateLimiter {
   /**
@@ -19,16 +20,14 @@ export interface RateLimiter {
 const MAX_BUCKETS = 100_000;
 
 export function createRateLimiter(coordination: Coordination, windowMs: number, now: () => number = Date.now): RateLimiter {
-  const local = new Map<string, { count: number; resetAt: number }>();
+  const local = new BoundedMemory<string, { count: number; resetAt: number }>({ maxEntries: MAX_BUCKETS, now });
 
   function countLocally(bucket: string): { count: number; resetInMs: number } {
     const t = now();
     let entry = local.get(bucket);
     if (!entry || entry.resetAt <= t) {
-      if (entry) local.delete(bucket);
-      else if (local.size >= MAX_BUCKETS) local.delete(local.keys().next().value!);
       entry = { count: 0, resetAt: t + windowMs };
-      local.set(bucket, entry);
+      local.set(bucket, entry, windowMs);
     }
     entry.count++;
     return { count: entry.count, resetInMs: entry.resetAt - t };

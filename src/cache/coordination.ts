@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { connectRedis } from './redis-connection.js';
 
 /**
- * What instances sharing a cache agree on beyond keyv's get/set: a short build lock (so a fleet
+ * What instances sharing a cache agree on beyond its namespaces: a short build lock (so a fleet
  * builds a feed once per window) and invalidation messages (so a change made through one
  * instance reaches what every instance serves at once). On one instance (memory cache) both are
  * local: the lock always succeeds (the feed's own single-flight collapses builds) and messages go
@@ -44,8 +44,9 @@ export function localCoordination(): Coordination {
 }
 
 const CHANNEL = 'campaign-bff:feed:invalidate';
+// The window's expiry is set whenever the counter has none (its first hit), so no counter outlives its window.
 const COUNT_SCRIPT =
-  "local n = redis.call('incr', KEYS[1]) if n == 1 then redis.call('pexpire', KEYS[1], ARGV[1]) end return {n, redis.call('pttl', KEYS[1])}";
+  "local n = redis.call('incr', KEYS[1]) if redis.call('pttl', KEYS[1]) < 0 then redis.call('pexpire', KEYS[1], ARGV[1]) end return {n, redis.call('pttl', KEYS[1])}";
 const UNLOCK_SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
 /**

@@ -5,7 +5,6 @@ import {
   socket,
   pingWithin,
   subscriptions,
-  type KeyvRedisClient,
   type RedisCommands,
   type RedisConnection,
   type RedisConnectionOptions,
@@ -38,7 +37,6 @@ export function clusterConnection(
   nodes.on('node-error', (error: unknown) => onError(error));
   nodes.on('node-ready', () => onReady?.());
   const subs = subscriptions(onError);
-  const listeners: ((client: KeyvRedisClient) => void)[] = [];
   let up = false;
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
@@ -57,7 +55,6 @@ export function clusterConnection(
     }
     if (closed) return;
     up = true;
-    for (const listener of listeners) listener(nodes);
     if (subscriber) await subs.onto(nodes);
     resolveConnected();
   };
@@ -74,8 +71,6 @@ export function clusterConnection(
       if (!up) throw new RedisNotConnectedError('no node of the Redis Cluster has answered yet');
       return nodes as unknown as RedisCommands;
     },
-    client: () => (up ? nodes : undefined),
-    onClient: (listener) => void listeners.push(listener),
     connected,
     ready: () => up && (subscriber ? nodes.pubSubNode?.client.isReady === true : mastersReady()),
     // Every master: one away leaves its slots (a share of every feature's keys) unserved.

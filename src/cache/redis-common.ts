@@ -13,12 +13,15 @@ import type { RedisTarget } from './redis-url.js';
 export type RedisModule = typeof import('@keyv/redis');
 export type NodeClient = RedisClientType;
 export type ClusterClient = RedisClusterType;
-/** What keyv's Redis adapter takes: a client (one server, a Sentinel group's master) or a cluster. */
-export type KeyvRedisClient = NodeClient | ClusterClient;
 
-/** The commands the shared features send, the same on a client and a cluster (which routes each by its first key). */
+/**
+ * The commands the shared features send, the same on a client and a cluster (which routes each by
+ * its first key). A `set` names its expiry: no key is written to be kept for ever.
+ */
 export interface RedisCommands {
-  set(key: string, value: string, options: { condition: 'NX'; expiration: { type: 'PX'; value: number } }): Promise<string | null>;
+  set(key: string, value: string, options: { condition?: 'NX'; expiration: { type: 'PX'; value: number } }): Promise<string | null>;
+  get(key: string): Promise<string | null>;
+  del(key: string): Promise<number>;
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   publish(channel: string, message: string): Promise<number>;
   hGetAll(key: string): Promise<Record<string, string>>;
@@ -31,10 +34,6 @@ export interface RedisConnection {
    * Sentinels have named a master or a node of the Cluster has told its slots.
    */
   commands(): RedisCommands;
-  /** The client keyv's adapter uses now; undefined until there is one. */
-  client(): KeyvRedisClient | undefined;
-  /** Told of each client that takes over: the first of a Sentinel group or a Cluster, then the one to each new master. */
-  onClient(listener: (client: KeyvRedisClient) => void): void;
   /** Resolves once the connection is first ready (subscribed, for a subscriber); never rejects. */
   readonly connected: Promise<void>;
   /** Ready for commands now (every master of a Cluster; the subscription of a subscriber), without asking Redis. */
@@ -105,6 +104,7 @@ interface Subscribable {
 
 /** Channels and their listeners, subscribed again on each client that takes over. */
 export function subscriptions(onError: (error: unknown) => void) {
+  // bounded: the channels the code subscribes to, a handful.
   const channels = new Map<string, Listener>();
   let waiting: (() => void)[] = [];
   const done = () => {

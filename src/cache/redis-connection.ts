@@ -3,11 +3,11 @@ import { closeClient, pingWithin, socket, subscriptions, type RedisCommands, typ
 import { sentinelConnection } from './redis-sentinel.js';
 import { parseRedisUrl } from './redis-url.js';
 
-export type { KeyvRedisClient, RedisCommands, RedisConnection, RedisConnectionOptions } from './redis-common.js';
+export type { RedisCommands, RedisConnection, RedisConnectionOptions } from './redis-common.js';
 
 /**
  * One connection to the shared Redis, whatever `CACHE_URL` names: one server, the master a group
- * of Sentinels names, or a Redis Cluster. Every shared feature (keyv's namespaces, the feed's
+ * of Sentinels names, or a Redis Cluster. Every shared feature (the cache's namespaces, the feed's
  * lock and messages, rate limits, live status) goes through one of these, the same way on each.
  */
 export async function connectRedis(url: string, options: RedisConnectionOptions): Promise<RedisConnection> {
@@ -38,8 +38,6 @@ function oneServer(redis: RedisModule, url: string, { onError, onReady }: RedisC
   return {
     kind: 'single',
     commands: () => client as unknown as RedisCommands,
-    client: () => client,
-    onClient: () => {},
     connected: connecting,
     ready: () => client.isReady,
     ping: (timeoutMs) => (client.isReady ? pingWithin(async () => (await client.ping()) === 'PONG', timeoutMs) : Promise.resolve(false)),

@@ -7,7 +7,6 @@ import {
   socket,
   pingWithin,
   subscriptions,
-  type KeyvRedisClient,
   type NodeClient,
   type RedisCommands,
   type RedisConnection,
@@ -48,7 +47,6 @@ export function sentinelConnection(
     return client;
   };
   const subs = subscriptions(onError);
-  const listeners: ((client: KeyvRedisClient) => void)[] = [];
   let client: NodeClient | undefined;
   let address: string | undefined;
   let closed = false;
@@ -87,7 +85,6 @@ export function sentinelConnection(
         lookSoon(backoff(lookFailures++));
       });
     if (previous?.isOpen) previous.destroy();
-    for (const listener of listeners) listener(fresh);
   };
 
   /** The master's address from the first Sentinel that knows it. */
@@ -187,8 +184,6 @@ export function sentinelConnection(
       if (!client) throw new RedisNotConnectedError(`no Sentinel has named the master "${target.masterName}" yet`);
       return client as unknown as RedisCommands;
     },
-    client: () => client,
-    onClient: (listener) => void listeners.push(listener),
     connected,
     ready: () => client?.isReady === true,
     ping(timeoutMs) {

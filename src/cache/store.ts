@@ -1,18 +1,25 @@
-import { Keyv } from 'keyv';
-import { connectRedis, type KeyvRedisClient } from './redis-connection.js';
+import { checkTtl, memoryExpiringStore, type ExpiringStore, type ExpiringStoreBounds } from '../bounded/index.js';
+import { connectRedis, type RedisConnection } from './redis-connection.js';
 
 /**
- * The cache shared across requests: in-memory keyv by default, Redis when CACHE_URL is set so
- * that several BFF instances share the category directory and the APQ store (one server, a
- * Sentinel group's master or a Cluster: see redis-url.ts).
+ * The cache shared across requests: bounded memory by default, Redis when CACHE_URL is set so
+ * that several BFF instances share the category directory, the APQ store, the offer feed and the
+ * token verdicts (one server, a Sentinel group's master or a Cluster: see redis-url.ts).
+ *
+ * Each namespace is an `ExpiringStore`: every write carries its expiry (`SET … PX` on Redis), and
+ * an entry larger than the namespace allows is not kept; in memory a namespace also keeps a number
+ * of bytes at most. This is the only place values are written to Redis.
  *
  * Redis is a cache here, never a dependency: commands fail fast while it is down (no offline
- * queue), keyv turns a failure into a miss, and the client reconnects in the background.
+ * queue), a failure is reported and reads as a miss, and the client reconnects in the background.
  */
 export interface CacheStore {
   kind: 'memory' | 'redis';
-  /** The keyv of one namespace (the same instance for the same name); namespaces never see each other's keys. */
-  keyv(namespace: string): Keyv;
+  /**
+   * The store of one namespace, with the bounds it is kept within; the same store for the same
+   * name (its first bounds hold). Namespaces never see each other's keys.
+   */
+  namespace<V>(name: string, bounds: ExpiringStoreBounds<V>): ExpiringStore<V>;
   /** Whether the cache answers now (for /readyz). */
   ping(timeoutMs?: number): Promise<boolean>;
   /** Whether the client is connected and ready for commands now, without asking Redis (for metrics). */
@@ -32,61 +39,77 @@ export async function createCacheStore(cacheUrl: string | undefined, options: Ca
   return redisStore(cacheUrl, options);
 }
 
+/** One store per namespace, made on first use: the namespaces are the code's own few names. */
+function namespaces(make: <V>(name: string, bounds: ExpiringStoreBounds<V>) => ExpiringStore<V>) {
+  // bounded: one entry per namespace the code names, a handful.
+  const made = new Map<string, ExpiringStore<unknown>>();
+  return <V>(name: string, bounds: ExpiringStoreBounds<V>): ExpiringStore<V> => {
+    let store = made.get(name) as ExpiringStore<V> | undefined;
+    if (!store) made.set(name, (store = make(name, bounds)) as ExpiringStore<unknown>);
+    return store;
+  };
+}
+
 function memoryStore(): CacheStore {
-  // A Map per namespace keeps namespaces apart, so keyv's own key prefixing stays off: with it on,
-  // its batched get (which Apollo's APQ store uses) prefixes "apq:<hash>" again while its single
-  // set does not, and every persisted query missed.
-  const namespaces = new Map<string, Keyv>();
   return {
     kind: 'memory',
-    keyv(namespace) {
-      let keyv = namespaces.get(namespace);
-      if (!keyv) namespaces.set(namespace, (keyv = new Keyv({ store: new Map(), namespace, useKeyPrefix: false })));
-      return keyv;
-    },
+    namespace: namespaces((_, bounds) => memoryExpiringStore(bounds)),
     async ping() {
       return true;
     },
     connected: () => true,
-    async close() {
-      await Promise.all([...namespaces.values()].map((k) => k.disconnect()));
+    async close() {},
+  };
+}
+
+/** The Redis key of a namespace's entry. */
+export const redisKey = (namespace: string, key: string) => `campaign-bff:${namespace}:${key}`;
+
+function redisNamespace<V>(connection: RedisConnection, name: string, bounds: ExpiringStoreBounds<V>, onError: (error: unknown) => void): ExpiringStore<V> {
+  return {
+    async get(key) {
+      try {
+        const text = await connection.commands().get(redisKey(name, key));
+        return text === null ? undefined : (JSON.parse(text) as V);
+      } catch (error) {
+        onError(error);
+        return undefined;
+      }
+    },
+    async set(key, value, ttlMs) {
+      checkTtl(ttlMs);
+      const text = JSON.stringify(value);
+      try {
+        // A value too large to keep replaces the one kept before all the same: none is left.
+        if (text === undefined || Buffer.byteLength(text) > bounds.maxEntryBytes) {
+          await connection.commands().del(redisKey(name, key));
+          return false;
+        }
+        await connection.commands().set(redisKey(name, key), text, { expiration: { type: 'PX', value: Math.ceil(ttlMs) } });
+        return true;
+      } catch (error) {
+        onError(error);
+        return false;
+      }
+    },
+    async delete(key) {
+      try {
+        await connection.commands().del(redisKey(name, key));
+      } catch (error) {
+        onError(error);
+      }
     },
   };
 }
 
-/** Keeps nothing: a namespace's store until Redis has a client (the Sentinels named a master, a Cluster node answered). */
-class NothingKept<K, V> extends Map<K, V> {
-  override set(): this {
-    return this;
-  }
-}
-
 async function redisStore(url: string, { onError, onReady }: CacheStoreOptions): Promise<CacheStore> {
-  const { default: KeyvRedis } = await import('@keyv/redis');
-  // Start-up must not wait on, nor fail with, the cache: it connects in the background.
-  const connection = await connectRedis(url, { onError: (error) => onError?.(error), onReady: () => onReady?.() });
-  const adapter = (client: KeyvRedisClient) => new KeyvRedis(client, { throwOnConnectError: false, throwOnErrors: false });
-
-  // One keyv per namespace: each adapter adds its listeners to the shared client.
-  const namespaces = new Map<string, Keyv>();
-  // A new master (after a failover) or the first client: every namespace moves to it. The old
-  // client is closed, and an adapter left on it would open it again to the old master.
-  connection.onClient((client) => {
-    for (const keyv of namespaces.values()) keyv.store = adapter(client);
-  });
+  const report = (error: unknown) => onError?.(error);
+  // Start-up must not wait on, nor fail with, the cache: it connects in the background, and
+  // commands go to whichever client serves now (after a failover, the new master's).
+  const connection = await connectRedis(url, { onError: report, onReady: () => onReady?.() });
   return {
     kind: 'redis',
-    keyv(namespace) {
-      const existing = namespaces.get(namespace);
-      if (existing) return existing;
-      // Keyv hands its namespace to the adapter, which prefixes every key ("apq::<key>") the same
-      // way for single and batched reads; keyv's own prefixing is off so the namespace is applied once.
-      const client = connection.client();
-      const keyv = new Keyv({ store: client ? adapter(client) : new NothingKept(), namespace, useKeyPrefix: false });
-      keyv.on('error', (error: unknown) => onError?.(error));
-      namespaces.set(namespace, keyv);
-      return keyv;
-    },
+    namespace: namespaces((name, bounds) => redisNamespace(connection, name, bounds, report)),
     connected: () => connection.ready(),
     ping: (timeoutMs = 500) => connection.ping(timeoutMs),
     close: () => connection.close(),

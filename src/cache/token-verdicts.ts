@@ -1,5 +1,5 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import type { Keyv } from 'keyv';
+import { BoundedMemory, type ExpiringStore } from '../bounded/index.js';
+import { keyedHashes, type KeyedHashes } from '../secrets/index.js';
 import { CacheTimeoutError, withinMs } from './bounded.js';
 import type { CacheStore } from './store.js';
 
@@ -10,12 +10,13 @@ import type { CacheStore } from './store.js';
  * (live status connections and subscriptions). A token one of them saw accepted is accepted by
  * the others without another backend call, and a token one saw refused is refused by all.
  *
- * A token is kept only as an HMAC: under a secret made for this process, or, when the fleet
- * shares verdicts on Redis, under a key derived from `CURSOR_SECRET`, which every instance of
- * the fleet has and nobody else. Nothing kept lets anyone check a guess of a token without that
- * secret. Every entry is one key of a fixed size and an expiry time, at most `maxEntries` of each
- * verdict, the oldest going first; expired entries go as new ones come, so a flood of made-up
- * tokens costs a bounded amount of memory, and cannot push out the tokens the API accepted.
+ * A token is kept only as its keyed hash (src/secrets/): under a secret made for this process,
+ * or, when the fleet shares verdicts on Redis, under a key derived from `CURSOR_SECRET`, which
+ * every instance of the fleet has and nobody else. Nothing kept lets anyone check a guess of a
+ * token without that secret. Every entry is one key of a fixed size and an expiry time, at most `maxEntries` of each
+ * verdict, the least recently used going first; expired entries go as new ones come, so a flood
+ * of made-up tokens costs a bounded amount of memory, and cannot push out the tokens the API
+ * accepted.
  */
 export interface TokenVerdictsOptions {
   /** How long a token the API accepted counts as accepted. */
@@ -25,18 +26,14 @@ export interface TokenVerdictsOptions {
   /** Tokens kept at most in this process, of each verdict. */
   maxEntries: number;
   now?: () => number;
-  /** Verdicts seen by every instance of a fleet; without it they stay in this process. */
+  /** What a token is kept under; default: keyed hashes under a secret of this process. */
+  hashes?: KeyedHashes;
+  /** Verdicts seen by every instance of a fleet (`hashes` must then be the fleet's); without it they stay in this process. */
   shared?: SharedVerdictsOptions;
 }
 
 export interface SharedVerdictsOptions {
   store: VerdictStore;
-  /**
-   * A secret every instance of the fleet has (`CURSOR_SECRET`): the tokens' keys are HMACs under
-   * a key derived from it, so that instances find each other's verdicts and nobody else can
-   * compute a key from a token.
-   */
-  secret: string;
   /** Longest wait for the store before a check goes on without it; default 200 ms. */
   timeoutMs?: number;
   /** After a wait that ran out, how long the store is not asked; default 1 s. */
@@ -53,10 +50,10 @@ export interface StoredVerdict {
   until: number;
 }
 
-/** Where a fleet keeps its verdicts: Redis (through keyv), or memory in tests. */
+/** Where a fleet keeps its verdicts: Redis, or memory in tests. */
 export interface VerdictStore {
   get(key: string): Promise<StoredVerdict | undefined>;
-  set(key: string, value: StoredVerdict, ttlMs: number): Promise<void>;
+  set(key: string, value: StoredVerdict, ttlMs: number): Promise<unknown>;
 }
 
 /** The defaults: accepted for a minute, refused for five seconds, 10,000 of each. */
@@ -70,51 +67,42 @@ const isStoredVerdict = (value: unknown): value is StoredVerdict =>
   ((value as StoredVerdict).verdict === 'accepted' || (value as StoredVerdict).verdict === 'refused') &&
   Number.isFinite((value as StoredVerdict).until);
 
+/** What a verdict holds on Redis: its key and a short JSON object. */
+const STORED_VERDICT_BYTES = 256;
+
 /**
- * A verdict store over a keyv namespace. A value that is not a verdict (written by something
- * else) reads as none: a check then asks the API, as without the store.
+ * A verdict store over a namespace of the shared cache. A value that is not a verdict (written by
+ * something else) reads as none: a check then asks the API, as without the store.
  */
-export function keyvVerdictStore(keyv: Keyv): VerdictStore {
+export function verdictStore(store: ExpiringStore<StoredVerdict>): VerdictStore {
   return {
     async get(key) {
-      const value: unknown = await keyv.get(key);
+      const value: unknown = await store.get(key);
       return isStoredVerdict(value) ? { verdict: value.verdict, until: value.until } : undefined;
     },
-    async set(key, value, ttlMs) {
-      await keyv.set(key, value, ttlMs);
-    },
+    set: (key, value, ttlMs) => store.set(key, value, ttlMs),
   };
 }
 
-/** Keys that expire, each at its own time; at most `maxEntries`, the oldest added going first. */
+/** Keys that expire, each at its own time; at most `maxEntries`, the least recently used going first. */
 class Expiring {
-  readonly #until = new Map<string, number>();
+  readonly #until: BoundedMemory<string, number>;
 
   constructor(
     readonly forMs: number,
-    private readonly maxEntries: number,
+    maxEntries: number,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.#until = new BoundedMemory({ maxEntries, now });
+  }
 
   /** Until when the key counts, or undefined when it does not (any more). */
   until(key: string): number | undefined {
-    const until = this.#until.get(key);
-    if (until === undefined) return undefined;
-    if (until > this.now()) return until;
-    this.#until.delete(key);
-    return undefined;
+    return this.#until.get(key);
   }
 
   add(key: string, until: number): void {
-    const now = this.now();
-    this.#until.delete(key);
-    // Entries come in order of expiry but for those another instance told of (no later than
-    // their own time): expired ones at the front go, and the oldest while the map is full.
-    for (const [oldest, when] of this.#until) {
-      if (when > now && this.#until.size < this.maxEntries) break;
-      this.#until.delete(oldest);
-    }
-    this.#until.set(key, until);
+    this.#until.set(key, until, until - this.now());
   }
 
   delete(key: string): void {
@@ -126,33 +114,29 @@ class Expiring {
   }
 }
 
-/** How many tokens' keys are kept, and the longest token kept (partner tokens are far shorter). */
-const KEPT_KEYS = 1000;
-const KEPT_TOKEN_LENGTH = 256;
-
-/** Domain separation: the verdicts' key is not the key of cursors, nor of anything else made from CURSOR_SECRET. */
-const SHARED_KEY_LABEL = 'token-verdicts';
+/** Checks under way at most; past it a check of another token is not joined by later ones. */
+const MAX_CHECKING = 10_000;
 
 export class TokenVerdicts {
-  readonly #secret: Buffer;
+  readonly #hashes: KeyedHashes;
   readonly #accepted: Expiring;
   readonly #refused: Expiring;
   readonly #now: () => number;
   readonly #shared: (SharedVerdictsOptions & { timeoutMs: number; pauseAfterTimeoutMs: number }) | undefined;
   /** Checks under way, by token key: every caller asking about the same token waits for the same one. */
-  readonly #checking = new Map<string, Promise<TokenVerdict>>();
+  readonly #checking = new BoundedMemory<string, Promise<TokenVerdict>>({ maxEntries: MAX_CHECKING });
   /** The store is not asked before this time (it did not answer in time lately). */
   #sharedPausedUntil = -Infinity;
-  /** The keys of the tokens seen lately, the oldest first. */
-  readonly #keys = new Map<string, string>();
 
   constructor(options: TokenVerdictsOptions) {
     this.#now = options.now ?? Date.now;
     this.#accepted = new Expiring(options.acceptedForMs, options.maxEntries, this.#now);
     this.#refused = new Expiring(options.refusedForMs, options.maxEntries, this.#now);
     const shared = options.shared;
+    this.#hashes = options.hashes ?? keyedHashes();
+    // Instances find each other's verdicts only under the fleet's key, and only the fleet has it.
+    if (shared && !this.#hashes.shared) throw new Error('token verdicts are shared only under keyed hashes of the fleet\'s secret');
     this.#shared = shared && { ...shared, timeoutMs: shared.timeoutMs ?? 200, pauseAfterTimeoutMs: shared.pauseAfterTimeoutMs ?? 1000 };
-    this.#secret = shared ? createHmac('sha256', shared.secret).update(SHARED_KEY_LABEL).digest() : randomBytes(32);
   }
 
   /** Whether verdicts are shared with the other instances of a fleet. */
@@ -160,22 +144,9 @@ export class TokenVerdicts {
     return this.#shared !== undefined;
   }
 
-  /**
-   * The key a token is kept under; compute it once per lookup and pass it to the others. The keys
-   * of the tokens seen lately are kept: a keyed hash per request would be a large share of what a
-   * remembered answer costs. Only tokens of a usual length, and a bounded number of them, so a
-   * flood of made-up or oversized tokens keeps nothing more.
-   */
+  /** The key a token is kept under, its keyed hash; compute it once per lookup and pass it to the others. */
   key(token: string): string {
-    let key = this.#keys.get(token);
-    if (key === undefined) {
-      key = createHmac('sha256', this.#secret).update(token).digest('base64url');
-      if (token.length <= KEPT_TOKEN_LENGTH) {
-        if (this.#keys.size >= KEPT_KEYS) this.#keys.delete(this.#keys.keys().next().value!);
-        this.#keys.set(token, key);
-      }
-    }
-    return key;
+    return this.#hashes.of('token-verdicts', token);
   }
 
   /**
@@ -218,7 +189,9 @@ export class TokenVerdicts {
       return verdict;
     };
     check = this.#sharedLookupNow() ? this.#fromFleet(key).then((told) => told ?? asking()) : asking();
-    const settled = check.finally(() => this.#checking.delete(key));
+    const settled = check.finally(() => {
+      if (this.#checking.peek(key) === check) this.#checking.delete(key);
+    });
     // The check's own rejection goes to its callers; this copy only clears the entry.
     settled.catch(() => {});
     this.#checking.set(key, check);
@@ -270,11 +243,17 @@ export class TokenVerdicts {
 
 /**
  * The process's token verdicts, with the defaults. Shared by the fleet when the cache is Redis
- * and `CURSOR_SECRET` is set (every instance must compute the same key from a token, and only
- * they); otherwise each instance keeps its own, and checks a token it has not seen itself.
+ * and the keyed hashes are the fleet's (`CURSOR_SECRET`: every instance must compute the same key
+ * from a token, and only they); otherwise each instance keeps its own, and checks a token it has
+ * not seen itself.
  */
-export function createTokenVerdicts(cache: CacheStore, cursorSecret: string | undefined, onError?: (error: unknown) => void): TokenVerdicts {
-  const options = { acceptedForMs: TOKEN_ACCEPTED_FOR_MS, refusedForMs: TOKEN_REFUSED_FOR_MS, maxEntries: TOKEN_VERDICTS_MAX };
-  if (cache.kind !== 'redis' || cursorSecret === undefined) return new TokenVerdicts(options);
-  return new TokenVerdicts({ ...options, shared: { store: keyvVerdictStore(cache.keyv('token-verdicts')), secret: cursorSecret, ...(onError ? { onError } : {}) } });
+export function createTokenVerdicts(cache: CacheStore, hashes: KeyedHashes, onError?: (error: unknown) => void): TokenVerdicts {
+  const options = { acceptedForMs: TOKEN_ACCEPTED_FOR_MS, refusedForMs: TOKEN_REFUSED_FOR_MS, maxEntries: TOKEN_VERDICTS_MAX, hashes };
+  if (cache.kind !== 'redis' || !hashes.shared) return new TokenVerdicts(options);
+  const store = cache.namespace<StoredVerdict>('token-verdicts', {
+    maxBytes: TOKEN_VERDICTS_MAX * STORED_VERDICT_BYTES,
+    maxEntryBytes: STORED_VERDICT_BYTES,
+    sizeOf: (_, key) => key.length * 2 + 64,
+  });
+  return new TokenVerdicts({ ...options, shared: { store: verdictStore(store), ...(onError ? { onError } : {}) } });
 }

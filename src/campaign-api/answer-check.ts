@@ -127,7 +127,7 @@ function object(def: z.core.$ZodObjectDef, extraKeys: readonly string[]): Check 
   if (def.catchall !== undefined) return unknown;
   const keys = Object.keys(def.shape);
   const fields = keys.map((key) => compile(def.shape[key]!));
-  const allowed = new Set([...keys, ...extraKeys]);
+  const allowed: ReadonlySet<string> = new Set([...keys, ...extraKeys]);
   return (value) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return INVALID;
     const record = value as Record<string, unknown>;

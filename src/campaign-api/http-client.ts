@@ -101,6 +101,7 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
   const bulkhead = new Bulkhead(settings.bulkhead.maxConcurrent, settings.bulkhead.maxQueue);
   const paths = Object.fromEntries(OPERATION_NAMES.map((n) => [n, transport.pathOf(operations[n].path)])) as Record<OperationName, string>;
   /** The calls in flight, for close(). */
+  // bounded: the backend calls in flight, each removed when it settles.
   const inFlight = new Set<BackendCall<OperationName>>();
   /**
    * The calls in flight per caller signal. A request's signal is shared by every call it makes (51

@@ -85,6 +85,7 @@ type Answer = { ymCampaignId?: unknown; campaignStatus?: CampaignStatus | Unknow
  */
 export class WriteAnnouncer implements WriteEvents {
   /** Entries rather than the functions: the same function subscribed twice is called twice, and each stop ends one. */
+  // bounded: the listeners the composition root registers.
   readonly #listeners = new Set<{ listener: WriteListener }>();
 
   onWrite(listener: WriteListener): () => void {

@@ -1,12 +1,13 @@
+import { BoundedMemory } from '../bounded/index.js';
 import { isMoney, isPercent, quote, type CampaignDetails } from '../campaign-api/index.js';
 import { badArgument } from '../graphql/errors.js';
 
 // Intl objects are costly to make and a card list formats dozens of labels a request: reuse them.
 // Both caches are bounded, as locales come from clients.
 const MAX_CACHED = 200;
-const canonicalLocales = new Map<string, string>();
+const canonicalLocales = new BoundedMemory<string, string>({ maxEntries: MAX_CACHED });
 /** Formatters by locale tag, then by the form of the number; a key string per label was garbage. */
-const formatters = new Map<string, Partial<Record<NumberForm, Intl.NumberFormat>>>();
+const formatters = new BoundedMemory<string, Partial<Record<NumberForm, Intl.NumberFormat>>>({ maxEntries: MAX_CACHED });
 
 type NumberForm = keyof typeof NUMBER_FORMS;
 const NUMBER_FORMS = {
@@ -18,18 +19,8 @@ const NUMBER_FORMS = {
   'USD.00': { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 },
 } as const satisfies Record<string, Intl.NumberFormatOptions>;
 
-function remember<V>(cache: Map<string, V>, key: string, make: () => V): V {
-  let value = cache.get(key);
-  if (value === undefined) {
-    value = make();
-    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
-    cache.set(key, value);
-  }
-  return value;
-}
-
 function numberFormat(tag: string, form: NumberForm): Intl.NumberFormat {
-  const forms = remember(formatters, tag, (): Partial<Record<NumberForm, Intl.NumberFormat>> => ({}));
+  const forms = formatters.remember(tag, (): Partial<Record<NumberForm, Intl.NumberFormat>> => ({}));
   return (forms[form] ??= new Intl.NumberFormat(tag, NUMBER_FORMS[form]));
 }
 
@@ -45,7 +36,7 @@ export function checkedLocale(locale: string): string {
   try {
     const [canonical] = Intl.getCanonicalLocales(locale);
     if (canonical && Intl.NumberFormat.supportedLocalesOf(canonical, { localeMatcher: 'lookup' }).length > 0) {
-      return remember(canonicalLocales, locale, () => canonical);
+      return canonicalLocales.remember(locale, () => canonical);
     }
   } catch {
     // reported below

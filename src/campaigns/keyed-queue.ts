@@ -4,6 +4,7 @@
  * queued or running, so the map holds no more keys than there are tasks in flight.
  */
 export class KeyedQueue {
+  // bounded: a key only while tasks for it are queued or running.
   private readonly tails = new Map<string, Promise<void>>();
 
   async run<T>(key: string, task: () => Promise<T>): Promise<T> {

@@ -29,7 +29,7 @@ const FIELDS: Record<string, string> = { ymCampaignId: 'id', pinList: 'pins' };
 type EnumName = keyof typeof ENUM_VALUES;
 
 /** REST value → GraphQL value of the named enums, without the read-only catch-alls. */
-function valuesOf(...enums: EnumName[]): Map<string, string> {
+function valuesOf(...enums: EnumName[]): ReadonlyMap<string, string> {
   const map = new Map<string, string>();
   for (const name of enums) {
     for (const [graphql, rest] of Object.entries(ENUM_VALUES[name])) {
@@ -40,7 +40,7 @@ function valuesOf(...enums: EnumName[]): Map<string, string> {
 }
 
 /** Fields whose value a message may name right after them (`pinType reusable`). */
-const ENUM_FIELDS: Record<string, Map<string, string>> = {
+const ENUM_FIELDS: Record<string, ReadonlyMap<string, string>> = {
   campaignType: valuesOf('CampaignType'),
   pinType: valuesOf('PinType'),
   pinDisplayType: valuesOf('PinDisplayType'),
@@ -62,7 +62,7 @@ const ENUM_FIELDS: Record<string, Map<string, string>> = {
  * REST values that can be no English word (`codeOnline`, `one-off`, `new_unused`): put into
  * GraphQL words wherever they stand. Plain words (`text`, `fix`, `used`) only after their field.
  */
-const DISTINCT = new Map(
+const DISTINCT: ReadonlyMap<string, string> = new Map(
   [...new Set(Object.values(ENUM_FIELDS).flatMap((m) => [...m]))].filter(([rest]) => /[A-Z_-]/.test(rest)),
 );
 
@@ -74,7 +74,7 @@ const LIST_SEPARATOR = /^,? $/;
 
 function translateWords(text: string, names: Readonly<Record<string, string>>): string {
   const parts = text.replace(PATH, (path) => OPERATIONS[path] ?? path).split(WORD);
-  let values: Map<string, string> | null = null;
+  let values: ReadonlyMap<string, string> | null = null;
   // split() with a capture group alternates: separator, word, separator, word, ..., separator.
   for (let i = 1; i < parts.length; i += 2) {
     const word = parts[i]!;

@@ -1,4 +1,4 @@
-import type { Keyv } from 'keyv';
+import { BoundedMemory, type ExpiringStore, type ExpiringStoreBounds } from '../bounded/index.js';
 import type { CampaignApi } from '../campaign-api/api.js';
 import { UnauthenticatedError, isRefusal } from '../campaign-api/index.js';
 import { withinMs } from '../cache/bounded.js';
@@ -11,7 +11,8 @@ export interface Category {
 
 /**
  * The category directory, shared by every request and partner (the reference: "the category
- * directory" is one for all). Backed by keyv: in memory, or Redis when several BFF instances run.
+ * directory" is one for all). Kept in a namespace of the shared cache: in memory, or Redis when
+ * several BFF instances run.
  *
  * The copy is served only to a token the campaign API accepted lately (as the process's token
  * verdicts know it, shared by a fleet when it shares them): a token it refuses gets the same
@@ -42,7 +43,7 @@ export interface CategoryDirectory {
 
 export interface CategoryDirectoryOptions {
   api: CampaignApi;
-  store: Keyv;
+  store: ExpiringStore<unknown>;
   /** How long a copy counts as fresh; after it, the copy is served while one refresh runs. */
   ttlMs: number;
   /** The token `warm()` reads with; requests read with the calling partner's own token. */
@@ -81,6 +82,16 @@ interface Entry {
 /** One key for everyone: the directory is not partner data, and a key must never hold a token. */
 export const CATEGORY_CACHE_KEY = 'categories:v1';
 
+/** The directory's namespace holds its one copy: a few hundred names, far below these bounds. */
+export const CATEGORY_STORE_BOUNDS: ExpiringStoreBounds<unknown> = {
+  maxBytes: 4 * 1024 * 1024,
+  maxEntryBytes: 1024 * 1024,
+  sizeOf: (value) => 2 * (JSON.stringify(value)?.length ?? 0),
+};
+
+/** Reads of the backend under way at most; past it a read with another token is not joined by later ones. */
+const MAX_READING = 10_000;
+
 /**
  * TTL with stale-while-revalidate: a fresh copy is served as is; a stale copy is served at once
  * while one background refresh runs, so no request waits once the cache is warm; a failed refresh
@@ -109,7 +120,7 @@ export function createCategoryDirectory(options: CategoryDirectoryOptions): Cate
     });
 
   /** Reads of the backend under way, by token key: those of the same token share one call. */
-  const reading = new Map<string, Promise<Entry>>();
+  const reading = new BoundedMemory<string, Promise<Entry>>({ maxEntries: MAX_READING });
   let lastFailureAt = -Infinity;
   // The last copy this process saw: served if the shared store itself is unreachable.
   let local: Entry | undefined;
@@ -137,7 +148,7 @@ export function createCategoryDirectory(options: CategoryDirectoryOptions): Cate
         else if (!isRefusal(error)) lastFailureAt = now();
         throw error;
       } finally {
-        reading.delete(key);
+        if (reading.peek(key) === call) reading.delete(key);
       }
     })();
     reading.set(key, call);

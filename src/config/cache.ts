@@ -17,11 +17,17 @@ export const cache = section({
       default: 'in memory',
       allowed: 'a `redis://` or `rediss://` URL of one server, `redis+sentinel://[user:password@]host:26379,host2/master[/db]` for a Sentinel group, or `redis+cluster://[user:password@]host:6379,host2` for a Cluster',
       description:
-        'The Redis of the category directory, the APQ store, the offer feed (builds, lock, invalidation), the app rate limits, live status (reader lease, events) and, with `CURSOR_SECRET`, the token verdicts the fleet shares. Credentials in it are never printed.',
+        'The Redis of the category directory, the APQ store, the offer feed (builds, lock, invalidation), the app rate limits, live status (reader lease, events) and the token verdicts the fleet shares. What is kept there per partner or app is named by keyed hashes under `CURSOR_SECRET`, which production therefore needs with it (in development, without it, each instance keeps those to itself). Every key expires. Credentials in it are never printed.',
       example: 'redis://cache:6379',
     }),
     CATEGORY_TTL_MS: int(1000, 86_400_000, 300_000, { description: 'The freshness of the category directory (served stale while it refreshes).' }),
   },
+  check: (e, { production, present }) =>
+    production && e.CACHE_URL !== undefined && present.CURSOR_SECRET === undefined
+      ? [
+          'CURSOR_SECRET is not set: with CACHE_URL the instances of a fleet name partners and apps in Redis (token verdicts, offer feeds, live status, rate limits) by keyed hashes of CURSOR_SECRET, and read each other\'s cursors with it; set the same secret of at least 32 characters on every instance',
+        ]
+      : [],
   build: (e) => ({
     cacheUrl: e.CACHE_URL,
     categoryTtlMs: e.CATEGORY_TTL_MS,

@@ -91,7 +91,7 @@ export const server = section({
       secret: true,
       allowed: 'at least 32 characters, the same on every instance',
       description:
-        "Keys the HMAC that binds pagination cursors to the partner and the filter they came from (unset: a fixed key for the partner API's cursors, which only a token's holder can make; offer feed cursors, which apps hold, then use a random key of each process, so behind a load balancer set it); with `CACHE_URL`, also keys the token verdicts the fleet shares (unset: each instance checks each token itself). Never printed, not even in a configuration error.",
+        "Keys everything derived from a partner token or an app key (token verdicts, the offer feed's and live status's keys in Redis, app rate-limit buckets, the partner a cursor is bound to), each use under a key of its own, and the HMAC of pagination cursors. Unset: a random key of each process, so that instances share nothing keyed by a token and read back only their own cursors (behind a load balancer, set it); production refuses to start with `CACHE_URL` and without it. Never printed, not even in a configuration error.",
     }),
   },
   check: (e) => {

@@ -1,7 +1,8 @@
+import { BoundedMemory } from '../bounded/index.js';
 import type { CampaignApi } from '../campaign-api/api.js';
 import { BusinessError, MAX_PAGE_LIMIT, type CampaignDetails } from '../campaign-api/index.js';
 import type { Coordination } from '../cache/coordination.js';
-import { adopt, type FeedStore, type LocalFeeds, type PartnerFeed } from './store.js';
+import { adopt, offerRecord, type FeedStore, type LocalFeeds, type PartnerFeed } from './store.js';
 
 /**
  * Building a partner's feed: the campaign API's fan-out, one build per partner at a time in this
@@ -36,6 +37,8 @@ export interface FeedBuilderOptions {
 export type FlightMode = 'wait' | 'background' | 'force';
 
 const POLL_MS = 25;
+/** Builds under way at most (one per partner); past it a build is not joined by later requests. */
+const MAX_FLIGHTS = 10_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -49,7 +52,7 @@ export interface FeedBuilder {
 
 export function createFeedBuilder(options: FeedBuilderOptions): FeedBuilder {
   const { api, store, locals, coordination, now, fresh } = options;
-  const flights = new Map<string, Promise<PartnerFeed | undefined>>();
+  const flights = new BoundedMemory<string, Promise<PartnerFeed | undefined>>({ maxEntries: MAX_FLIGHTS });
   let builds = 0;
   let failures = 0;
 
@@ -87,7 +90,7 @@ export function createFeedBuilder(options: FeedBuilderOptions): FeedBuilder {
       await Promise.all(Array.from({ length: Math.min(options.concurrency, running.length) }, worker));
       const items = records
         .filter((r): r is CampaignDetails => r !== null && r.campaignStatus === 'started')
-        .map((record) => ({ id: record.ymCampaignId, categoryId: record.categoryId ?? null, record }))
+        .map((record) => ({ id: record.ymCampaignId, categoryId: record.categoryId ?? null, record: offerRecord(record) }))
         .sort((a, b) => b.id - a.id);
       options.onBuild?.('ok', performance.now() - started);
       return { items, builtAt };
@@ -148,11 +151,11 @@ export function createFeedBuilder(options: FeedBuilderOptions): FeedBuilder {
     })();
     flights.set(p, promise);
     const done = () => {
-      if (flights.get(p) === promise) flights.delete(p);
+      if (flights.peek(p) === promise) flights.delete(p);
     };
     promise.then(done, done);
     return options.track(promise);
   }
 
-  return { flight, running: (p) => flights.get(p), stats: () => ({ builds, failures }) };
+  return { flight, running: (p) => flights.peek(p), stats: () => ({ builds, failures }) };
 }

@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
-import type { Keyv } from 'keyv';
+import { BoundedMemory, type ExpiringStore } from '../bounded/index.js';
 import type { CampaignApi } from '../campaign-api/api.js';
 import type { Coordination } from '../cache/coordination.js';
+import type { KeyedHashes } from '../secrets/index.js';
 import { createFeedBuilder } from './builder.js';
 import { createFeedRefresh } from './refresh.js';
-import { adopt, FeedStore, LocalFeeds, partnerHash, type FeedItem, type PartnerFeed } from './store.js';
+import { adopt, FeedStore, LocalFeeds, type FeedItem, type PartnerFeed } from './store.js';
 
 export type { FeedItem } from './store.js';
 
@@ -13,8 +13,8 @@ export type { FeedItem } from './store.js';
  *
  * Without it every app open costs the campaign API a full fan-out: the whole list of a partner's
  * campaigns (one `get-all-campaigns` per 100) and one `campaigns/get` per running campaign. Here
- * a partner's feed is built once per freshness window and served to every app open from the keyv
- * store (memory, or Redis shared by a fleet):
+ * a partner's feed is built once per freshness window and served to every app open from the
+ * shared cache (memory, or Redis shared by a fleet):
  *
  * - one build per partner and window: concurrent misses in a process share one build, and
  *   instances sharing Redis take a short lock (`SET NX PX`); the others wait for its value;
@@ -26,7 +26,7 @@ export type { FeedItem } from './store.js';
  * - cached per partner, whatever the filter, page or locale asked: those are applied to the
  *   cached feed per request, so a flood of distinct variables cannot grow the cache.
  *
- * Keys hold a hash of the partner token, never the token.
+ * Keys hold the partner token's keyed hash, never the token.
  *
  * This module is the read path; builds are builder.ts's, refreshes after writes refresh.ts's,
  * and where feeds are kept store.ts's.
@@ -45,14 +45,17 @@ export interface FeedView {
   version: string;
   /** Until when every part counts as fresh (past it, a read may rebuild). */
   freshUntil: number;
-  /** A hash of the partner set, for cursors bound to it. */
+  /** The keyed hash of the partner set, for cursors bound to it. */
   setKey: string;
 }
 
 export interface FeedCacheOptions {
   api: CampaignApi;
-  store: Keyv;
+  /** The feed's namespace of the shared cache (`feedStoreBounds`). */
+  store: ExpiringStore<PartnerFeed>;
   coordination: Coordination;
+  /** What a partner is named by in keys and messages: its token's keyed hash. */
+  hashes: KeyedHashes;
   ttlMs: number;
   maxStaleMs: number;
   lockMs: number;
@@ -91,7 +94,9 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
   const retryAfterFailureMs = Math.min(ttlMs, 5000);
   const locals = new LocalFeeds();
   const store = new FeedStore(options.store, ttlMs + maxStaleMs, options.onError);
-  const merged = new Map<string, { parts: PartnerFeed[]; items: FeedItem[] }>();
+  const partnerHash = (token: string) => options.hashes.of('feed-partner', token);
+  const merged = new BoundedMemory<string, { parts: PartnerFeed[]; items: FeedItem[] }>({ maxEntries: MAX_MERGED });
+  // bounded: work under way (builds, one per partner at a time, and rebuilds after writes), each gone once settled.
   const pending = new Set<Promise<unknown>>();
 
   const fresh = (entry: PartnerFeed) => now() - entry.builtAt <= ttlMs;
@@ -117,7 +122,7 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
     track,
     onBuild: options.onBuild,
   });
-  const refresh = createFeedRefresh({ store, locals, builder, coordination: options.coordination, track, onError: options.onError });
+  const refresh = createFeedRefresh({ store, locals, builder, coordination: options.coordination, partnerHash, track, onError: options.onError });
 
   async function partnerFeed(token: string): Promise<{ entry: PartnerFeed; stale: boolean }> {
     const p = partnerHash(token);
@@ -178,7 +183,6 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
       .flatMap((part) => part.items)
       .sort((a, b) => b.id - a.id)
       .filter((item) => (seen.has(item.id) ? false : (seen.add(item.id), true)));
-    if (merged.size >= MAX_MERGED) merged.delete(merged.keys().next().value!);
     merged.set(setKey, { parts, items });
     return items;
   }
@@ -188,7 +192,7 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
       const parts = await Promise.allSettled(tokens.map((token) => partnerFeed(token)));
       const ok = parts.filter((r): r is PromiseFulfilledResult<{ entry: PartnerFeed; stale: boolean }> => r.status === 'fulfilled');
       if (ok.length === 0) throw (parts[0] as PromiseRejectedResult).reason;
-      const setKey = tokens.length === 1 ? partnerHash(tokens[0]!) : createHash('sha256').update(tokens.map(partnerHash).sort().join(',')).digest('hex').slice(0, 32);
+      const setKey = tokens.length === 1 ? partnerHash(tokens[0]!) : options.hashes.of('feed-partners', tokens.map(partnerHash).sort().join(','));
       const entries = ok.map((r) => r.value.entry);
       return {
         items: mergedItems(setKey, entries),

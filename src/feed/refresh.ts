@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { BoundedMemory } from '../bounded/index.js';
 import type { Coordination } from '../cache/coordination.js';
 import type { WriteEvents, WriteOperation } from '../campaign-api/writes.js';
 import type { FeedBuilder } from './builder.js';
-import { adopt, partnerHash, type FeedStore, type LocalFeeds } from './store.js';
+import { adopt, type FeedStore, type LocalFeeds } from './store.js';
 
 /**
  * Refreshing a feed after a write: the partner's feed is rebuilt at once and every instance is
@@ -15,6 +16,8 @@ export interface FeedRefreshOptions {
   locals: LocalFeeds;
   builder: FeedBuilder;
   coordination: Coordination;
+  /** A partner's name in keys and messages: its token's keyed hash. */
+  partnerHash: (token: string) => string;
   /** Keeps the promise of work under way until it settles (for `settled`). */
   track: <T>(promise: Promise<T>) => Promise<T>;
   onError: ((error: unknown, context: string) => void) | undefined;
@@ -24,6 +27,9 @@ export interface FeedRefresh {
   /** A write may have changed this partner's feed: rebuild it now, everywhere. */
   invalidate(token: string): void;
 }
+
+/** Partners rebuilt after writes at once, at most; past it a write's rebuild may run beside another's. */
+const MAX_REBUILDING = 10_000;
 
 export function createFeedRefresh(options: FeedRefreshOptions): FeedRefresh {
   const { store, locals, builder, coordination } = options;
@@ -45,7 +51,7 @@ export function createFeedRefresh(options: FeedRefreshOptions): FeedRefresh {
   });
 
   /** Partners whose feed is being rebuilt after a write (one loop per partner). */
-  const rebuilding = new Set<string>();
+  const rebuilding = new BoundedMemory<string, true>({ maxEntries: MAX_REBUILDING });
 
   async function invalidated(p: string, token: string): Promise<void> {
     const local = locals.of(p);
@@ -56,7 +62,7 @@ export function createFeedRefresh(options: FeedRefreshOptions): FeedRefresh {
       local.again = true;
       return;
     }
-    rebuilding.add(p);
+    rebuilding.set(p, true);
     try {
       // Only feeds someone reads are rebuilt: a partner no app reads costs nothing per write.
       if (!local.entry) adopt(local, await store.get(p));
@@ -82,7 +88,7 @@ export function createFeedRefresh(options: FeedRefreshOptions): FeedRefresh {
 
   return {
     invalidate(token) {
-      options.track(invalidated(partnerHash(token), token)).catch((error: unknown) => options.onError?.(error, 'feed invalidation'));
+      options.track(invalidated(options.partnerHash(token), token)).catch((error: unknown) => options.onError?.(error, 'feed invalidation'));
     },
   };
 }

@@ -1,19 +1,65 @@
-import { createHash } from 'node:crypto';
-import type { Keyv } from 'keyv';
+import { BoundedMemory, type ExpiringStore, type ExpiringStoreBounds } from '../bounded/index.js';
 import type { CampaignDetails } from '../campaign-api/index.js';
 
 /**
- * Where built feeds are kept: the keyv store every instance shares (memory, or Redis for a
- * fleet), and this process's own copy of each partner's feed, which the hot path reads. Keys hold
- * a hash of the partner token, never the token.
+ * Where built feeds are kept: the namespace of the shared cache every instance shares (memory,
+ * or Redis for a fleet), and this process's own copy of each partner's feed, which the hot path
+ * reads. Keys hold the partner token's keyed hash (src/secrets/), never the token.
  */
+
+/**
+ * What an offer shows of its campaign: the card, the merchant, the discount, cashback and pin
+ * settings, when it ends, where it is shown. The feed is kept for other requests and other
+ * instances, so it keeps only these public fields of a running campaign; never a fee, nor the
+ * partner's own number for the campaign.
+ */
+const OFFER_FIELDS = [
+  'ymCampaignId',
+  'campaignStatus',
+  'campaignType',
+  'campaignEnd',
+  'offerEnd',
+  'offerDuration',
+  'categoryId',
+  'supportedPlatforms',
+  'merchantName',
+  'merchantDomain',
+  'merchantLogoSvg',
+  'merchantLogoPng',
+  'backgroundColor',
+  'fontColor',
+  'backgroundImage',
+  'appearanceType',
+  'description',
+  'conditions',
+  'acceptUrl',
+  'discountType',
+  'discountAmount',
+  'discountCurrency',
+  'cashbackType',
+  'cashbackConfirmTime',
+  'pinType',
+  'pinDisplayType',
+  'pinEnd',
+  'couponCode',
+] as const satisfies readonly (keyof CampaignDetails)[];
+
+/** A campaign's record as an offer reads it (and as every reader of a record may: it is one). */
+export type OfferRecord = Pick<CampaignDetails, (typeof OFFER_FIELDS)[number]>;
+
+/** The fields of a record an offer shows, and no other. */
+export function offerRecord(record: CampaignDetails): OfferRecord {
+  const offer: Partial<Record<keyof OfferRecord, unknown>> = {};
+  for (const field of OFFER_FIELDS) if (record[field] !== undefined) offer[field] = record[field];
+  return offer as OfferRecord;
+}
 
 export interface FeedItem {
   /** ymCampaignId. */
   id: number;
   categoryId: number | null;
-  /** The campaign's record, which its card is made from (`cardOf`). */
-  record: CampaignDetails;
+  /** What the offer shows of the campaign's record (its card is made from it, `cardOf`). */
+  record: OfferRecord;
 }
 
 /** One partner's built feed, as stored. */
@@ -22,22 +68,6 @@ export interface PartnerFeed {
   items: FeedItem[];
   /** When the build started (so a build that raced a later change never overwrites it). */
   builtAt: number;
-}
-
-const hashes = new Map<string, string>();
-/** Tokens come from clients: only short ones are remembered, so the table's bytes are bounded too. */
-const MAX_HASHES = 10_000;
-const MAX_REMEMBERED_TOKEN = 256;
-/** A partner's name in keys and messages: a hash of its token, never the token. */
-export function partnerHash(token: string): string {
-  let hash = hashes.get(token);
-  if (hash === undefined) {
-    hash = createHash('sha256').update(`partner:${token}`).digest('hex').slice(0, 32);
-    if (token.length > MAX_REMEMBERED_TOKEN) return hash;
-    if (hashes.size >= MAX_HASHES) hashes.delete(hashes.keys().next().value!);
-    hashes.set(token, hash);
-  }
-  return hash;
 }
 
 /** What this process knows of one partner's feed. */
@@ -59,19 +89,22 @@ export interface Local {
 
 const MAX_LOCAL = 10_000;
 
-/** This process's copies, by partner hash; bounded, the partner seen first leaving first. */
+/** This process's copies, by partner hash; bounded, the partner used least recently leaving first. */
 export class LocalFeeds {
-  readonly #locals = new Map<string, Local>();
+  readonly #locals = new BoundedMemory<string, Local>({ maxEntries: MAX_LOCAL });
 
   /** The partner's, made empty when it has none. */
   of(p: string): Local {
-    let local = this.#locals.get(p);
-    if (!local) {
-      if (this.#locals.size >= MAX_LOCAL) this.#locals.delete(this.#locals.keys().next().value!);
-      local = { entry: undefined, recheck: false, nextStoreCheckAt: 0, lastFailureAt: -Infinity, epoch: 0, again: false, nextRefreshAt: 0, lastError: undefined };
-      this.#locals.set(p, local);
-    }
-    return local;
+    return this.#locals.remember(p, () => ({
+      entry: undefined,
+      recheck: false,
+      nextStoreCheckAt: 0,
+      lastFailureAt: -Infinity,
+      epoch: 0,
+      again: false,
+      nextRefreshAt: 0,
+      lastError: undefined,
+    }));
   }
 
   /** The partner's, when this process has one. */
@@ -85,10 +118,23 @@ export function adopt(local: Local, entry: PartnerFeed | undefined): void {
   if (entry && (!local.entry || entry.builtAt > local.entry.builtAt)) local.entry = entry;
 }
 
+/** About the bytes one campaign of a feed holds, as JSON; a feed is kept whole up to its campaigns' share. */
+const FEED_ITEM_BYTES = 4096;
+
+/** The bounds of the feed's namespace, for feeds of at most `maxCampaigns` campaigns. */
+export function feedStoreBounds(maxCampaigns: number): ExpiringStoreBounds<PartnerFeed> {
+  const maxBytes = 64 * 1024 * 1024;
+  return {
+    maxBytes,
+    maxEntryBytes: Math.min(maxBytes, (maxCampaigns + 1) * FEED_ITEM_BYTES),
+    sizeOf: (feed, key) => 2 * ((JSON.stringify(feed)?.length ?? 0) + key.length),
+  };
+}
+
 /** The shared store: a failure to reach it is reported and reads as nothing stored. */
 export class FeedStore {
   constructor(
-    private readonly store: Keyv,
+    private readonly store: ExpiringStore<PartnerFeed>,
     /** How long a stored feed is kept: its freshness and the time it may be served stale. */
     private readonly keepMs: number,
     private readonly onError: ((error: unknown, context: string) => void) | undefined,
@@ -96,7 +142,7 @@ export class FeedStore {
 
   async get(p: string): Promise<PartnerFeed | undefined> {
     try {
-      const value = (await this.store.get(storeKey(p))) as PartnerFeed | undefined;
+      const value = await this.store.get(storeKey(p));
       return value && Array.isArray(value.items) && typeof value.builtAt === 'number' ? value : undefined;
     } catch (error) {
       this.onError?.(error, 'feed store read');
@@ -116,4 +162,5 @@ export class FeedStore {
   }
 }
 
-const storeKey = (p: string) => `feed:v1:${p}`;
+/** A feed's key in its namespace; the version is that of what an item holds (an offer's fields only). */
+const storeKey = (p: string) => `v2:${p}`;

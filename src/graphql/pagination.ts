@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { quote } from '../text/received-value.js';
 import { badArgument } from './errors.js';
 
@@ -8,14 +8,14 @@ import { badArgument } from './errors.js';
  * A cursor is `v1:<position>:<tag>` in base64url. The position says where the page ends (for a
  * list of campaigns the last id seen, so a list that changes between pages never skips or repeats
  * an item). The tag is an HMAC over the position, the connection, the arguments that decide its
- * items (a filter) and a SHA-256 of the partner token:
+ * items (a filter) and the partner it belongs to, as its token's keyed hash (src/secrets/):
  * a cursor used with another partner, another filter or another connection does not verify and
- * is refused as BAD_USER_INPUT. The token itself is never in a cursor.
+ * is refused as BAD_USER_INPUT. The token itself, or an unkeyed hash of it, is never in a cursor
+ * nor under its HMAC, so a leaked cursor cannot be used to test guesses of a token offline.
  *
- * The encoding is deterministic, so every instance of a fleet reads every other's cursors. Only
- * the holder of the token can compute its hash, so nobody else can forge a cursor for it; the
- * optional `CURSOR_SECRET` keys the HMAC so that a leaked cursor cannot be used to test guesses
- * of a weak token offline either.
+ * The encoding is deterministic, so every instance of a fleet with the same `CURSOR_SECRET` reads
+ * every other's cursors (without it, the partner's keyed hash is this process's own, and only this
+ * process reads them back).
  */
 const VERSION = 'v1';
 const DEFAULT_KEY = 'campaign-bff cursor v1';
@@ -36,12 +36,16 @@ export interface Cursors {
   decode(scope: CursorScope, after: string): string;
 }
 
-export function createCursors(token: string | null, secret: string | undefined): Cursors {
-  let partner: Buffer | undefined;
+/**
+ * `partner`: what the cursors are bound to (a partner token's keyed hash, or a feed's partner
+ * set), or a function that makes it when a cursor is first made or read; null for no partner.
+ */
+export function createCursors(partner: string | (() => string) | null, secret: string | undefined): Cursors {
+  let bound: string | undefined;
   const tag = (scope: CursorScope, position: string): Buffer => {
-    partner ??= createHash('sha256').update(token ?? '').digest();
+    bound ??= typeof partner === 'function' ? partner() : (partner ?? '');
     return createHmac('sha256', secret ?? DEFAULT_KEY)
-      .update(partner)
+      .update(bound)
       .update(`\n${scope.connection}\n${scope.filter}\n${position}`)
       .digest()
       .subarray(0, TAG_BYTES);

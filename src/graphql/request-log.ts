@@ -70,8 +70,7 @@ export function createRequestRecorder(metrics: Metrics, logger: Logger, options:
   // Operation names come from clients: only names the service knows of are label values. Not the
   // first names to arrive, which any client could take up with made-up ones (and which would
   // differ from one instance to the next); the request line still has every name.
-  const knownNames = new Set<string>(options.knownOperations ?? DOCUMENTED_OPERATIONS);
-  knownNames.add('anonymous');
+  const knownNames: ReadonlySet<string> = new Set<string>([...(options.knownOperations ?? DOCUMENTED_OPERATIONS), 'anonymous']);
   const label = (name: string) => (knownNames.has(name) ? name : 'other');
   function record({ meta, operationName, operationType, errors, hasData, durationMs, path }: RequestRecord): void {
     // Most requests have no errors: no Set or arrays made for them.

@@ -1,5 +1,6 @@
 import { Kind, type GraphQLScalarType, type GraphQLScalarTypeConfig } from 'graphql';
 import { GraphQLDateTime, GraphQLHexColorCode, GraphQLSafeInt, GraphQLURL } from 'graphql-scalars';
+import { BoundedMemory } from '../bounded/index.js';
 import { isMoney } from '../text/money.js';
 import { BadBackendValueError } from './errors.js';
 
@@ -47,17 +48,17 @@ function fromBackend(scalar: Pick<GraphQLScalarType, 'name' | 'serialize' | 'par
 /**
  * Remembers a pure serialize's answers for strings. graphql-scalars' URL parses every value into
  * a URL object to normalise it, and a page of cards repeats the same few logos and links; the
- * memo is bounded (cleared when full) and keeps only values that serialized without error.
+ * memo is bounded (the least recently used going first) and keeps only values that serialized
+ * without error.
  */
 export function memoisedSerialize(serialize: (value: unknown) => unknown, capacity = 512): (value: unknown) => unknown {
-  const seen = new Map<string, unknown>();
+  const seen = new BoundedMemory<string, { out: unknown }>({ maxEntries: capacity });
   return (value) => {
     if (typeof value !== 'string') return serialize(value);
     const known = seen.get(value);
-    if (known !== undefined) return known;
+    if (known !== undefined) return known.out;
     const out = serialize(value);
-    if (seen.size >= capacity) seen.clear();
-    seen.set(value, out);
+    seen.set(value, { out });
     return out;
   };
 }

@@ -106,6 +106,7 @@ export function createExplorer(options: ExplorerOptions): Explorer {
   /** Read on first use: most processes never serve a browser. */
   function load(): Map<string, Asset> {
     if (assets) return assets;
+    // bounded: the explorer's own files, read once.
     assets = new Map();
     const dir = assetsDirectory();
     if (!dir) return assets;

@@ -1,5 +1,6 @@
 import { pino, type Logger } from 'pino';
 import { redactCredentials } from './failures.js';
+import { BoundedMemory } from '../bounded/index.js';
 
 export type { Logger };
 
@@ -115,15 +116,8 @@ const REQUEST_LINE_MESSAGE = 'graphql request';
  * once each: a few hundred at most, the rest made each time.
  */
 function quoter(max: number): (value: string) => string {
-  const known = new Map<string, string>();
-  return (value) => {
-    let text = known.get(value);
-    if (text === undefined) {
-      text = JSON.stringify(value);
-      if (known.size < max && value.length <= 64) known.set(value, text);
-    }
-    return text;
-  };
+  const known = new BoundedMemory<string, string>({ maxEntries: max });
+  return (value) => known.remember(value, () => JSON.stringify(value), value.length <= 64);
 }
 
 /** What a request id (X-Request-Id as the HTTP layer takes it, or a UUID) is made of: nothing to escape. */

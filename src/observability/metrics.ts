@@ -40,6 +40,7 @@ export function createMetrics(build: BuildFacts = {}) {
   }).set(memoryLimit > 0 && memoryLimit <= Number.MAX_SAFE_INTEGER ? memoryLimit : 0);
 
   // Each Redis connection this instance holds, read at scrape time from the client itself.
+  // bounded: the Redis clients the composition root names.
   const redisClients = new Map<string, () => boolean>();
   new Gauge({
     name: 'bff_redis_connected',

@@ -28,6 +28,7 @@ export function apolloExecution<C extends BaseContext>(onErrors: (contextValue: 
   const handed = Symbol('handed to Apollo by the pipeline');
   // Documents being handed over, by the SHA-256 of their text: only while an execution is under
   // way (concurrent executions of one document share its entry).
+  // bounded: an entry lives only while an execution of its document is in flight.
   const handing = new Map<string, { document: DocumentNode; executions: number }>();
 
   const documentStore: KeyValueCache<DocumentNode> = {

@@ -12,7 +12,7 @@ import {
   type OperationDefinitionNode,
   type ValidationRule,
 } from 'graphql';
-import { LRUCache } from 'lru-cache';
+import { BoundedMemory } from '../bounded/index.js';
 import type { KnownDocument } from './types.js';
 
 /**
@@ -66,8 +66,11 @@ export const sha256Hex = (text: string): string => createHash('sha256').update(t
 
 class Known implements KnownDocument {
   #hash: string | undefined;
+  // bounded: the document's own operations, by name.
   readonly #operations = new Map<string, OperationDefinitionNode>();
   readonly #count: number;
+  // bounded: what is worked out once per document, under the code's names and the document's own
+  // operations' names, kept as long as the document is.
   readonly #memo = new Map<string, unknown>();
 
   constructor(
@@ -145,12 +148,12 @@ export interface DocumentCache {
 
 export function createDocumentCache(options: DocumentCacheOptions): DocumentCache {
   const rules = [...specifiedRules, ...options.rules];
-  const byText = new LRUCache<string, DocumentOutcome>({
-    maxSize: options.maxBytes,
-    sizeCalculation: (outcome, text) => documentBytes(isKnown(outcome) ? outcome.document : undefined, text.length),
+  const byText = new BoundedMemory<string, DocumentOutcome>({
+    maxBytes: options.maxBytes,
+    sizeOf: (outcome, text) => documentBytes(isKnown(outcome) ? outcome.document : undefined, text.length),
   });
   // The same documents again, by their digest: each stands only while the text's entry does.
-  const byDigest = new LRUCache<string, KnownDocument>({ max: 10_000 });
+  const byDigest = new BoundedMemory<string, KnownDocument>({ maxEntries: 10_000 });
 
   function judge(text: string): DocumentOutcome {
     let document: DocumentNode;
@@ -195,6 +198,6 @@ export function createDocumentCache(options: DocumentCacheOptions): DocumentCach
     nameByHash(document) {
       if (byText.peek(document.text) === document) byDigest.set(document.hash, document);
     },
-    stats: () => ({ entries: byText.size, bytes: byText.calculatedSize }),
+    stats: () => ({ entries: byText.size, bytes: byText.bytes }),
   };
 }

@@ -126,7 +126,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   function judge(text: string, source: NamedDocument, params: GraphQLParams, situation: Situation): Prepared | Refusal {
     const outcome = documents.get(text);
     if (!isKnown(outcome)) return { status: 400, errors: outcome.errors };
-    if (source.origin === 'persisted' || (source.id !== undefined && source.origin === 'text')) documents.nameByHash(outcome);
+    // Found in the store by its hash: known by it from now on, with no store round trip.
+    if (source.origin === 'persisted') documents.nameByHash(outcome);
     const operation = outcome.operation(params.operationName);
     if (operation instanceof GraphQLError) return { status: 400, errors: [operation] };
     const callerKind = situation.caller.kind;
@@ -196,11 +197,20 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     return fromStore(hash, name, params, situation);
   }
 
+  /**
+   * A text sent with its hash: answered as any text is, and registered when the caller may run
+   * it (every policy let it through, and its kind of caller registers at all) and it is no longer
+   * than any document worth keeping: the tokens bound what a document does, its length what
+   * keeping it costs (a comment is no token).
+   */
   function register(hash: string, text: string, name: NamedDocument, params: GraphQLParams, situation: Situation): Prepared | Refusal {
     if (!persisted) return persistedQueryNotFound();
     if (!persisted.matches(hash, text)) return badRequest('provided sha does not match query');
     const prepared = judge(text, name, params, situation);
-    if (!('errors' in prepared)) persisted.register(hash, text);
+    if (!('errors' in prepared) && text.length <= options.documents.maxTextLength && persisted.registers(situation.caller)) {
+      persisted.register(hash, text);
+      documents.nameByHash(prepared.document);
+    }
     return prepared;
   }
 

@@ -11,7 +11,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import { LRUCache } from 'lru-cache';
+import { BoundedMemory } from '../bounded/index.js';
 import type { Prepared } from './pipeline.js';
 import type { Caller, KnownDocument } from './types.js';
 
@@ -135,6 +135,7 @@ export function cachePolicyOf(schema: GraphQLSchema, document: KnownDocument, op
   let scope: CachePolicy['scope'] = 'PUBLIC';
   let cacheable = true;
   const typeInfo = new TypeInfo(schema);
+  // bounded: the fragments of one document, for this call (the visitor runs within it).
   const fragments = new Set<string>();
   const judge = (node: OperationDefinitionNode | FragmentDefinitionNode) =>
     visit(
@@ -197,11 +198,11 @@ export interface ResponseCache {
 export const etagOf = (body: string): string => `"${createHash('sha1').update(body).digest('base64url')}"`;
 
 export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
-  const answers = new LRUCache<string, Entry>({
-    maxSize: options.maxBytes,
-    sizeCalculation: (entry, key) => entry.bytes.length + (options.allowance?.(entry.bytes.length) ?? 0) + key.length * 2 + ENTRY_OVERHEAD,
+  const answers = new BoundedMemory<string, Entry>({
+    maxBytes: options.maxBytes,
+    sizeOf: (entry, key) => entry.bytes.length + (options.allowance?.(entry.bytes.length) ?? 0) + key.length * 2 + ENTRY_OVERHEAD,
     // Expired answers leave at once: an idle process gives them back.
-    ttlAutopurge: true,
+    dropExpired: true,
   });
   let documents = 0;
 
@@ -255,9 +256,9 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       let ttl = policy(prepared)!.maxAgeMs;
       for (const freshness of facts.freshness) if (freshness.until !== undefined) ttl = Math.min(ttl, freshness.until - Date.now());
       if (!(ttl > 0)) return undefined;
-      answers.set(key, entry, { ttl });
+      answers.set(key, entry, ttl);
       return entry;
     },
-    stats: () => ({ entries: answers.size, bytes: answers.calculatedSize }),
+    stats: () => ({ entries: answers.size, bytes: answers.bytes }),
   };
 }

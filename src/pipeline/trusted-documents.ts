@@ -78,9 +78,11 @@ function entriesOf(json: unknown, problem: (what: string) => Error): ManifestEnt
 
 /** Reads and checks a manifest; a problem names the file, the entry and what is wrong. */
 export function loadTrustedDocuments(file: string | undefined, onMismatch?: (hash: string) => void): TrustedDocuments {
+  // bounded: the manifest's entries.
   const byHash = new Map<string, TrustedDocument>();
   // Entries named by the hash of another text than theirs (a normalised print): a client may send
   // that other text, found only by its digest. Any other text is one of the manifest's exactly or none.
+  // bounded: the manifest's entries.
   const renamed = new Map<string, TrustedDocument>();
   if (file) {
     const problem = (what: string) => new Error(`TRUSTED_DOCUMENTS=${file}: ${what}`);
@@ -116,11 +118,10 @@ export function loadTrustedDocuments(file: string | undefined, onMismatch?: (has
       else renamed.delete(hash);
     }
   }
-  const byQuery = new Map([...byHash.values()].map((d) => [d.query, d]));
+  const byQuery: ReadonlyMap<string, TrustedDocument> = new Map([...byHash.values()].map((d) => [d.query, d]));
   // A print may space a document out: twice the longest such entry bounds what is worth a digest.
   const longest = 2 * Math.max(0, ...[...renamed.values()].map((d) => d.query.length)) + 256;
-  const operationNames = new Set<string>();
-  for (const document of byHash.values()) if (document.operationName) operationNames.add(document.operationName);
+  const operationNames: ReadonlySet<string> = new Set([...byHash.values()].flatMap((document) => (document.operationName ? [document.operationName] : [])));
   return {
     size: byHash.size,
     operationNames,

@@ -27,7 +27,7 @@ export type Caller =
 /** What the pipeline needs of an app: a name for messages and a key for what is kept per app. */
 export interface AppCaller {
   readonly name: string;
-  /** A hash of the key, never the key: what per-app caches and limits are keyed on. */
+  /** The key's keyed hash, never the key: what per-app caches and limits are keyed on. */
   readonly keyHash: string;
   readonly partnerTokens: readonly string[];
 }

@@ -1,5 +1,5 @@
 import type { OperationDefinitionNode } from 'graphql';
-import { LRUCache } from 'lru-cache';
+import { BoundedMemory } from '../bounded/index.js';
 import type { Refusal } from './types.js';
 
 /**
@@ -56,9 +56,9 @@ const PASS_BYTES = 128;
 const REFUSAL_BYTES = 2048;
 
 export function createVerdictCache(maxBytes: number): VerdictCache {
-  const verdicts = new LRUCache<string, { verdict: OperationVerdict }>({
-    maxSize: maxBytes,
-    sizeCalculation: (entry, key) => key.length * 2 + (entry.verdict ? REFUSAL_BYTES : PASS_BYTES),
+  const verdicts = new BoundedMemory<string, { verdict: OperationVerdict }>({
+    maxBytes,
+    sizeOf: (entry, key) => key.length * 2 + (entry.verdict ? REFUSAL_BYTES : PASS_BYTES),
   });
   return {
     get: (key) => verdicts.get(key)?.verdict,

@@ -4,6 +4,7 @@ import type { Category, CategoryDirectory } from '../categories/directory.js';
 import { noTokenError, type TokenProblem } from '../graphql/errors.js';
 import type { KeyedQueue } from '../campaigns/keyed-queue.js';
 import { createLoaders, type Loaders } from '../campaigns/loaders.js';
+import type { KeyedHashes } from '../secrets/index.js';
 import { createCursors, type Cursors } from '../graphql/pagination.js';
 import { bindPartnerApi, type PartnerApi } from '../campaigns/partner-api.js';
 import type { StatusEvent } from '../subscriptions/events.js';
@@ -32,6 +33,8 @@ export interface BffDependencies {
   };
   /** Keys the HMAC of pagination cursors (`CURSOR_SECRET`); unset, a fixed key (see graphql/pagination.ts). */
   cursorSecret?: string;
+  /** What a cursor's partner is bound to: the token's keyed hash (the fleet's with `CURSOR_SECRET`). */
+  hashes: KeyedHashes;
 }
 
 /** What a subscription's context carries besides the request context: live campaign status. */
@@ -125,7 +128,7 @@ export function createContext(deps: BffDependencies, request: RequestScope): Gra
         : recordingFreshness(directory.forToken(token), directory, request.response),
     pinUploads: deps.pinUploads,
     limits: deps.limits,
-    cursors: createCursors(token, deps.cursorSecret),
+    cursors: createCursors(token === null ? null : () => deps.hashes.of('cursor-partner', token), deps.cursorSecret),
     ...(request.response ? { response: request.response } : {}),
   };
 }

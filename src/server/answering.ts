@@ -10,7 +10,7 @@ import type { ErrorFormatter } from '../graphql/errors.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { apolloExecution, type ApolloExecution } from '../pipeline/apollo.js';
-import { createPersistedQueries } from '../pipeline/persisted-queries.js';
+import { createPersistedQueries, PERSISTED_QUERY_BOUNDS } from '../pipeline/persisted-queries.js';
 import { createPipeline, type Pipeline } from '../pipeline/pipeline.js';
 import { createResponseCache, type ResponseCache } from '../pipeline/response-cache.js';
 import { cost, documentLimits, operationTypes, schemaPrivacy, streamCallers, tokenLimit, variables } from '../pipeline/rules.js';
@@ -78,7 +78,12 @@ export async function createAnswering<Context extends BaseContext>(
     schema,
     policies,
     trusted: apps.trusted,
-    persisted: createPersistedQueries(options.cache.keyv('apq'), (result) => metrics.cacheLookups.inc({ cache: 'apq', result })),
+    persisted: createPersistedQueries(options.cache.namespace('apq', PERSISTED_QUERY_BOUNDS), {
+      // A partner whose token the campaign API refused lately cannot run what it sends; an app key
+      // runs what the policies let it (in production, the manifest's documents, which are never registered).
+      registers: (caller) => caller.kind === 'app' || (caller.kind === 'partner' && verdicts.get(tokenKey(caller)) !== 'refused'),
+      onLookup: (result) => metrics.cacheLookups.inc({ cache: 'apq', result }),
+    }),
     documents: { maxBytes: DOCUMENTS_MAX_BYTES, maxTextLength: 64 * 1024 },
     verdictBytes: VERDICTS_MAX_BYTES,
   });

@@ -1,10 +1,11 @@
 import { createCampaignApiClient, type CampaignApiClient } from '../campaign-api/http-client.js';
 import { createCacheStore, type CacheStore } from '../cache/store.js';
 import { createTokenVerdicts, type TokenVerdicts } from '../cache/token-verdicts.js';
-import { createCategoryDirectory, type CategoryDirectory } from '../categories/directory.js';
+import { CATEGORY_STORE_BOUNDS, createCategoryDirectory, type CategoryDirectory } from '../categories/directory.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
+import { keyedHashes, type KeyedHashes } from '../secrets/index.js';
 import { Dependencies } from './dependencies.js';
 import { backendLog, redisLog } from './dependency-log.js';
 
@@ -13,6 +14,8 @@ export interface Backend {
   cache: CacheStore;
   api: CampaignApiClient;
   dependencies: Dependencies;
+  /** Everything derived from a partner token or an app key, keyed by `CURSOR_SECRET` (else a secret of this process). */
+  hashes: KeyedHashes;
   /** One memory of what the campaign API said of tokens, for the directory, live status and caches alike. */
   verdicts: TokenVerdicts;
   categories: CategoryDirectory;
@@ -65,13 +68,14 @@ export async function connectBackend(config: Config, campaignApiUrl: string, log
   );
   dependencies.watch(5000);
 
-  const verdicts = createTokenVerdicts(cache, config.cursorSecret, storeError);
+  const hashes = keyedHashes(config.cursorSecret);
+  const verdicts = createTokenVerdicts(cache, hashes, storeError);
   const categories = createCategoryDirectory({
     api,
-    store: cache.keyv('categories'),
+    store: cache.namespace('categories', CATEGORY_STORE_BOUNDS),
     ttlMs: config.categoryTtlMs,
     verdicts,
     onLookup: (result: 'hit' | 'stale' | 'miss' | 'error') => metrics.cacheLookups.inc({ cache: 'categories', result }),
   });
-  return { cache, api, dependencies, verdicts, categories };
+  return { cache, api, dependencies, hashes, verdicts, categories };
 }

@@ -85,7 +85,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   const logger = options.logger ?? createLogger(config.logLevel);
   const metrics = createMetrics({ commit: config.buildCommit });
   const production = config.mode === 'production';
-  const { cache, api, dependencies, verdicts, categories } = await connectBackend(config, options.campaignApiUrl, logger, metrics);
+  const { cache, api, dependencies, hashes, verdicts, categories } = await connectBackend(config, options.campaignApiUrl, logger, metrics);
 
   const schema = createSchema();
   // Tracing is started (or not) by the process before this; the compiled path must see the wrapped resolvers.
@@ -112,10 +112,11 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     onLookup: (result) => metrics.cacheLookups.inc({ cache: 'feed', result }),
     onRefused: (reason) => metrics.limitRejections.inc({ limit: reason }),
     cursorSecret: config.cursorSecret,
+    hashes,
   });
   if (apps.redisConnected) metrics.watchRedis('feed_coordination', apps.redisConnected);
 
-  const live = await createLive({ config, api, logger, registry: metrics.registry, verdicts });
+  const live = await createLive({ config, api, logger, registry: metrics.registry, verdicts, hashes });
   if (live.redisConnected) metrics.watchRedis('live_bus', live.redisConnected);
   const deps = {
     // The client itself: the feed and live status follow the writes it announces, whoever makes them.
@@ -129,6 +130,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
       maxStatusScan: config.limits.maxStatusScan,
     },
     cursorSecret: config.cursorSecret,
+    hashes,
   };
 
   // One way out for every error, with what the campaign API's failures mean to a client.

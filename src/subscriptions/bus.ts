@@ -72,6 +72,7 @@ interface Recorded {
 }
 
 export function createMemoryBus(): StatusBus {
+  // bounded: a record per partner watched on this instance (dropped when its last watcher leaves), each of the partner's campaigns.
   const records = new Map<string, Map<number, Recorded>>();
   const listeners: ((event: BusEvent) => void)[] = [];
   return {

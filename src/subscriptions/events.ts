@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { CAMPAIGN_STATUSES, isUnknownEnumValue, type CampaignStatus, type UnknownEnumValue } from '../campaign-api/index.js';
 
 /**
@@ -6,21 +5,13 @@ import { CAMPAIGN_STATUSES, isUnknownEnumValue, type CampaignStatus, type Unknow
  * one included), so an event crosses Redis as plain JSON and reads back the same.
  */
 export interface StatusEvent {
-  /** The partner it belongs to: a hash of the token, never the token. */
+  /** The partner it belongs to: the token's keyed hash, never the token. */
   partner: string;
   id: number;
   previousStatus: string | null;
   status: string;
   /** ISO 8601. */
   at: string;
-}
-
-/**
- * The partner a token stands for, as every shared structure names it: a hash, so Redis keys,
- * messages and maps never hold a token.
- */
-export function partnerKey(token: string): string {
-  return createHash('sha256').update(token).digest('hex').slice(0, 32);
 }
 
 export function statusString(status: CampaignStatus | UnknownEnumValue): string {

@@ -2,7 +2,8 @@ import { GraphQLError } from 'graphql';
 import { TOKEN_ACCEPTED_FOR_MS, TOKEN_REFUSED_FOR_MS, TOKEN_VERDICTS_MAX, TokenVerdicts } from '../cache/token-verdicts.js';
 import { failureFields } from '../observability/failures.js';
 import type { Logger } from '../observability/logger.js';
-import { partnerKey, type StatusEvent } from './events.js';
+import { keyedHashes, type KeyedHashes } from '../secrets/index.js';
+import type { StatusEvent } from './events.js';
 import { PartnerWatch, type ReaderOptions } from './partner.js';
 import { LiveErrorCode, Watch } from './watch.js';
 
@@ -18,6 +19,12 @@ export interface LiveStatusOptions extends ReaderOptions {
    * call). Without it the hub keeps its own.
    */
   verdicts?: TokenVerdicts;
+  /**
+   * What a partner is named by in maps, Redis keys and messages: its token's keyed hash, the same
+   * on every instance of a fleet (`CURSOR_SECRET`), so that they share one reader. Without it, a
+   * secret of this process: it then reads for its own watchers.
+   */
+  hashes?: KeyedHashes;
 }
 
 /**
@@ -30,21 +37,26 @@ export interface LiveStatusOptions extends ReaderOptions {
  * subscription's queue watch.ts's.
  */
 export class LiveStatus {
+  // bounded: a partner while it has a subscription open here, removed with its last: the open connections bound it.
   readonly #partners = new Map<string, PartnerWatch>();
   /** What the campaign API said of tokens lately, shared with the category directory. */
   readonly verdicts: TokenVerdicts;
+  // bounded: a partner while it has a connection open here (each partner a limited number of them).
   readonly #connections = new Map<string, number>();
   /** Subscriptions have ended (shutdown): none is taken any more. */
   #closed = false;
   /** The bus is closed too: nothing more is published. */
   #busClosed = false;
   /** Publications of mutations still on their way to the bus, which closing waits for. */
+  // bounded: publications under way, each removed when the bus answered.
   readonly #publishing = new Set<Promise<void>>();
   #lastWarn = 0;
+  readonly #hashes: KeyedHashes;
 
   constructor(private readonly options: LiveStatusOptions) {
+    this.#hashes = options.hashes ?? keyedHashes();
     this.verdicts =
-      options.verdicts ?? new TokenVerdicts({ acceptedForMs: TOKEN_ACCEPTED_FOR_MS, refusedForMs: TOKEN_REFUSED_FOR_MS, maxEntries: TOKEN_VERDICTS_MAX });
+      options.verdicts ?? new TokenVerdicts({ acceptedForMs: TOKEN_ACCEPTED_FOR_MS, refusedForMs: TOKEN_REFUSED_FOR_MS, maxEntries: TOKEN_VERDICTS_MAX, hashes: this.#hashes });
     options.bus.onEvent((event) => this.#partners.get(event.partner)?.published(event));
   }
 
@@ -54,9 +66,14 @@ export class LiveStatus {
     if (partner) for (const watch of partner.watches) watch.push(event);
   }
 
+  /** The partner a token stands for, as every shared structure names it: never the token, nor an unkeyed hash of it. */
+  #partnerKey(token: string): string {
+    return this.#hashes.of('live-partner', token);
+  }
+
   /** Counts a connection of the partner; false when it already has `max`. */
   admit(token: string, max: number): boolean {
-    const key = partnerKey(token);
+    const key = this.#partnerKey(token);
     const count = this.#connections.get(key) ?? 0;
     if (count >= max) return false;
     this.#connections.set(key, count + 1);
@@ -64,7 +81,7 @@ export class LiveStatus {
   }
 
   leave(token: string): void {
-    const key = partnerKey(token);
+    const key = this.#partnerKey(token);
     const count = (this.#connections.get(key) ?? 1) - 1;
     if (count <= 0) this.#connections.delete(key);
     else this.#connections.set(key, count);
@@ -77,7 +94,7 @@ export class LiveStatus {
         extensions: { code: LiveErrorCode.SHUTTING_DOWN },
       });
     }
-    const key = partnerKey(token);
+    const key = this.#partnerKey(token);
     let partner = this.#partners.get(key);
     if (!partner) {
       partner = new PartnerWatch(key, token, this, this.options);
@@ -104,7 +121,7 @@ export class LiveStatus {
   published(token: string, id: number, status: string): void {
     if (this.#busClosed) return;
     const stamp = Date.now();
-    const key = partnerKey(token);
+    const key = this.#partnerKey(token);
     const at = new Date(stamp).toISOString();
     this.#partners.get(key)?.mutated({ id, status, stamp, at });
     const publishing = this.options.bus.record(key, [{ id, status }], stamp, at, 'mutation').catch((error: unknown) => {

@@ -3,6 +3,7 @@ import type { GraphQLError, GraphQLFormattedError, GraphQLSchema } from 'graphql
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { CampaignApi } from '../campaign-api/api.js';
 import type { WriteEvents } from '../campaign-api/writes.js';
+import type { KeyedHashes } from '../secrets/index.js';
 import type { TokenVerdicts } from '../cache/token-verdicts.js';
 import type { Config } from '../config.js';
 import type { Credentials } from '../http/auth.js';
@@ -35,6 +36,8 @@ export interface LiveOptions {
   registry: Registry;
   /** What the campaign API said of tokens lately, shared with the category directory. */
   verdicts?: TokenVerdicts;
+  /** What a partner is named by on the bus: its token's keyed hash, the fleet's with `CURSOR_SECRET`. */
+  hashes?: KeyedHashes;
 }
 
 /**
@@ -42,7 +45,7 @@ export interface LiveOptions {
  * `CACHE_URL` is set), what the REST client's writes change published at once, and the two
  * transports.
  */
-export async function createLive({ config, api, logger, registry, verdicts }: LiveOptions) {
+export async function createLive({ config, api, logger, registry, verdicts, hashes }: LiveOptions) {
   const polls = new Counter({
     name: 'bff_live_polls_total',
     help: 'Reads of partners\' campaign statuses for subscriptions, by outcome.',
@@ -89,6 +92,7 @@ export async function createLive({ config, api, logger, registry, verdicts }: Li
     maxScan: config.limits.maxStatusScan,
     logger,
     ...(verdicts ? { verdicts } : {}),
+    ...(hashes ? { hashes } : {}),
     onPoll(outcome, pages) {
       polls.inc({ outcome });
       pollPages.inc(pages);

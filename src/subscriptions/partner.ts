@@ -69,6 +69,7 @@ const MAX_HELD = 1000;
  *   back empty, and the reader's first read rebuilt it without publishing).
  */
 export class PartnerWatch {
+  // bounded: the subscriptions open on this instance for the partner, each removed when it ends.
   readonly watches = new Set<Watch>();
   /** Null until the first read or record of the partner; then what the watchers were told. */
   #view: Map<number, Seen> | null = null;
@@ -77,6 +78,7 @@ export class PartnerWatch {
    * record's) and kept here; mutations of this instance wait for the view, which tells their
    * previous status. A read begun before a mutation answered does not hide it: its stamp is older.
    */
+  // bounded: at most MAX_HELD campaigns, until the first read.
   #early = new Map<number, Seen>();
   #held: Change[] = [];
   /** The shared record's version the view has caught up with (every message up to it seen); null while unknown. */
@@ -220,6 +222,7 @@ export class PartnerWatch {
       for (const change of changes) this.#apply(change);
       return;
     }
+    // bounded: the partner's campaigns, as one read covers them (maxScan at most).
     const view = new Map<number, Seen>();
     for (const { id, status, stamp } of changes) view.set(id, { status, stamp });
     // What the bus delivered before the view stays, where it is newer than this.

@@ -17,9 +17,10 @@ import type { BusEvent, Snapshot, StatusBus } from './bus.js';
  *   The lease script answers every instance with the record's version each interval, so an
  *   instance whose subscription missed messages (a reconnect) knows it and reads the record.
  *
- * Keys and messages carry the partner's hash, never a token. The braces make a partner's two keys
- * one hash slot, as a script that names both needs on a Redis Cluster. On a Cluster the channel
- * reaches every node, so a change published by the script on one node reaches subscribers on all.
+ * Keys and messages carry the partner token's keyed hash, never a token. The braces make a
+ * partner's two keys one hash slot, as a script that names both needs on a Redis Cluster. On a
+ * Cluster the channel reaches every node, so a change published by the script on one node reaches
+ * subscribers on all.
  */
 
 const CHANNEL = 'bff:live:events';

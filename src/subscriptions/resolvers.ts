@@ -8,7 +8,7 @@ import { statusValue } from './events.js';
 import { LiveErrorCode, type WatchItem } from './hub.js';
 import { quote } from '../campaign-api/index.js';
 
-function parseIds(ids: readonly string[], maxIds: number): Set<number> {
+function parseIds(ids: readonly string[], maxIds: number): ReadonlySet<number> {
   if (ids.length > maxIds) {
     throw new GraphQLError(`Argument "ids" has ${ids.length} ids; a subscription may watch at most ${maxIds} (omit ids to watch every campaign).`, {
       extensions: { code: LiveErrorCode.SUBSCRIPTION_LIMIT_EXCEEDED, limit: 'ids', max: maxIds },

@@ -33,7 +33,7 @@ export function codePointName(char: string): string {
   return `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
-const LINE_BREAKS = new Set(['\n', '\r', '\u2028', '\u2029']);
+const LINE_BREAKS: ReadonlySet<string> = new Set(['\n', '\r', '\u2028', '\u2029']);
 
 /** What a refused character is, and why that matters where it is not obvious. */
 function whatIs(cp: number): [what: string, why: string] {

@@ -142,6 +142,7 @@ export function callParentContext(): Context {
  * resolver that first asked for it, and runs that key's call there.
  */
 export class LoaderContexts<K> {
+  // bounded: one request's loader keys, kept as long as the loader, which lives for the request.
   readonly #byKey = new Map<K, Context>();
 
   remember(key: K): void {

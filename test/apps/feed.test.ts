@@ -107,7 +107,7 @@ describe.each(variants)('offerFeed ($name)', (variant) => {
     for (const a of flood) expect(a.body.errors).toBeUndefined();
     expect(await stack.calls()).toEqual({});
     if (redis) {
-      const keys = await redisKeys(redis.port, '*feed:v1:*');
+      const keys = await redisKeys(redis.port, '*:feed:v2:*');
       expect(keys).toBe(2);
     }
   });

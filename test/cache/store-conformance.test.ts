@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CATEGORY_CACHE_KEY, createCategoryDirectory, type Category } from '../../src/categories/directory.js';
+import { createClient } from '@keyv/redis';
+import { CATEGORY_CACHE_KEY, CATEGORY_STORE_BOUNDS, createCategoryDirectory, type Category } from '../../src/categories/directory.js';
 import { createCacheStore, type CacheStore } from '../../src/cache/store.js';
 import type { CampaignApi } from '../../src/campaign-api/api.js';
 import { NetworkError } from '../../src/campaign-api/index.js';
@@ -12,10 +13,10 @@ import { warmPath } from '../helpers/executor.js';
 import { needs } from '../helpers/needs.js';
 
 /**
- * One contract for every cache store the product can run on (CACHE_URL unset: memory; a
- * redis:// URL: Redis), as keyv tests its own adapters: the same cases on each, then persisted
- * queries end to end over HTTP. Namespaces are fresh per case, so cases never see each other's
- * keys, even on the one redis-server the Redis cases share.
+ * One contract for every cache store the product can run on (CACHE_URL unset: bounded memory; a
+ * redis:// URL: Redis): the same cases on each, then persisted queries end to end over HTTP.
+ * Namespaces are fresh per case, so cases never see each other's keys, even on the one
+ * redis-server the Redis cases share.
  */
 interface StoreKind {
   kind: 'memory' | 'redis';
@@ -76,84 +77,106 @@ describe.each(KINDS)('$kind cache store', ({ kind, shared, skip, start }) => {
     expect(await store.ping()).toBe(true);
   });
 
-  it.skipIf(skip)('sets, gets and deletes values of every JSON shape', async () => {
-    const keyv = store.keyv(freshNamespace());
+  const bounds = (maxEntryBytes = 64 * 1024, maxBytes = 1024 * 1024) => ({ maxBytes, maxEntryBytes, sizeOf: (value: unknown, key: string) => 2 * (JSON.stringify(value).length + key.length) });
+
+  it.skipIf(skip)('keeps values of every JSON shape until their expiry, and deletes them', async () => {
+    const ns = store.namespace<unknown>(freshNamespace(), bounds());
     const values = { text: 'Электроника', number: 42, object: { categories: [{ categoryId: 1 }], fetchedAt: 1 }, list: [1, 'two'], flag: false };
-    for (const [key, value] of Object.entries(values)) expect(await keyv.set(key, value)).toBe(true);
-    for (const [key, value] of Object.entries(values)) expect(await keyv.get(key)).toEqual(value);
-    expect(await keyv.get('absent')).toBeUndefined();
-    expect(await keyv.delete('text')).toBe(true);
-    expect(await keyv.get('text')).toBeUndefined();
-    expect(await keyv.get('number')).toBe(42);
+    for (const [key, value] of Object.entries(values)) expect(await ns.set(key, value, 60_000)).toBe(true);
+    for (const [key, value] of Object.entries(values)) expect(await ns.get(key)).toEqual(value);
+    expect(await ns.get('absent')).toBeUndefined();
+    await ns.delete('text');
+    expect(await ns.get('text')).toBeUndefined();
+    expect(await ns.get('number')).toBe(42);
   });
 
-  it.skipIf(skip)('reads many keys at once in order, with undefined for the missing ones', async () => {
-    const keyv = store.keyv(freshNamespace());
-    await keyv.set('a', 1);
-    await keyv.set('c', 3);
-    expect(await keyv.getMany(['a', 'b', 'c'])).toEqual([1, undefined, 3]);
-    // The array form of get is what Apollo's KeyvAdapter batches through.
-    expect(await keyv.get(['c', 'a'])).toEqual([3, 1]);
-  });
-
-  it.skipIf(skip)('expires an entry after its ttl, for single and batched reads', async () => {
-    const keyv = store.keyv(freshNamespace());
-    await keyv.set('short', 'v', 150);
-    await keyv.set('long', 'v', 60_000);
-    expect(await keyv.get('short')).toBe('v');
+  it.skipIf(skip)('expires an entry after its own time', async () => {
+    const ns = store.namespace<string>(freshNamespace(), bounds());
+    await ns.set('short', 'v', 150);
+    await ns.set('long', 'v', 60_000);
+    expect(await ns.get('short')).toBe('v');
     await sleep(300);
-    expect(await keyv.get('short')).toBeUndefined();
-    expect(await keyv.getMany(['short', 'long'])).toEqual([undefined, 'v']);
+    expect(await ns.get('short')).toBeUndefined();
+    expect(await ns.get('long')).toBe('v');
   });
 
-  it.skipIf(skip)('finds keys containing ":" by single and batched reads, its own namespace as prefix included', async () => {
+  it.skipIf(skip)('takes no write without a positive, finite expiry', async () => {
+    const ns = store.namespace<string>(freshNamespace(), bounds());
+    for (const ttl of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      await expect(ns.set('k', 'v', ttl), String(ttl)).rejects.toThrow(/positive, finite time/);
+    }
+    expect(await ns.get('k')).toBeUndefined();
+  });
+
+  it.skipIf(skip)('keeps no entry larger than its namespace allows: such a write leaves nothing under its key', async () => {
+    const ns = store.namespace<string>(freshNamespace(), bounds(4096));
+    expect(await ns.set('k', 'small', 60_000)).toBe(true);
+    expect(await ns.set('k', 'x'.repeat(8192), 60_000)).toBe(false);
+    expect(await ns.set('big', 'x'.repeat(1024 * 1024), 60_000)).toBe(false);
+    expect(await ns.get('big')).toBeUndefined();
+    expect(await ns.get('k')).toBeUndefined();
+  });
+
+  it.skipIf(skip)('finds keys containing ":", its own namespace as prefix included', async () => {
     const namespace = freshNamespace();
-    const keyv = store.keyv(namespace);
-    // What the product stores: Apollo's "apq:<sha256>" in "apq", "categories:v1" in "categories".
-    const hashKey = `${namespace}:${'ab12'.repeat(16)}`;
-    const keys = [hashKey, 'a:b:c', ':leading', 'trailing:', `${namespace}::double`];
-    for (const [i, key] of keys.entries()) await keyv.set(key, `value ${i}`);
-    for (const [i, key] of keys.entries()) expect(await keyv.get(key), key).toBe(`value ${i}`);
-    expect(await keyv.getMany(keys)).toEqual(keys.map((_, i) => `value ${i}`));
-    expect(await keyv.get(keys)).toEqual(keys.map((_, i) => `value ${i}`));
-    expect(await keyv.delete(hashKey)).toBe(true);
-    expect(await keyv.getMany([hashKey])).toEqual([undefined]);
+    const ns = store.namespace<string>(namespace, bounds());
+    const keys = [`${namespace}:${'ab12'.repeat(16)}`, 'a:b:c', ':leading', 'trailing:', `${namespace}::double`];
+    for (const [i, key] of keys.entries()) await ns.set(key, `value ${i}`, 60_000);
+    for (const [i, key] of keys.entries()) expect(await ns.get(key), key).toBe(`value ${i}`);
   });
 
-  it.skipIf(skip)('keeps a key and the same key with its namespace in front apart', async () => {
-    const namespace = freshNamespace();
-    const keyv = store.keyv(namespace);
-    await keyv.set('k', 'plain');
-    await keyv.set(`${namespace}:k`, 'prefixed');
-    expect(await keyv.get('k')).toBe('plain');
-    expect(await keyv.get(`${namespace}:k`)).toBe('prefixed');
-    expect(await keyv.getMany(['k', `${namespace}:k`])).toEqual(['plain', 'prefixed']);
-  });
-
-  it.skipIf(skip)('keeps two namespaces apart, clear included, and shares one namespace between its handles', async () => {
+  it.skipIf(skip)('keeps two namespaces apart, and gives one namespace the same store each time', async () => {
     const [first, second] = [freshNamespace(), freshNamespace()];
-    const a = store.keyv(first);
-    const b = store.keyv(second);
-    await a.set('k', 'in a');
+    const a = store.namespace<string>(first, bounds());
+    const b = store.namespace<string>(second, bounds());
+    expect(store.namespace<string>(first, bounds())).toBe(a);
+    await a.set('k', 'in a', 60_000);
     expect(await b.get('k')).toBeUndefined();
-    expect(await b.getMany(['k'])).toEqual([undefined]);
     // A key naming the other namespace is still a key of its own namespace.
-    await b.set(`${first}:k`, 'in b');
+    await b.set(`${first}:k`, 'in b', 60_000);
     expect(await a.get('k')).toBe('in a');
-    await b.set('k', 'also in b');
+    await b.set('k', 'also in b', 60_000);
     expect(await a.get('k')).toBe('in a');
-    await b.clear();
-    expect(await a.get('k')).toBe('in a');
-    expect(await b.get('k')).toBeUndefined();
-    expect(await store.keyv(first).getMany(['k'])).toEqual(['in a']);
   });
 
   it.skipIf(skip)(`${shared ? 'shares' : 'does not share'} entries between two CacheStore instances (two BFF processes)`, async () => {
     const namespace = freshNamespace();
-    await store.keyv(namespace).set(`${namespace}:h`, 'from one');
-    const seen = other.keyv(namespace);
-    expect(await seen.get(`${namespace}:h`)).toBe(shared ? 'from one' : undefined);
-    expect(await seen.getMany([`${namespace}:h`])).toEqual([shared ? 'from one' : undefined]);
+    await store.namespace<string>(namespace, bounds()).set('h', 'from one', 60_000);
+    expect(await other.namespace<string>(namespace, bounds()).get('h')).toBe(shared ? 'from one' : undefined);
+  });
+
+  if (kind === 'memory') it.skipIf(skip)('in memory, holds its bytes at most, the least recently used going first', async () => {
+    const ns = store.namespace<string>(freshNamespace(), { maxBytes: 10_000, maxEntryBytes: 10_000, sizeOf: (value) => value.length });
+    for (let i = 0; i < 10; i++) expect(await ns.set(`k${i}`, 'x'.repeat(1000), 60_000)).toBe(true);
+    expect(await ns.get('k0')).toBe('x'.repeat(1000));
+    // One more pushes out the least recently used: k1 (k0 was just read).
+    await ns.set('k10', 'x'.repeat(1000), 60_000);
+    expect(await ns.get('k1')).toBeUndefined();
+    expect(await ns.get('k0')).toBe('x'.repeat(1000));
+    await ns.set('huge', 'x'.repeat(9000), 60_000);
+    let kept = 0;
+    for (let i = 0; i <= 10; i++) if ((await ns.get(`k${i}`)) !== undefined) kept++;
+    expect(kept).toBeLessThanOrEqual(1);
+  });
+
+  if (kind === 'redis') it.skipIf(skip)('on Redis, gives every key it writes an expiry', async () => {
+    const namespace = freshNamespace();
+    const ns = store.namespace<unknown>(namespace, bounds());
+    await ns.set('a', { v: 1 }, 60_000);
+    await ns.set('b', 'text', 5000);
+    const client = createClient({ url: backing.url });
+    await client.connect();
+    try {
+      const keys = await client.keys(`*${namespace}*`);
+      expect(keys).toHaveLength(2);
+      for (const key of keys) {
+        const ttl = await client.pTTL(key);
+        expect(ttl, key).toBeGreaterThan(0);
+        expect(ttl, key).toBeLessThanOrEqual(60_000);
+      }
+    } finally {
+      await client.close();
+    }
   });
 
   it.skipIf(skip)('gives the category directory back what it stored, served while the backend cannot answer', async () => {
@@ -170,12 +193,12 @@ describe.each(KINDS)('$kind cache store', ({ kind, shared, skip, start }) => {
         return { categories };
       },
     } as unknown as CampaignApi;
-    const warmer = createCategoryDirectory({ api, store: store.keyv(namespace), ttlMs: 60_000, token: 't' });
+    const warmer = createCategoryDirectory({ api, store: store.namespace(namespace, CATEGORY_STORE_BOUNDS), ttlMs: 60_000, token: 't' });
     await warmer.warm();
-    expect(await store.keyv(namespace).get(CATEGORY_CACHE_KEY)).toMatchObject({ categories: [categories[1], categories[0]] });
+    expect(await store.namespace(namespace, CATEGORY_STORE_BOUNDS).get(CATEGORY_CACHE_KEY)).toMatchObject({ categories: [categories[1], categories[0]] });
     // A directory with no copy of its own reads the store (another instance on Redis, or a restart
     // of it); the token is new to it, and the backend cannot check it, so the stored copy serves.
-    const reader = createCategoryDirectory({ api, store: store.keyv(namespace), ttlMs: 60_000 });
+    const reader = createCategoryDirectory({ api, store: store.namespace(namespace, CATEGORY_STORE_BOUNDS), ttlMs: 60_000 });
     expect(await reader.get('t', 2)).toEqual(categories[0]);
     expect(calls).toBe(2);
   });

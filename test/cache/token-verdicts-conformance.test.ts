@@ -2,13 +2,14 @@ import { createHash } from 'node:crypto';
 import { createClient } from '@keyv/redis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCacheStore, type CacheStore } from '../../src/cache/store.js';
-import { createTokenVerdicts, keyvVerdictStore, TokenVerdicts, type TokenVerdict } from '../../src/cache/token-verdicts.js';
+import { createTokenVerdicts, verdictStore, TokenVerdicts, type StoredVerdict, type TokenVerdict, type VerdictStore } from '../../src/cache/token-verdicts.js';
+import { keyedHashes } from '../../src/secrets/index.js';
 import { startRedis, type RunningRedis } from '../helpers/redis.js';
 import { needs } from '../helpers/needs.js';
 
 /**
  * One contract for the store a fleet keeps token verdicts in, on each cache the product runs on
- * (memory: the instances of one process sharing a keyv; Redis: separate connections, as separate
+ * (memory: the instances of one process sharing a namespace; Redis: separate connections, as separate
  * processes hold them). Namespaces are fresh per case.
  */
 const SECRET = 'a-cursor-secret-of-at-least-32-characters';
@@ -25,6 +26,22 @@ const KINDS: Kind[] = [
 
 let counter = 0;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const BOUNDS = { maxBytes: 1024 * 1024, maxEntryBytes: 256, sizeOf: () => 128 };
+
+/** The namespace's store, with every write it was given recorded. */
+function recorded(store: CacheStore, namespace: string): VerdictStore & { writes: [string, StoredVerdict][] } {
+  const inner = verdictStore(store.namespace<StoredVerdict>(namespace, BOUNDS));
+  const writes: [string, StoredVerdict][] = [];
+  return {
+    writes,
+    get: (key) => inner.get(key),
+    set(key, value, ttlMs) {
+      writes.push([key, value]);
+      return inner.set(key, value, ttlMs);
+    },
+  };
+}
 
 async function ready(store: CacheStore): Promise<void> {
   const deadline = Date.now() + 5000;
@@ -58,8 +75,9 @@ describe.each(KINDS)('token verdicts over the $kind cache', ({ kind, skip }) => 
   beforeEach(async () => {
     if (skip) return;
     namespace = `verdicts${++counter}`;
+    stores = [];
     one = await createCacheStore(redis?.url);
-    // Memory: another instance in the same process shares the keyv; Redis: a connection of its own.
+    // Memory: another instance in the same process shares the namespace; Redis: a connection of its own.
     two = redis ? await createCacheStore(redis.url) : one;
     await ready(one);
     await ready(two);
@@ -70,13 +88,18 @@ describe.each(KINDS)('token verdicts over the $kind cache', ({ kind, skip }) => 
     if (two !== one) await two.close();
   });
 
-  const member = (store: CacheStore, options: { secret?: string; refusedForMs?: number; timeoutMs?: number } = {}) =>
-    new TokenVerdicts({
+  let stores: ReturnType<typeof recorded>[] = [];
+  const member = (store: CacheStore, options: { secret?: string; refusedForMs?: number; timeoutMs?: number } = {}) => {
+    const shared = recorded(store, namespace);
+    stores.push(shared);
+    return new TokenVerdicts({
       acceptedForMs: 60_000,
       refusedForMs: options.refusedForMs ?? 5000,
       maxEntries: 100,
-      shared: { store: keyvVerdictStore(store.keyv(namespace)), secret: options.secret ?? SECRET, timeoutMs: options.timeoutMs ?? 200 },
+      hashes: keyedHashes(options.secret ?? SECRET),
+      shared: { store: shared, timeoutMs: options.timeoutMs ?? 200 },
     });
+  };
 
   /** Lets a fire-and-forget write reach the store. */
   const written = () => sleep(kind === 'redis' ? 50 : 0);
@@ -135,7 +158,7 @@ describe.each(KINDS)('token verdicts over the $kind cache', ({ kind, skip }) => 
       stored = JSON.stringify([keys, await Promise.all(keys.map((k) => client.get(k)))]);
       await client.close();
     } else {
-      stored = JSON.stringify([...(one.keyv(namespace).store as Map<string, unknown>).entries()]);
+      stored = JSON.stringify(stores.flatMap((s) => s.writes));
     }
     expect(stored).toContain(a.key(token));
     expect(stored).not.toContain(token);
@@ -143,10 +166,10 @@ describe.each(KINDS)('token verdicts over the $kind cache', ({ kind, skip }) => 
   });
 
   it.skipIf(skip)('is shared only on Redis with CURSOR_SECRET: without either, verdicts stay in each instance', async () => {
-    expect(createTokenVerdicts(one, SECRET).shared).toBe(kind === 'redis');
-    expect(createTokenVerdicts(one, undefined).shared).toBe(false);
+    expect(createTokenVerdicts(one, keyedHashes(SECRET)).shared).toBe(kind === 'redis');
+    expect(createTokenVerdicts(one, keyedHashes()).shared).toBe(false);
     // Without the secret each instance keys tokens under a secret of its own.
-    expect(createTokenVerdicts(one, undefined).key('t')).not.toBe(createTokenVerdicts(two, undefined).key('t'));
+    expect(createTokenVerdicts(one, keyedHashes()).key('t')).not.toBe(createTokenVerdicts(two, keyedHashes()).key('t'));
   });
 });
 
@@ -168,7 +191,8 @@ describe.skipIf(!needs('redis-server'))('token verdicts while Redis fails', () =
       acceptedForMs: 60_000,
       refusedForMs: 5000,
       maxEntries: 100,
-      shared: { store: keyvVerdictStore(store.keyv('verdicts-outage')), secret: SECRET, timeoutMs: 200, pauseAfterTimeoutMs: 1000 },
+      hashes: keyedHashes(SECRET),
+      shared: { store: verdictStore(store.namespace<StoredVerdict>('verdicts-outage', BOUNDS)), timeoutMs: 200, pauseAfterTimeoutMs: 1000 },
     });
 
   it('asks the API when Redis hangs, within the bound, and keeps the verdict in the instance', async () => {

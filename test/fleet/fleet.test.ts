@@ -226,6 +226,8 @@ describe.skipIf(!needs('redis-server', 'haproxy'))('three instances behind HAPro
   const env = (port: number) => ({
     CAMPAIGN_API_URL: emulator.url,
     CACHE_URL: redis.url,
+    // A fleet shares CURSOR_SECRET: what it keeps per partner or app in Redis is named by keyed hashes of it.
+    CURSOR_SECRET: 'fleet-trial-cursor-secret-of-32-characters',
     TRUST_PROXY: 'loopback',
     PORT: String(port),
     SUBSCRIPTION_POLL_INTERVAL_MS: String(POLL_MS),

@@ -147,20 +147,30 @@ describe('cursors are bound to the partner, the connection and the filter', () =
     await refused(PAGE, { first: 1, after: forged });
   });
 
-  it('another instance of the fleet reads the cursors of this one', async () => {
-    const other: RunningBff = await startBff(stack.config, { campaignApiUrl: stack.emulatorUrl, fallbackToken: null });
-    try {
-      const first = await page(DEMO_TOKENS.store, { status: 'STARTED', first: 1 });
-      const response = await fetch(other.url, {
+  it('another instance of the fleet (the same CURSOR_SECRET) reads the cursors of this one; without it, none does', async () => {
+    const fleet = { ...stack.config, cursorSecret: 's'.repeat(32) };
+    const [one, two, alone]: RunningBff[] = await Promise.all([
+      startBff(fleet, { campaignApiUrl: stack.emulatorUrl, fallbackToken: null }),
+      startBff(fleet, { campaignApiUrl: stack.emulatorUrl, fallbackToken: null }),
+      startBff(stack.config, { campaignApiUrl: stack.emulatorUrl, fallbackToken: null }),
+    ]);
+    const ask = (url: string, variables: Record<string, unknown>) =>
+      fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${DEMO_TOKENS.store}` },
-        body: JSON.stringify({ query: PAGE, variables: { status: 'STARTED', first: 1, after: first.pageInfo.endCursor } }),
-      });
-      const body: any = await response.json();
+        body: JSON.stringify({ query: PAGE, variables }),
+      }).then((r) => r.json() as Promise<any>);
+    try {
+      const first = await ask(one!.url, { status: 'STARTED', first: 1 });
+      const body = await ask(two!.url, { status: 'STARTED', first: 1, after: first.data.campaigns.pageInfo.endCursor });
       expect(body.errors).toBeUndefined();
       expect(body.data.campaigns.nodes).toEqual([{ id: cid(3), status: 'STARTED' }]);
+      // Without the secret a cursor is bound to the partner by a keyed hash of the process's own.
+      const own = await page(DEMO_TOKENS.store, { status: 'STARTED', first: 1 });
+      const elsewhere = await ask(alone!.url, { status: 'STARTED', first: 1, after: own.pageInfo.endCursor });
+      expect(elsewhere.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', argument: 'after' } });
     } finally {
-      await other.close();
+      await Promise.all([one, two, alone].map((b) => b!.close()));
     }
   });
 

@@ -188,6 +188,7 @@ describe('credentials in URLs', STARTS, () => {
         NODE_ENV: 'production',
         CAMPAIGN_API_URL: `http://api-user:${PASSWORD}@127.0.0.1:${port}/api`,
         CACHE_URL: `redis://cache-user:${PASSWORD}@127.0.0.1:${port}`,
+        CURSOR_SECRET: 'built-entry-startup-cursor-secret-32-characters',
         BACKEND_MAX_ATTEMPTS: '1',
       },
     });

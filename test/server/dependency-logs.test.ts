@@ -109,7 +109,7 @@ describe('recovery', { timeout: 60_000 }, () => {
   it.skipIf(!needs('redis-server'))('Redis: a line without a stack when the cache goes, and one when it is back', async () => {
     emulator = await startEmulator({ quiet: true });
     redis = await startRedis();
-    entry = await startBuiltEntry({ env: { NODE_ENV: 'production', CAMPAIGN_API_URL: emulator.url, CACHE_URL: redis.url } });
+    entry = await startBuiltEntry({ env: { NODE_ENV: 'production', CAMPAIGN_API_URL: emulator.url, CACHE_URL: redis.url, CURSOR_SECRET: 'dependency-logs-cursor-secret-of-32-characters' } });
     await redis.stop();
     await categories(entry.url);
     await until('the warning', has('cache unavailable; serving from the backend'));

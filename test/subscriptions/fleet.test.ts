@@ -10,6 +10,8 @@ import { numberOf } from '../helpers/ids.js';
 import { needs } from '../helpers/needs.js';
 
 const INTERVAL_MS = 150;
+/** A fleet shares CURSOR_SECRET: its instances name a partner by the same keyed hash, and share one reader. */
+const FLEET_SECRET = 'live-fleet-cursor-secret-of-32-characters';
 
 /**
  * Two BFF instances on one real redis-server and one backend: one reader per partner for the
@@ -56,7 +58,7 @@ describe.skipIf(!needs('redis-server'))('live status across two instances on Red
     instances = await Promise.all(
       [1, 2].map(() =>
         startBff(
-          loadConfig({ LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', CACHE_URL: redis.url, SUBSCRIPTION_POLL_INTERVAL_MS: String(INTERVAL_MS), SHUTDOWN_GRACE_MS: '2000' }),
+          loadConfig({ LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', CACHE_URL: redis.url, CURSOR_SECRET: FLEET_SECRET, SUBSCRIPTION_POLL_INTERVAL_MS: String(INTERVAL_MS), SHUTDOWN_GRACE_MS: '2000' }),
           { campaignApiUrl: emulator.url },
         ),
       ),
@@ -181,7 +183,7 @@ async function startFleet(count: number, env: Record<string, string>) {
   const emulator = await startEmulator({ quiet: true, moderation: { mode: 'manual' } });
   const instances = await Promise.all(
     Array.from({ length: count }, () =>
-      startBff(loadConfig({ LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', CACHE_URL: redis.url, SHUTDOWN_GRACE_MS: '10000', ...env }), { campaignApiUrl: emulator.url }),
+      startBff(loadConfig({ LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', CACHE_URL: redis.url, CURSOR_SECRET: FLEET_SECRET, SHUTDOWN_GRACE_MS: '10000', ...env }), { campaignApiUrl: emulator.url }),
     ),
   );
   const admin = async (path: string, body?: unknown, method?: string) => {

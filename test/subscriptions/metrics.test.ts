@@ -87,7 +87,7 @@ describe.skipIf(!needs('redis-server'))('fleet metrics on Redis', () => {
     instances = await Promise.all(
       [1, 2].map(() =>
         startBff(
-          loadConfig({ LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', CACHE_URL: redis.url, SUBSCRIPTION_POLL_INTERVAL_MS: String(INTERVAL_MS), SHUTDOWN_GRACE_MS: '2000' }),
+          loadConfig({ LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', CACHE_URL: redis.url, CURSOR_SECRET: 'live-metrics-cursor-secret-of-32-characters', SUBSCRIPTION_POLL_INTERVAL_MS: String(INTERVAL_MS), SHUTDOWN_GRACE_MS: '2000' }),
           { campaignApiUrl: emulator.url },
         ),
       ),

@@ -71,6 +71,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', CAMPAIGN_API_URL: 'https://a.example.com', DEMO_FALLBACK: 'true' })).toThrow(/DEMO_FALLBACK/);
   });
 
+  it('refuses a production fleet on Redis without CURSOR_SECRET, naming it; development keeps such keys per instance', () => {
+    const fleet = { NODE_ENV: 'production', CAMPAIGN_API_URL: 'https://api.example.com', CACHE_URL: 'redis://cache:6379' };
+    expect(() => loadConfig(fleet)).toThrow(/CURSOR_SECRET is not set: with CACHE_URL the instances of a fleet name partners and apps in Redis .* by keyed hashes of CURSOR_SECRET/);
+    expect(loadConfig({ ...fleet, CURSOR_SECRET: 's'.repeat(32) }).cursorSecret).toBe('s'.repeat(32));
+    expect(loadConfig({ NODE_ENV: 'production', CAMPAIGN_API_URL: 'https://api.example.com' }).cursorSecret).toBeUndefined();
+    expect(loadConfig({ CACHE_URL: 'redis://cache:6379' }).cacheUrl).toBe('redis://cache:6379');
+  });
+
   it('takes explicit CORS origins and treats empty variables as unset', () => {
     const config = loadConfig({ CORS_ORIGINS: 'https://app.example.com, https://admin.example.com', PORT: '' });
     expect(config.corsOrigins).toEqual(['https://app.example.com', 'https://admin.example.com']);

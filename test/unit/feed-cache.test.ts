@@ -1,8 +1,10 @@
-import { Keyv } from 'keyv';
 import { describe, expect, it } from 'vitest';
+import { memoryExpiringStore, type ExpiringStore } from '../../src/bounded/index.js';
 import type { CampaignApi } from '../../src/campaign-api/api.js';
 import { localCoordination, type Coordination } from '../../src/cache/coordination.js';
 import { createFeedCache } from '../../src/feed/cache.js';
+import { feedStoreBounds, type PartnerFeed } from '../../src/feed/store.js';
+import { keyedHashes } from '../../src/secrets/index.js';
 
 /**
  * The order of a feed's rebuilds after writes, with the one thing Redis adds made explicit: a
@@ -50,11 +52,12 @@ async function until(done: () => boolean): Promise<void> {
 }
 
 /** A feed cache over this backend and coordination; every reading of the clock a millisecond later, so builds never share a timestamp. */
-function feedCache(api: CampaignApi, coordination: Coordination) {
+function feedCache(api: CampaignApi, coordination: Coordination, store: ExpiringStore<PartnerFeed> = memoryExpiringStore(feedStoreBounds(1000))) {
   let clock = 1_000_000;
   return createFeedCache({
     api,
-    store: new Keyv(),
+    store,
+    hashes: keyedHashes(),
     coordination,
     ttlMs: 30_000,
     maxStaleMs: 60_000,
@@ -123,5 +126,66 @@ describe('feed cache rebuilds after writes', () => {
     await cache.settled();
 
     expect(await ids()).toEqual([3, 2, 1]);
+  });
+});
+
+/**
+ * What the offer feed keeps for other requests and instances: the public fields an offer shows,
+ * never a fee or the partner's own number for the campaign, in its own copy as in the shared store.
+ */
+const PRIVATE_FIELDS = ['campaignFee', 'campaignFeeMin', 'campaignFeeMax', 'feeType', 'feeCurrency', 'partnerCampaignId'];
+
+const record = (id: number) => ({
+  ymCampaignId: id,
+  campaignStatus: 'started',
+  campaignStart: '2026-01-01T00:00:00Z',
+  campaignEnd: '2027-01-01T00:00:00Z',
+  campaignType: 'promo',
+  merchantDomain: 'shop.example.com',
+  merchantLogoSvg: 'https://shop.example.com/logo.svg',
+  merchantLogoPng: 'https://shop.example.com/logo.png',
+  merchantName: 'Shop',
+  backgroundColor: '#ffffff',
+  fontColor: '#000000',
+  description: 'A discount',
+  conditions: 'Always',
+  discountType: 'percent',
+  discountAmount: '10',
+  categoryId: 1,
+  acceptUrl: 'https://shop.example.com/offer',
+  campaignFee: '12.50',
+  campaignFeeMin: '1.00',
+  campaignFeeMax: '99.00',
+  feeType: 'fix',
+  feeCurrency: 643,
+  partnerCampaignId: 777_001,
+});
+
+describe('the offer feed keeps', () => {
+  it('no fee and no partner campaign number, in its copy and in the shared store', async () => {
+    const api = {
+      getAllCampaigns: async () => ({ total: 2, campaigns: [1, 2].map((id) => ({ ymCampaignId: id, campaignStatus: 'started', categoryId: 1 })) }),
+      get: async (_token: string, { ymCampaignId }: { ymCampaignId: number }) => record(ymCampaignId),
+    } as unknown as CampaignApi;
+    const inner = memoryExpiringStore(feedStoreBounds(1000));
+    const written: PartnerFeed[] = [];
+    const store: ExpiringStore<PartnerFeed> = {
+      get: (key) => inner.get(key),
+      set(key, value, ttlMs) {
+        written.push(value);
+        return inner.set(key, value, ttlMs);
+      },
+      delete: (key) => inner.delete(key),
+    };
+    const feed = feedCache(api, localCoordination(), store);
+    const view = await feed.read(['partner-token']);
+    await feed.settled();
+    expect(view.items.map((item) => item.id)).toEqual([2, 1]);
+    expect(view.items[0]!.record).toMatchObject({ merchantName: 'Shop', discountAmount: '10', acceptUrl: 'https://shop.example.com/offer' });
+    expect(written).toHaveLength(1);
+    for (const kept of [JSON.stringify(view.items), JSON.stringify(written)]) {
+      for (const field of PRIVATE_FIELDS) expect(kept).not.toContain(`"${field}"`);
+      expect(kept).not.toContain('777001');
+    }
   });
 });

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createCacheStore } from '../../src/cache/store.js';
-import { createPersistedQueries } from '../../src/pipeline/persisted-queries.js';
+import { createPersistedQueries, PERSISTED_QUERY_BOUNDS } from '../../src/pipeline/persisted-queries.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 async function persisted() {
   const cache = await createCacheStore(undefined);
-  const keyv = cache.keyv('apq');
+  const store = cache.namespace('apq', PERSISTED_QUERY_BOUNDS);
   const lookups: string[] = [];
-  return { queries: createPersistedQueries(keyv, (result) => lookups.push(result)), lookups, keyv };
+  return { queries: createPersistedQueries(store, { onLookup: (result) => lookups.push(result) }), lookups, store };
 }
 
 describe('automatic persisted queries', () => {
@@ -23,16 +23,9 @@ describe('automatic persisted queries', () => {
     expect(lookups).toEqual(['miss', 'hit']);
   });
 
-  it('are keyed as Apollo Server keyed them, so texts it registered are still found', async () => {
-    const { queries, keyv } = await persisted();
-    const query = '{ categories { name } }';
-    await keyv.set(`apq:${sha256(query)}`, query);
-    expect(await queries.get(sha256(query))).toBe(query);
-  });
-
   it('never look up what is not a SHA-256 in lowercase hex, and take a registration only under the text\'s own hash', async () => {
-    const { queries, lookups, keyv } = await persisted();
-    await keyv.set('apq:not-a-hash', '{ categories { id } }');
+    const { queries, lookups, store } = await persisted();
+    await store.set('not-a-hash', '{ categories { id } }', 60_000);
     expect(await queries.get('not-a-hash')).toBeUndefined();
     expect(await queries.get(sha256('x').toUpperCase())).toBeUndefined();
     expect(lookups).toEqual([]);
@@ -41,8 +34,18 @@ describe('automatic persisted queries', () => {
     expect(queries.matches(sha256('{ a }').toUpperCase(), '{ a }')).toBe(false);
   });
 
+  it('are registered by no anonymous caller, whatever the rule for the others says', async () => {
+    const cache = await createCacheStore(undefined);
+    const everyone = createPersistedQueries(cache.namespace('apq', PERSISTED_QUERY_BOUNDS), { registers: () => true });
+    expect(everyone.registers({ kind: 'anonymous', problem: 'missing' })).toBe(false);
+    expect(everyone.registers({ kind: 'partner', token: 't' })).toBe(true);
+    const byDefault = createPersistedQueries(cache.namespace('apq', PERSISTED_QUERY_BOUNDS));
+    expect(byDefault.registers({ kind: 'anonymous', problem: 'malformed' })).toBe(false);
+    expect(byDefault.registers({ kind: 'partner', token: 't' })).toBe(true);
+  });
+
   it('are a miss, never an error, when the store fails', async () => {
-    const failing = { get: () => Promise.reject(new Error('down')), set: () => Promise.reject(new Error('down')) };
+    const failing = { get: () => Promise.reject(new Error('down')), set: () => Promise.reject(new Error('down')), delete: () => Promise.reject(new Error('down')) };
     const queries = createPersistedQueries(failing);
     expect(await queries.get(sha256('{ a }'))).toBeUndefined();
     expect(() => queries.register(sha256('{ a }'), '{ a }')).not.toThrow();

@@ -1,5 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { keyedHashes } from '../../src/secrets/index.js';
 import { TokenVerdicts, type StoredVerdict, type TokenVerdict, type VerdictStore } from '../../src/cache/token-verdicts.js';
 
 function setup(maxEntries = 10) {
@@ -99,7 +100,8 @@ function fleetMember(store: VerdictStore, options: { secret?: string; now?: () =
     refusedForMs: 5000,
     maxEntries: 10,
     ...(options.now ? { now: options.now } : {}),
-    shared: { store, secret: options.secret ?? SECRET, timeoutMs: options.timeoutMs ?? 50, pauseAfterTimeoutMs: options.pauseAfterTimeoutMs ?? 60_000 },
+    hashes: keyedHashes(options.secret ?? SECRET),
+    shared: { store, timeoutMs: options.timeoutMs ?? 50, pauseAfterTimeoutMs: options.pauseAfterTimeoutMs ?? 60_000 },
   });
 }
 

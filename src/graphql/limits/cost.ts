@@ -73,7 +73,7 @@ export function estimateCost(
    * asked for twice under one key are one field. Expanding every spread instead made a
    * "fragment bomb" (each fragment spreading the next one three times) cost 3^n steps.
    */
-  const collect = (selectionSets: readonly SelectionSetNode[]): Map<string, FieldNode[]> => {
+  const collect = (selectionSets: readonly SelectionSetNode[]): ReadonlyMap<string, FieldNode[]> => {
     const fields = new Map<string, FieldNode[]>();
     const expanded = new Set<string>();
     const walk = (selectionSet: SelectionSetNode): void => {

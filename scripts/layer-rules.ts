@@ -1,0 +1,269 @@
+// The rules of `npm run layers` that dependency-cruiser cannot see, because they are about what a
+// module does with what it imports rather than what it imports:
+//
+// - kept-collections: every store whose size a client can influence is bounded, so a `Map` or a
+//   `Set` kept beyond one call (at module level, in a class field, or in a closure a function
+//   hands out) is made only in src/bounded/ (BoundedMemory), or says why nothing a client does can
+//   grow it: a `// bounded: <why>` comment on its declaration, a `ReadonlyMap`/`ReadonlySet` type
+//   (nothing can add to it), or an entry of ALLOWED below.
+// - keyed-hashes: anything derived from a partner token is a keyed hash made in src/secrets/, so
+//   `createHash` and `createHmac` of node:crypto are imported only there, and by the modules
+//   ALLOWED below for digests that are not made from a secret.
+//
+// `tsx scripts/layer-rules.ts [folder]` checks src/ (or the folder given) and exits 1 on a
+// violation; test/unit/layer-rules.test.ts shows it refusing each kind.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+export interface Violation {
+  file: string;
+  line: number;
+  rule: 'kept-collections' | 'keyed-hashes';
+  message: string;
+}
+
+interface Allowance {
+  /** A path under the checked folder, `/`-separated; a folder ends with `/`. */
+  path: string;
+  /** The variable or field (kept-collections), or the import (keyed-hashes); `*` for any. */
+  name: string;
+  reason: string;
+}
+
+/** What may keep a collection or hash without a comment of its own, and why. */
+export const ALLOWED: Record<Violation['rule'], readonly Allowance[]> = {
+  'kept-collections': [
+    { path: 'src/bounded/', name: '*', reason: 'the bounded stores themselves' },
+    { path: 'src/emulator/', name: '*', reason: 'the embedded REST API: its state is the partner data it stands in for, for development and tests' },
+    { path: 'src/server/graphql-handler.ts', name: 'inFlight', reason: 'the requests in flight, each removed when answered' },
+    { path: 'src/server/http-server.ts', name: 'unanswered', reason: 'the responses not yet answered, each removed when answered' },
+    { path: 'src/server/dependencies.ts', name: '*', reason: 'the dependencies the composition root names' },
+    { path: 'src/subscriptions/websocket.ts', name: 'open', reason: 'the open sockets, each removed when closed' },
+    { path: 'src/subscriptions/sse.ts', name: 'streams', reason: 'the open streams, each removed when closed' },
+  ],
+  'keyed-hashes': [
+    { path: 'src/secrets/', name: '*', reason: 'the keyed hashes themselves' },
+    { path: 'src/pipeline/documents.ts', name: 'createHash', reason: "the SHA-256 of a document's text: the name persisted queries and trusted documents give it" },
+    { path: 'src/pipeline/response-cache.ts', name: 'createHash', reason: 'the ETag of an answer' },
+    { path: 'src/http/explorer.ts', name: 'createHash', reason: "the ETags of the explorer's files" },
+    { path: 'src/campaigns/positions.ts', name: 'createHash', reason: "a pin code's place in a pin cursor" },
+    { path: 'src/graphql/pagination.ts', name: 'createHmac', reason: "signs a cursor's position under CURSOR_SECRET, over the partner's keyed hash" },
+  ],
+};
+
+const KEPT = new Set(['Map', 'Set']);
+const HASHING = new Set(['createHash', 'createHmac']);
+/** A marker says why: a few words at least. */
+const MARKER = /\bbounded:\s*\S.{8,}/;
+/** Array methods that call their callback before they return: a collection it reads is still one call's. */
+const SYNC_CALLBACKS = new Set(['map', 'filter', 'forEach', 'some', 'every', 'find', 'findIndex', 'findLast', 'findLastIndex', 'flatMap', 'reduce', 'sort']);
+
+const allowed = (rule: Violation['rule'], file: string, name: string) =>
+  ALLOWED[rule].some((a) => (a.path.endsWith('/') ? file.startsWith(a.path) : file === a.path) && (a.name === '*' || a.name === name));
+
+const isFunctionLike = (node: ts.Node): node is ts.FunctionLikeDeclaration =>
+  ts.isFunctionDeclaration(node) ||
+  ts.isFunctionExpression(node) ||
+  ts.isArrowFunction(node) ||
+  ts.isMethodDeclaration(node) ||
+  ts.isConstructorDeclaration(node) ||
+  ts.isGetAccessorDeclaration(node) ||
+  ts.isSetAccessorDeclaration(node);
+
+function enclosingFunction(node: ts.Node): ts.FunctionLikeDeclaration | undefined {
+  for (let at = node.parent; at; at = at.parent) if (isFunctionLike(at)) return at;
+  return undefined;
+}
+
+/** The expression's place once parentheses and type assertions are looked through. */
+function holderOf(node: ts.Expression): { holder: ts.Node; child: ts.Node } {
+  let child: ts.Node = node;
+  let holder = node.parent;
+  while (ts.isParenthesizedExpression(holder) || ts.isAsExpression(holder) || ts.isSatisfiesExpression(holder) || ts.isNonNullExpression(holder) || ts.isTypeAssertionExpression(holder)) {
+    child = holder;
+    holder = holder.parent;
+  }
+  return { holder, child };
+}
+
+/** The statement or class member a node belongs to: where a marker comment is written. */
+function statementOf(node: ts.Node): ts.Node {
+  let at = node;
+  while (at.parent && !ts.isSourceFile(at.parent) && !ts.isBlock(at.parent) && !ts.isClassLike(at.parent) && !ts.isModuleBlock(at.parent) && !ts.isCaseClause(at.parent)) at = at.parent;
+  return at;
+}
+
+function hasMarker(node: ts.Node, source: ts.SourceFile): boolean {
+  const statement = statementOf(node);
+  const text = source.text;
+  const comments = [...(ts.getLeadingCommentRanges(text, statement.getFullStart()) ?? []), ...(ts.getTrailingCommentRanges(text, statement.getEnd()) ?? [])];
+  return comments.some((range) => MARKER.test(text.slice(range.pos, range.end)));
+}
+
+const readonlyType = (type: ts.TypeNode | undefined) => type !== undefined && ts.isTypeReferenceNode(type) && /^Readonly(Map|Set)$/.test(type.typeName.getText());
+
+/** Whether a function made inside `owner` may be called after `owner` returned: handed out, stored, or given to a call that keeps it. */
+function handedOut(fn: ts.FunctionLikeDeclaration, owner: ts.FunctionLikeDeclaration): boolean {
+  const parent = fn.parent;
+  if (ts.isCallExpression(parent) && parent.expression === fn) return false; // called at once
+  if (ts.isParenthesizedExpression(parent) && ts.isCallExpression(parent.parent) && parent.parent.expression === parent) return false;
+  if (ts.isCallExpression(parent)) {
+    // A callback an array method calls at once is part of this call; any other call may keep it.
+    return !(ts.isPropertyAccessExpression(parent.expression) && SYNC_CALLBACKS.has(parent.expression.name.text));
+  }
+  // A promise's executor runs at once (what it hands on is judged on its own).
+  if (ts.isNewExpression(parent)) return !(ts.isIdentifier(parent.expression) && parent.expression.text === 'Promise');
+  const name = ts.isFunctionDeclaration(fn) ? fn.name : ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name) ? parent.name : undefined;
+  if (name) {
+    // A local function that is only ever called is part of the calls that call it.
+    let kept = false;
+    const look = (node: ts.Node): void => {
+      if (kept) return;
+      if (ts.isIdentifier(node) && node.text === name.text && node !== name) {
+        const call = node.parent;
+        if (!(ts.isCallExpression(call) && call.expression === node)) kept = true;
+        else {
+          const caller = enclosingFunction(node);
+          if (caller && caller !== owner && caller !== fn && handedOut(caller, owner)) kept = true;
+        }
+      }
+      ts.forEachChild(node, look);
+    };
+    if (owner.body) look(owner.body);
+    return kept;
+  }
+  return true;
+}
+
+/** Whether the collection in `declaration` (a local of `owner`) may outlive the call of `owner`. */
+function escapes(declaration: ts.VariableDeclaration, owner: ts.FunctionLikeDeclaration): boolean {
+  const name = (declaration.name as ts.Identifier).text;
+  const readonlyReturn = readonlyType(owner.type);
+  let escaped = false;
+  const visit = (node: ts.Node): void => {
+    if (escaped) return;
+    if (ts.isIdentifier(node) && node.text === name && node !== declaration.name) {
+      const parent = node.parent;
+      const isProperty = (ts.isPropertyAccessExpression(parent) && parent.name === node) || (ts.isPropertyAssignment(parent) && parent.name === node);
+      if (!isProperty) {
+        // Read by a function that may run after this call returned.
+        for (let fn = enclosingFunction(node); fn && fn !== owner; fn = enclosingFunction(fn)) {
+          if (handedOut(fn, owner)) escaped = true;
+        }
+        const returned = ts.isReturnStatement(parent) || (ts.isArrowFunction(parent) && parent.body === node);
+        // Handed out: returned (unless as a read-only collection), put in an object or a list, or stored.
+        if ((returned && !readonlyReturn) || ts.isShorthandPropertyAssignment(parent) || ts.isPropertyAssignment(parent) || ts.isArrayLiteralExpression(parent)) escaped = true;
+        else if (ts.isBinaryExpression(parent) && parent.right === node && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) escaped = true;
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  if (owner.body) visit(owner.body);
+  return escaped;
+}
+
+/** The declaration an identifier assigned in `from` names: the nearest enclosing scope's. */
+function declarationOf(name: string, from: ts.Node): ts.VariableDeclaration | undefined {
+  for (let scope = from.parent; scope; scope = scope.parent) {
+    if (!(ts.isBlock(scope) || ts.isSourceFile(scope) || isFunctionLike(scope) || ts.isModuleBlock(scope))) continue;
+    let found: ts.VariableDeclaration | undefined;
+    const look = (node: ts.Node): void => {
+      if (found || (node !== scope && (isFunctionLike(node) || ts.isBlock(node)))) return;
+      if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.name.text === name) found = node;
+      else ts.forEachChild(node, look);
+    };
+    ts.forEachChild(scope, look);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function keptCollection(node: ts.NewExpression, source: ts.SourceFile): { name: string; why: string } | undefined {
+  const { holder, child } = holderOf(node);
+  if (ts.isPropertyDeclaration(holder)) {
+    return readonlyType(holder.type) ? undefined : { name: holder.name.getText(), why: 'a class field' };
+  }
+  if (ts.isBinaryExpression(holder) && holder.right === child && holder.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+    if (!ts.isIdentifier(holder.left)) return { name: holder.left.getText(), why: 'stored in a property' };
+    const declaration = declarationOf(holder.left.text, holder);
+    if (readonlyType(declaration?.type)) return undefined;
+    const owner = declaration && enclosingFunction(declaration);
+    if (!declaration || !owner) return { name: holder.left.text, why: 'a module-level variable' };
+    if (owner !== enclosingFunction(holder) || escapes(declaration, owner)) return { name: holder.left.text, why: 'a variable a closure keeps' };
+    return undefined;
+  }
+  if (ts.isVariableDeclaration(holder) && ts.isIdentifier(holder.name)) {
+    // Nothing can add to a read-only collection once it is made.
+    if (readonlyType(holder.type)) return undefined;
+    const owner = enclosingFunction(holder);
+    if (!owner) return { name: holder.name.text, why: 'a module-level variable' };
+    return escapes(holder, owner) ? { name: holder.name.text, why: 'a local a closure or the caller keeps' } : undefined;
+  }
+  if (ts.isReturnStatement(holder) || ts.isPropertyAssignment(holder) || ts.isArrayLiteralExpression(holder) || (ts.isArrowFunction(holder) && holder.body === child)) {
+    return { name: '*', why: 'handed out' };
+  }
+  void source;
+  return undefined;
+}
+
+/** The violations of one file; `file` is its path under the checked folder, `/`-separated. */
+export function checkSource(file: string, text: string): Violation[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const violations: Violation[] = [];
+  const report = (node: ts.Node, rule: Violation['rule'], message: string) =>
+    violations.push({ file, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, rule, message });
+  const visit = (node: ts.Node): void => {
+    if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && KEPT.has(node.expression.text)) {
+      const kept = keptCollection(node, source);
+      if (kept && !allowed('kept-collections', file, kept.name) && !hasMarker(node, source)) {
+        report(
+          node,
+          'kept-collections',
+          `a ${node.expression.text} kept beyond one call (${kept.why}${kept.name === '*' ? '' : `: ${kept.name}`}): keep it in a BoundedMemory (src/bounded/), type it Readonly${node.expression.text}, or say why no client can grow it in a "// bounded: <why>" comment`,
+        );
+      }
+    }
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier) && /^(node:)?crypto$/.test(node.moduleSpecifier.text)) {
+      const clause = ts.isImportDeclaration(node) ? node.importClause : undefined;
+      const named = clause?.namedBindings && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : ts.isExportDeclaration(node) && node.exportClause && ts.isNamedExports(node.exportClause) ? node.exportClause.elements : undefined;
+      const whole = clause ? clause.name !== undefined || (clause.namedBindings !== undefined && ts.isNamespaceImport(clause.namedBindings)) : ts.isExportDeclaration(node) && !node.exportClause;
+      const names = [...(named ?? []).map((e) => (e.propertyName ?? e.name).text).filter((n) => HASHING.has(n)), ...(whole ? ['*'] : [])];
+      for (const name of names) {
+        if (allowed('keyed-hashes', file, name)) continue;
+        report(node, 'keyed-hashes', `${name === '*' ? 'node:crypto as a whole' : name} imported outside src/secrets/: a hash of anything a client sends is a keyed hash made there (keyedHash), never an unkeyed one`);
+      }
+    }
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0]) && /^(node:)?crypto$/.test(node.arguments[0].text) && !allowed('keyed-hashes', file, '*')) {
+      report(node, 'keyed-hashes', 'node:crypto imported dynamically outside src/secrets/: make keyed hashes there');
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return violations;
+}
+
+function sources(folder: string): string[] {
+  return readdirSync(folder).flatMap((name) => {
+    const path = join(folder, name);
+    if (statSync(path).isDirectory()) return name === 'generated' ? [] : sources(path);
+    return /\.ts$/.test(name) && !/\.d\.ts$/.test(name) ? [path] : [];
+  });
+}
+
+/** Every violation under `root` (the repository), in the files of `folder`. */
+export function checkFolder(root: string, folder = join(root, 'src')): Violation[] {
+  return sources(folder).flatMap((path) => checkSource(relative(root, path).split(sep).join('/'), readFileSync(path, 'utf8')));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const folder = process.argv[2];
+  const violations = folder ? checkFolder(folder, join(folder, 'src')) : checkFolder(root);
+  for (const v of violations) process.stderr.write(`${v.file}:${v.line} [${v.rule}] ${v.message}\n`);
+  if (violations.length) {
+    process.stderr.write(`\nx ${violations.length} layer rule violation${violations.length === 1 ? '' : 's'} (scripts/layer-rules.ts)\n`);
+    process.exit(1);
+  }
+}
