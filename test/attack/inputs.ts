@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { cid } from '../helpers/ids.js';
 import { ATTACK_APP_KEY, CAMPAIGN_CHANGED_ID, madeUpToken, sha256, type Mode } from './harness.js';
@@ -56,6 +57,10 @@ export interface HostileInput {
   partnerRuns?: readonly TransportName[];
   /** The backend calls such a partner request may make (the cost limit's); `CALLS_PER_REQUEST` unless said. */
   partnerCalls?: number;
+  /** Not a well-formed request at all: graphql-ws's own refusal of its message (4400) is the refusal it gets over WebSocket. */
+  malformed?: boolean;
+  /** What a POST and an SSE request send instead of the parameters' JSON, with their headers (another type, another encoding). */
+  body?(): { headers: Record<string, string>; bytes: Buffer };
 }
 
 /** Every transport; `ws-init` puts the input in the `connection_init` payload itself. */
@@ -95,6 +100,14 @@ export const floodText = (n: number) => `{categories{id}}\n#${n} ${'x'.repeat(4 
 export const persistedFlood = (n: number): Params => ({ query: floodText(n), extensions: JSON.stringify({ persistedQuery: { version: 1, sha256Hash: sha256(floodText(n)) } }) });
 
 const longName = once(() => `Q${'n'.repeat(MB - 1)}`);
+
+/** Each fragment spreads the next one three times: 3^levels copies of the leaf if expanded naively. */
+const fragmentBomb = (levels: number, leaf: string) =>
+  `{ ...F0 } ${Array.from({ length: levels }, (_, i) => `fragment F${i} on Query { ${i === levels - 1 ? leaf : `...F${i + 1} ...F${i + 1} ...F${i + 1}`} }`).join(' ')}`;
+
+/** What is no GraphQL request: not JSON, an empty object, a query that is no string, variables that are no object. */
+const MALFORMED: readonly Params[] = [{ raw: 'nope' }, { raw: '{}' }, { raw: '{"query":1}' }, { query: '{ categories { id } }', variables: '"x"' }];
+const malformed = (n: number): Params => MALFORMED[n % MALFORMED.length]!;
 
 export const INPUTS: readonly HostileInput[] = [
   {
@@ -179,6 +192,44 @@ export const INPUTS: readonly HostileInput[] = [
     name: 'a document past the depth limit (12 levels)',
     // The schema's own types nest 7 levels at most: past that only introspection goes deeper.
     params: fixed({ query: `{ __type(name: "Query") ${'{ ofType '.repeat(11)}{ name }${' }'.repeat(11)} }` }),
+    transports: DOCUMENT,
+  },
+  {
+    name: 'requests that are not GraphQL requests (not JSON, {}, a query that is a number, variables that are a string)',
+    params: malformed,
+    transports: DOCUMENT,
+    repeat: { post: 4, get: 4, sse: 4, 'ws-subscribe': 4 },
+    malformed: true,
+  },
+  {
+    name: 'a batch of 100 operations',
+    params: once(() => ({ raw: JSON.stringify(Array.from({ length: 100 }, () => ({ query: '{ campaigns { totalCount } }' }))) })),
+    transports: ['post', 'sse', 'ws-subscribe'],
+    malformed: true,
+  },
+  {
+    // What a page of another site may send without a preflight.
+    name: 'a JSON body sent as text/plain',
+    params: fixed(BENIGN),
+    stream: fixed(watch('{}')),
+    body: () => ({ headers: { 'content-type': 'text/plain' }, bytes: Buffer.from(JSON.stringify({ query: BENIGN.query })) }),
+    transports: ['post', 'sse'],
+  },
+  {
+    name: 'a gzip bomb: 64 MB of JSON whitespace in 64 KB',
+    params: fixed(BENIGN),
+    body: once(() => ({ headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, bytes: gzipSync(Buffer.alloc(64 * MB, 0x20), { level: 9 }) })),
+    transports: ['post', 'sse'],
+  },
+  {
+    name: 'a directive flood: @include 50 times on one field',
+    params: fixed({ query: `{ __typename ${'@include(if: true) '.repeat(50)} }` }),
+    stream: fixed({ query: `subscription { campaignChanged { at ${'@include(if: true) '.repeat(50)} } }` }),
+    transports: DOCUMENT,
+  },
+  {
+    name: 'a fragment bomb of lists, 40 levels',
+    params: fixed({ query: fragmentBomb(40, 'campaigns(first: 100) { nodes { pins(status: NEW_UNUSED, first: 1000) { nodes { code } } } }') }),
     transports: DOCUMENT,
   },
   {

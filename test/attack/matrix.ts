@@ -10,8 +10,12 @@ import { answered, bodyOf, http, refusalOf, searchOf, ws, type Credentials, type
 
 /** Backend calls one hostile request may cause: a token's one check, and a verdict's refresh landing in its window. */
 export const CALLS_PER_REQUEST = 2;
-/** The most a refusal may say: it names the limit and quotes a short prefix, never what it was sent. */
-export const ANSWER_MAX_BYTES = 4096;
+/**
+ * The most a refusal may say: it names the limit and quotes a short prefix, never what it was sent,
+ * nor an error for each item of a hostile list (graphql-js stops validating at a hundred errors,
+ * which fits).
+ */
+export const ANSWER_MAX_BYTES = 16 * 1024;
 /**
  * How long the process's own work may hold its event loop while one request is answered: far
  * above what any refusal or answer here takes, below what reading megabytes of JSON (or a value
@@ -46,15 +50,17 @@ function initMessage(credentials: Credentials, params?: Params): string {
 
 const subscribeMessage = (params: Params) => `{"id":"1","type":"subscribe","payload":${bodyOf(params)}}`;
 
-export function send(target: Target, transport: TransportName, credentials: Credentials, params: Params): Promise<Outcome> {
-  const json = { 'content-type': 'application/json' };
+/** `body`: what a POST (or SSE) sends in place of the parameters' JSON, with the headers it goes with. */
+export function send(target: Target, transport: TransportName, credentials: Credentials, params: Params, body?: { headers: Record<string, string>; bytes: Buffer }): Promise<Outcome> {
+  const json = body?.headers ?? { 'content-type': 'application/json' };
+  const bytes = body?.bytes ?? bodyOf(params);
   switch (transport) {
     case 'post':
-      return http(target.url, { method: 'POST', headers: { ...json, ...credentials.headers }, body: bodyOf(params) });
+      return http(target.url, { method: 'POST', headers: { ...json, ...credentials.headers }, body: bytes });
     case 'get':
       return http(`${target.url}?${searchOf(params)}`, { method: 'GET', headers: { 'apollo-require-preflight': 'true', ...credentials.headers } });
     case 'sse':
-      return http(`${target.url}/stream`, { method: 'POST', headers: { ...json, accept: 'text/event-stream', ...credentials.headers }, body: bodyOf(params) });
+      return http(`${target.url}/stream`, { method: 'POST', headers: { ...json, accept: 'text/event-stream', ...credentials.headers }, body: bytes });
     case 'ws-init':
       return ws(target.url, { headers: {}, init: initMessage(credentials, params) });
     case 'ws-subscribe':
@@ -78,7 +84,7 @@ export async function attack(target: Target, input: HostileInput, probe: () => P
         const params = STREAMING.has(transport) && input.stream ? input.stream(n) : input.params(n);
         // The scrape after the previous answer reset the event loop's histogram.
         const before = await target.attackCalls();
-        const outcome = await send(target, transport, caller.credentials(target.mode), params);
+        const outcome = await send(target, transport, caller.credentials(target.mode), params, input.body?.());
         const calls = (await target.attackCalls()) - before;
         const reading = await probe();
         sent.push({ transport, caller: caller.name, n, outcome, calls, reading, cpuMs: (reading.cpuSeconds - previous.cpuSeconds) * 1000 });
@@ -100,7 +106,7 @@ export function problemsOf(target: Target, input: HostileInput, sent: readonly S
     const runs = input.partnerRuns?.includes(transport) && callers.get(caller)!.actsAsPartner(target.mode);
     const refusal = refusalOf(outcome);
     // graphql-ws's own words for a message outside its protocol: the suite's mistake, never a refusal of the input.
-    if (outcome.kind === 'ws-closed' && outcome.reason === 'Invalid message received') problems.push(`${where} the suite sent a message graphql-ws cannot read`);
+    if (!input.malformed && outcome.kind === 'ws-closed' && outcome.reason === 'Invalid message received') problems.push(`${where} the suite sent a message graphql-ws cannot read`);
     if (runs) {
       if (!answered(outcome)) problems.push(`${where} a partner's request was not answered: ${refusal.summary}`);
     } else {

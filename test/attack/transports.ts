@@ -17,6 +17,8 @@ export type TransportName = 'post' | 'get' | 'sse' | 'ws-init' | 'ws-subscribe' 
  * sent as it is: `variables` and `extensions` are JSON texts, never parsed here.
  */
 export interface Params {
+  /** A body (or `subscribe` payload) sent as it is, in place of the others: what is not a GraphQL request at all. */
+  raw?: string;
   query?: string;
   documentId?: string;
   operationName?: string;
@@ -47,6 +49,7 @@ const HANG_MS = 10_000;
 
 /** The JSON text of a request body (or a `subscribe` payload) holding these parameters. */
 export function bodyOf(params: Params): string {
+  if (params.raw !== undefined) return params.raw;
   const parts: string[] = [];
   if (params.query !== undefined) parts.push(`"query":${JSON.stringify(params.query)}`);
   if (params.documentId !== undefined) parts.push(`"documentId":${JSON.stringify(params.documentId)}`);
@@ -56,9 +59,10 @@ export function bodyOf(params: Params): string {
   return `{${parts.join(',')}}`;
 }
 
-/** The search of a GET carrying these parameters. */
+/** The search of a GET carrying these parameters (a raw body as its `query`). */
 export function searchOf(params: Params): string {
-  return Object.entries(params)
+  const { raw, ...named } = params;
+  return Object.entries(raw === undefined ? named : { query: raw })
     .filter(([, value]) => value !== undefined)
     .map(([name, value]) => `${name}=${encodeURIComponent(value as string)}`)
     .join('&');
