@@ -22,7 +22,7 @@ const ADDRESSES = { partner: '127.0.0.2', app: '127.0.0.3', watcher: '127.0.0.4'
 const PARTNER_PAUSE_MS = 20;
 const APP_PAUSE_MS = 100;
 
-const summary = (outcome: Outcome) => JSON.stringify(outcome).slice(0, 400);
+const summary = (outcome: Outcome) => (outcome.kind === 'http' ? `${outcome.status} ${outcome.text.slice(0, 300)}` : JSON.stringify(outcome).slice(0, 300));
 
 export interface Bystander {
   /** Requests answered as they should be, per bystander. */

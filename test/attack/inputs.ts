@@ -32,10 +32,13 @@ export const CALLERS: readonly Caller[] = [
   { name: 'a made-up token', credentials: () => headers({ authorization: `Bearer ${madeUpToken()}` }), actsAsPartner: () => false },
 ];
 
-/** A token as long as `length` in the headers, and as `initLength` in a `connection_init` payload. */
+/** A token as long as `length` in the headers, and as `initLength` in a `connection_init` payload: another each time, as no check of one answers for the next. */
 const longToken = (length: number, initLength = length): Caller => ({
   name: `a token of ${Math.round(length / KB)} KB (${Math.round(initLength / KB)} KB in connection_init)`,
-  credentials: () => ({ headers: { authorization: `Bearer ${'A'.repeat(length)}` }, init: { authorization: `Bearer ${'A'.repeat(initLength)}` } }),
+  credentials: () => {
+    const unique = madeUpToken();
+    return { headers: { authorization: `Bearer ${unique.padEnd(length, 'A')}` }, init: { authorization: `Bearer ${unique.padEnd(initLength, 'A')}` } };
+  },
   actsAsPartner: () => false,
 });
 
@@ -50,6 +53,8 @@ export interface HostileInput {
   callers?: readonly Caller[];
   /** Sends per transport and caller; once unless said. */
   repeat?: Partial<Record<TransportName, number>>;
+  /** How many of those go at once (a burst, as a flood arrives); one by one unless said. */
+  concurrency?: number;
   /**
    * Where a caller taken for a partner is answered with data: the input is a request a partner may
    * make, hostile only by its size, and what must hold is what the process keeps of it.
@@ -116,7 +121,9 @@ export const INPUTS: readonly HostileInput[] = [
     stream: fixed(watch('{}')),
     transports: CREDENTIALS,
     callers: [longToken(15 * KB, 30 * KB)],
-    repeat: { post: 5, get: 5, sse: 5, 'ws-header': 5, 'ws-init': 5 },
+    // In bursts: refusals counted as outages would open the breaker between the bystander's calls.
+    repeat: { post: 10, get: 10, sse: 10, 'ws-header': 10, 'ws-init': 10 },
+    concurrency: 10,
   },
   {
     name: "a token past Node's header limit (20 KB), 60 KB in connection_init",
@@ -132,6 +139,7 @@ export const INPUTS: readonly HostileInput[] = [
     transports: [...CREDENTIALS, 'ws-subscribe'],
     callers: CALLERS.filter((c) => c.name.startsWith('a made-up')),
     repeat: { post: 10, get: 10, sse: 10, 'ws-header': 10, 'ws-init': 10, 'ws-subscribe': 10 },
+    concurrency: 10,
   },
   { name: 'a 4 MB body of tiny JSON values', params: tiny4mb, transports: EVERY },
   { name: 'tiny JSON values within the public body limit (60 KB, 20,000 objects)', params: tiny60kb, transports: EVERY },

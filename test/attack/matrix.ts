@@ -30,8 +30,10 @@ export interface Sent {
   caller: string;
   n: number;
   outcome: Outcome;
-  /** Backend calls counted while it was answered. */
+  /** Backend calls counted while it was answered, with the rest of its burst. */
   calls: number;
+  /** The requests sent at once with it, itself included. */
+  burst: number;
   /** The BFF's own account right after the answer: the event loop's longest delay meanwhile, the breaker. */
   reading: Reading;
   /** CPU time the BFF used from the previous reading to this one. */
@@ -72,7 +74,11 @@ export function send(target: Target, transport: TransportName, credentials: Cred
 
 const STREAMING: ReadonlySet<TransportName> = new Set(['sse', 'ws-init', 'ws-subscribe', 'ws-header']);
 
-/** Sends the input everywhere it goes, as everyone it is sent by; the `n`th send gets the input's `n`th parameters. */
+/**
+ * Sends the input everywhere it goes, as everyone it is sent by; the `n`th send gets the input's
+ * `n`th parameters. The sends of one transport and caller go in bursts of the input's
+ * `concurrency` (one by one unless said); backend calls and the BFF's readings are taken per burst.
+ */
 export async function attack(target: Target, input: HostileInput, probe: () => Promise<Reading>): Promise<Sent[]> {
   const sent: Sent[] = [];
   let previous = await probe();
@@ -80,16 +86,21 @@ export async function attack(target: Target, input: HostileInput, probe: () => P
   for (const transport of input.transports) {
     for (const caller of input.callers ?? CALLERS) {
       const times = input.repeat?.[transport] ?? 1;
-      for (let i = 0; i < times; i++) {
-        const params = STREAMING.has(transport) && input.stream ? input.stream(n) : input.params(n);
-        // The scrape after the previous answer reset the event loop's histogram.
+      for (let done = 0; done < times; ) {
+        const burst = Math.min(input.concurrency ?? 1, times - done);
+        const numbers = Array.from({ length: burst }, (_, i) => n + i);
+        // The scrape after the previous burst reset the event loop's histogram.
         const before = await target.attackCalls();
-        const outcome = await send(target, transport, caller.credentials(target.mode), params, input.body?.());
+        const outcomes = await Promise.all(
+          numbers.map((k) => send(target, transport, caller.credentials(target.mode), STREAMING.has(transport) && input.stream ? input.stream(k) : input.params(k), input.body?.())),
+        );
         const calls = (await target.attackCalls()) - before;
         const reading = await probe();
-        sent.push({ transport, caller: caller.name, n, outcome, calls, reading, cpuMs: (reading.cpuSeconds - previous.cpuSeconds) * 1000 });
+        const cpuMs = (reading.cpuSeconds - previous.cpuSeconds) * 1000;
+        outcomes.forEach((outcome, i) => sent.push({ transport, caller: caller.name, n: numbers[i]!, outcome, calls, burst, reading, cpuMs }));
         previous = reading;
-        n++;
+        n += burst;
+        done += burst;
       }
     }
   }
@@ -101,7 +112,7 @@ export function problemsOf(target: Target, input: HostileInput, sent: readonly S
   const callers = new Map<string, Caller>((input.callers ?? CALLERS).map((c) => [c.name, c]));
   const problems: string[] = [];
   for (const one of sent) {
-    const { transport, caller, n, outcome, calls, reading, cpuMs } = one;
+    const { transport, caller, n, outcome, calls, burst, reading, cpuMs } = one;
     const where = `${input.name} | ${transport} | ${caller} | #${n}:`;
     const runs = input.partnerRuns?.includes(transport) && callers.get(caller)!.actsAsPartner(target.mode);
     const refusal = refusalOf(outcome);
@@ -118,8 +129,8 @@ export function problemsOf(target: Target, input: HostileInput, sent: readonly S
       problems.push(`${where} the event loop was held ${reading.eventLoopLagMaxMs.toFixed(0)} ms, with ${cpuMs.toFixed(0)} ms of CPU (at most ${EVENT_LOOP_HELD_MAX_MS}): ${refusal.summary}`);
     }
     if (reading.breaker !== 0) problems.push(`${where} the breaker is ${reading.breaker === 2 ? 'open' : 'half-open'}: ${refusal.summary}`);
-    const allowed = runs ? (input.partnerCalls ?? CALLS_PER_REQUEST) : CALLS_PER_REQUEST;
-    if (calls > allowed) problems.push(`${where} ${calls} backend calls (at most ${allowed}): ${refusal.summary}`);
+    const allowed = (runs ? (input.partnerCalls ?? CALLS_PER_REQUEST) : CALLS_PER_REQUEST) * burst;
+    if (calls > allowed) problems.push(`${where} ${calls} backend calls${burst > 1 ? ` for ${burst} requests at once` : ''} (at most ${allowed}): ${refusal.summary}`);
   }
   return problems;
 }
