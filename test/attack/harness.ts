@@ -45,8 +45,8 @@ export interface Target {
   entry: BuiltEntry;
   /** Backend calls made so far for anybody but the bystander. */
   attackCalls(): Promise<number>;
-  /** Backend calls of the bystander's partner so far (production only: its token is seen on each call). */
-  bystanderCalls(): number;
+  /** Backend calls with the bystander's token so far; undefined where calls are counted by operation only (development). */
+  bystanderCalls(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -119,7 +119,7 @@ export async function startTarget(mode: Mode): Promise<Target> {
     metricsUrl: entry.metricsUrl!,
     entry,
     attackCalls: calls,
-    bystanderCalls: () => 0,
+    bystanderCalls: () => undefined,
     async stop() {
       await entry.stop();
       rmSync(dir, { recursive: true, force: true });

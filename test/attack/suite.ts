@@ -114,5 +114,8 @@ export function attackSuite(mode: Mode, options: SuiteOptions = {}): void {
     expect(bystander.degraded).toEqual([]);
     expect(bystander.served.partner).toBeGreaterThan(100);
     expect(bystander.served.app).toBeGreaterThan(10);
+    // Each count the bystander read was one backend call with its token: the calls are told apart by token.
+    const calls = target.bystanderCalls();
+    if (calls !== undefined) expect(calls).toBeGreaterThanOrEqual(bystander.served.partner);
   });
 }
