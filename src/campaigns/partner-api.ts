@@ -1,5 +1,6 @@
 import type { CampaignApi } from '../campaign-api/api.js';
-import { AbortedError, OPERATION_NAMES, type OperationName, type RequestOf, type ResponseOf } from '../campaign-api/index.js';
+import { AbortedError, OPERATION_NAMES, UnauthenticatedError, type OperationName, type RequestOf, type ResponseOf } from '../campaign-api/index.js';
+import { toldOfToken, type TokenGate } from './token-check.js';
 import { noTokenError, type TokenProblem } from '../graphql/errors.js';
 
 /** The campaign API as one request's partner sees it: token and cancellation already bound. */
@@ -18,6 +19,8 @@ interface Binding {
   tokenProblem: TokenProblem;
   /** Asked before each call (server/admission.ts): undefined to call now, else a promise of the request's place. */
   admit: (() => Promise<void> | undefined) | undefined;
+  /** Whether a call with the token may go while the campaign API's view of it is not known (token-check.ts). */
+  gate: TokenGate | undefined;
 }
 
 type AnyCall = (token: string, request: unknown, options?: { signal?: AbortSignal }) => Promise<unknown>;
@@ -32,7 +35,7 @@ class BoundPartnerApi {
 for (const name of OPERATION_NAMES) {
   Object.defineProperty(BoundPartnerApi.prototype, name, {
     value(this: BoundPartnerApi, request: unknown) {
-      const { api, token, signal, onCall, tokenProblem, admit } = this.binding;
+      const { api, token, signal, onCall, tokenProblem, admit, gate } = this.binding;
       if (token === null) return Promise.reject(noTokenError(tokenProblem));
       const send = () => {
         onCall?.();
@@ -40,10 +43,30 @@ for (const name of OPERATION_NAMES) {
       };
       const waiting = admit?.();
       // A request that left the queue (deadline, client gone, answered) makes no call.
-      return waiting ? waiting.then(send, (error: unknown) => Promise.reject(new AbortedError(name, 'caller', { cause: error }))) : send();
+      const call = () => (waiting ? waiting.then(send, (error: unknown) => Promise.reject(new AbortedError(name, 'caller', { cause: error }))) : send());
+      if (!gate) return call();
+      const told = (outcome: { ok: true } | { error: unknown }) => gate.after(token, toldOfToken(outcome));
+      const gated = () =>
+        call().then(
+          (answer) => {
+            told({ ok: true });
+            return answer;
+          },
+          (error: unknown) => {
+            told({ error });
+            throw error;
+          },
+        );
+      const entry = gate.before(token);
+      if (entry === 'go') return gated();
+      if (entry === 'refused') return Promise.reject(refusedLately(name));
+      return entry.then((verdict: 'go' | 'refused') => (verdict === 'go' ? gated() : Promise.reject(refusedLately(name))));
     },
   });
 }
+
+/** A call not made: the campaign API refused the token moments ago, as it would now. */
+const refusedLately = (operation: OperationName) => new UnauthenticatedError(operation, 401, 'the backend refused the partner token moments ago; no call was made');
 
 /**
  * Binds the request's token and AbortSignal to every operation. Without a token every call
@@ -56,6 +79,7 @@ export function bindPartnerApi(
   onCall?: () => void,
   tokenProblem: TokenProblem = 'missing',
   admit?: () => Promise<void> | undefined,
+  gate?: TokenGate,
 ): PartnerApi {
-  return new BoundPartnerApi({ api, token, signal, onCall, tokenProblem, admit }) as unknown as PartnerApi;
+  return new BoundPartnerApi({ api, token, signal, onCall, tokenProblem, admit, gate }) as unknown as PartnerApi;
 }

@@ -7,6 +7,7 @@ import { createLoaders, type Loaders } from '../campaigns/loaders.js';
 import type { KeyedHashes } from '../secrets/index.js';
 import { createCursors, type Cursors } from '../graphql/pagination.js';
 import { bindPartnerApi, type PartnerApi } from '../campaigns/partner-api.js';
+import type { TokenGate } from '../campaigns/token-check.js';
 import type { StatusEvent } from '../subscriptions/events.js';
 import type { WatchItem } from '../subscriptions/hub.js';
 import type { ResponseFacts } from '../pipeline/response-cache.js';
@@ -35,6 +36,8 @@ export interface BffDependencies {
   cursorSecret?: string;
   /** What a cursor's partner is bound to: the token's keyed hash (the fleet's with `CURSOR_SECRET`). */
   hashes: KeyedHashes;
+  /** How a request's calls with a token the campaign API has not judged lately go: the first tells the others. */
+  tokenGate?: TokenGate;
 }
 
 /** What a subscription's context carries besides the request context: live campaign status. */
@@ -115,7 +118,7 @@ export interface RequestScope {
 export function createContext(deps: BffDependencies, request: RequestScope): GraphQLContext {
   const token = request.token && request.token.length > 0 ? request.token : null;
   const tokenProblem = request.tokenProblem ?? 'missing';
-  const partner = bindPartnerApi(deps.api, token, request.signal, request.onBackendCall, tokenProblem, request.admit);
+  const partner = bindPartnerApi(deps.api, token, request.signal, request.onBackendCall, tokenProblem, request.admit, deps.tokenGate);
   const directory = deps.categories;
   return {
     token,

@@ -13,7 +13,7 @@ import { createSchema } from './schema.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
 import { compiledExecutor, createExecutors } from '../pipeline/executors.js';
-import { createTokenCheck } from '../campaigns/token-check.js';
+import { createTokenCheck, createTokenGate } from '../campaigns/token-check.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import type { ResponseCache } from '../pipeline/response-cache.js';
 import type { Refusal } from '../pipeline/types.js';
@@ -131,6 +131,8 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     },
     cursorSecret: config.cursorSecret,
     hashes,
+    // A request's calls with a token not judged lately: the first goes, the others wait for what it tells.
+    tokenGate: createTokenGate(verdicts),
   };
 
   // One way out for every error, with what the campaign API's failures mean to a client.

@@ -1,5 +1,6 @@
 import { campaignPage, campaignPageInStatus } from '../campaign-list.js';
-import { badArgument } from '../../graphql/errors.js';
+import { UnauthenticatedError } from '../../campaign-api/index.js';
+import { badArgument, noTokenError } from '../../graphql/errors.js';
 import type { QueryResolvers } from '../../schema/generated/resolvers-types.js';
 import type { CampaignRef } from '../models.js';
 import { pageSize, type CursorScope } from '../../graphql/pagination.js';
@@ -33,6 +34,23 @@ function checkedIds(ids: readonly string[]): readonly string[] {
   return ids;
 }
 
+/**
+ * Items read one call each, as their list: each item its value, null, or its own error (one failed
+ * read nulls its place and the others still answer). A read resolves to its error rather than
+ * rejecting: both executors answer either as that item's error, but graphql-jit puts the null of
+ * an item that rejects at the end of the list instead of in its place. Without a token, or with
+ * one the campaign API refuses, every item would fail alike: the field fails as a whole, with one
+ * error, instead of one per item.
+ */
+async function byIds(ctx: GraphQLContext, ids: readonly string[], load: (ctx: GraphQLContext, id: string) => Promise<CampaignRef | null> | null): Promise<(CampaignRef | null | Error)[]> {
+  checkedIds(ids);
+  if (ctx.token === null) throw noTokenError(ctx.tokenProblem);
+  const items = await Promise.all(ids.map((id) => load(ctx, id)?.catch(asItemError) ?? null));
+  const refused = items.find((item) => item instanceof UnauthenticatedError);
+  if (refused) throw refused;
+  return items;
+}
+
 export const Query: Pick<QueryResolvers, 'campaign' | 'campaigns' | 'campaignsByIds' | 'node' | 'nodes'> = {
   campaign: (_root, { id }, ctx) => loadCampaign(ctx, id),
 
@@ -46,15 +64,10 @@ export const Query: Pick<QueryResolvers, 'campaign' | 'campaigns' | 'campaignsBy
     return status ? campaignPageInStatus(ctx, scope, status, from, size) : campaignPage(ctx, scope, from, size);
   },
 
-  campaignsByIds: (_root, { ids }, ctx) =>
-    // A list of promises, not a promise of a list: graphql-js completes each item on its own, so
-    // one failed read nulls its place and the others still answer. (The generated type cannot
-    // say "item promises that may resolve to null".) A failed read resolves to its error rather
-    // than rejecting: both executors answer either as that item's error, but graphql-jit puts the
-    // null of an item that rejects at the end of the list instead of in its place.
-    checkedIds(ids).map((id) => loadCampaign(ctx, id)?.catch(asItemError)) as unknown as (CampaignRef | null)[],
+  // (The generated type cannot say "items that may be their own error".)
+  campaignsByIds: (_root, { ids }, ctx) => byIds(ctx, ids, loadCampaign) as Promise<(CampaignRef | null)[]>,
 
   node: (_root, { id }, ctx) => loadNode(ctx, id),
 
-  nodes: (_root, { ids }, ctx) => checkedIds(ids).map((id) => loadNode(ctx, id)?.catch(asItemError)) as unknown as (CampaignRef | null)[],
+  nodes: (_root, { ids }, ctx) => byIds(ctx, ids, loadNode) as Promise<(CampaignRef | null)[]>,
 };
