@@ -54,7 +54,7 @@ module.exports = {
       name: 'redis-only-in-the-cache',
       severity: 'error',
       comment:
-        "Redis is written only through src/cache/: the shared cache's namespaces (every SET with its PX) and the feed's lock and counters (SET NX PX, a counter's PEXPIRE). Not keyv, not a client of one's own.",
+        "Redis is written only through src/cache/: the shared cache's namespaces (keyv over a store whose every SET has its PX, src/cache/store.ts) and the feed's lock and counters (SET NX PX, a counter's PEXPIRE). No keyv and no client of one's own elsewhere.",
       from: { path: '^src/', pathNot: '^src/cache/' },
       to: { path: '^node_modules/(keyv|@keyv/|redis|@redis/|ioredis)' },
     },

@@ -1,5 +1,3 @@
-import { BoundedMemory } from './memory.js';
-
 /**
  * A store kept for other requests, and for the other instances of a fleet when it is Redis
  * (`src/cache/store.ts` makes one per namespace, in memory or on Redis). Every write names how
@@ -30,24 +28,4 @@ export interface ExpiringStoreBounds<V> {
 /** A write's expiry, checked the same way by every store: a programming error is not a miss. */
 export function checkTtl(ttlMs: number): void {
   if (!(ttlMs > 0) || !Number.isFinite(ttlMs)) throw new RangeError(`an expiring store keeps an entry for a positive, finite time; got ${ttlMs} ms`);
-}
-
-/** The store of one instance: a BoundedMemory, by bytes, each entry with its own expiry. */
-export function memoryExpiringStore<V>(bounds: ExpiringStoreBounds<V>, now?: () => number): ExpiringStore<V> {
-  const memory = new BoundedMemory<string, { value: V }>({
-    maxBytes: bounds.maxBytes,
-    maxEntryBytes: bounds.maxEntryBytes,
-    sizeOf: (entry, key) => bounds.sizeOf(entry.value, key),
-    ...(now ? { now } : {}),
-  });
-  return {
-    get: async (key) => memory.get(key)?.value,
-    async set(key, value, ttlMs) {
-      checkTtl(ttlMs);
-      return memory.set(key, { value }, ttlMs);
-    },
-    async delete(key) {
-      memory.delete(key);
-    },
-  };
 }

@@ -4,4 +4,4 @@
  * Imports nothing of ours, so every layer may keep things through it.
  */
 export { BoundedMemory, type BoundedMemoryOptions, type MemoryBound } from './memory.js';
-export { checkTtl, memoryExpiringStore, type ExpiringStore, type ExpiringStoreBounds } from './expiring.js';
+export { checkTtl, type ExpiringStore, type ExpiringStoreBounds } from './expiring.js';

@@ -1,4 +1,5 @@
-import { memoryExpiringStore, type ExpiringStore } from '../../src/bounded/index.js';
+import type { ExpiringStore } from '../../src/bounded/index.js';
+import { memoryNamespace } from '../../src/cache/store.js';
 import { describe, expect, it } from 'vitest';
 import { CATEGORY_CACHE_KEY, createCategoryDirectory, type Category } from '../../src/categories/directory.js';
 import type { CampaignApi } from '../../src/campaign-api/api.js';
@@ -56,7 +57,7 @@ const REFUSED = new UnauthenticatedError('getCategories', 401);
 
 /** A memory store of the shared cache's kind, with what was written to it kept for a look. */
 function keptStore(): ExpiringStore<unknown> & { written: Map<string, unknown> } {
-  const inner = memoryExpiringStore<unknown>({ maxBytes: 1024 * 1024, maxEntryBytes: 1024 * 1024, sizeOf: () => 1 });
+  const inner = memoryNamespace<unknown>({ maxBytes: 1024 * 1024, maxEntryBytes: 1024 * 1024, sizeOf: () => 1 });
   const written = new Map<string, unknown>();
   return {
     written,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { memoryExpiringStore, type ExpiringStore } from '../../src/bounded/index.js';
+import type { ExpiringStore } from '../../src/bounded/index.js';
+import { memoryNamespace } from '../../src/cache/store.js';
 import type { CampaignApi } from '../../src/campaign-api/api.js';
 import { localCoordination, type Coordination } from '../../src/cache/coordination.js';
 import { createFeedCache } from '../../src/feed/cache.js';
@@ -52,7 +53,7 @@ async function until(done: () => boolean): Promise<void> {
 }
 
 /** A feed cache over this backend and coordination; every reading of the clock a millisecond later, so builds never share a timestamp. */
-function feedCache(api: CampaignApi, coordination: Coordination, store: ExpiringStore<PartnerFeed> = memoryExpiringStore(feedStoreBounds(1000))) {
+function feedCache(api: CampaignApi, coordination: Coordination, store: ExpiringStore<PartnerFeed> = memoryNamespace(feedStoreBounds(1000))) {
   let clock = 1_000_000;
   return createFeedCache({
     api,
@@ -167,7 +168,7 @@ describe('the offer feed keeps', () => {
       getAllCampaigns: async () => ({ total: 2, campaigns: [1, 2].map((id) => ({ ymCampaignId: id, campaignStatus: 'started', categoryId: 1 })) }),
       get: async (_token: string, { ymCampaignId }: { ymCampaignId: number }) => record(ymCampaignId),
     } as unknown as CampaignApi;
-    const inner = memoryExpiringStore(feedStoreBounds(1000));
+    const inner = memoryNamespace(feedStoreBounds(1000));
     const written: PartnerFeed[] = [];
     const store: ExpiringStore<PartnerFeed> = {
       get: (key) => inner.get(key),

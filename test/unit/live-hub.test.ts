@@ -1,4 +1,4 @@
-import { memoryExpiringStore } from '../../src/bounded/index.js';
+import { memoryNamespace } from '../../src/cache/store.js';
 import { describe, expect, it } from 'vitest';
 import { createCategoryDirectory } from '../../src/categories/directory.js';
 import { TokenVerdicts } from '../../src/cache/token-verdicts.js';
@@ -68,7 +68,7 @@ describe('live status hub', () => {
     } as unknown as CampaignApi;
     const verdicts = new TokenVerdicts({ acceptedForMs: 60_000, refusedForMs: 5000, maxEntries: 100 });
     const live = new LiveStatus({ api, bus: createMemoryBus(), pollIntervalMs: 60_000, backoffMaxMs: 60_000, maxScan: 10_000, logger: createLogger('silent'), verdicts });
-    const directory = createCategoryDirectory({ api, store: memoryExpiringStore({ maxBytes: 1024 * 1024, maxEntryBytes: 1024 * 1024, sizeOf: () => 1 }), ttlMs: 60_000, verdicts });
+    const directory = createCategoryDirectory({ api, store: memoryNamespace({ maxBytes: 1024 * 1024, maxEntryBytes: 1024 * 1024, sizeOf: () => 1 }), ttlMs: 60_000, verdicts });
     // The process's one token check (a stream's), on the same verdicts.
     const check = createTokenCheck(api, verdicts);
     const verify = async (token: string) => check(token);
