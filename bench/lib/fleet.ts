@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { feedBuildsIn, metricsOf } from './bff-metrics.js';
 import { redisAvailable, startRedis } from '../../test/helpers/redis.js';
@@ -45,6 +46,8 @@ export async function measureFleet(options: {
     return null;
   }
   const redis = await startRedis();
+  // A fleet on Redis shares one secret (production refuses to start on Redis without it).
+  const cursorSecret = randomBytes(32).toString('base64url');
   const services: Service[] = [];
   try {
     for (const name of ['BFF A (Redis)', 'BFF B (Redis)']) {
@@ -53,7 +56,7 @@ export async function measureFleet(options: {
         await startService({
           name,
           program: { product: 'bff' },
-          env: { ...options.bffEnv, PORT: String(port), CACHE_URL: redis.url },
+          env: { ...options.bffEnv, PORT: String(port), CACHE_URL: redis.url, CURSOR_SECRET: cursorSecret },
           discardStdout: true,
           ...(options.pin ? { core: 0 } : {}),
           port,

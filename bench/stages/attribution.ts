@@ -58,20 +58,20 @@ export const RULES: readonly Rule[] = [
   rule('HTTP parse', 'node:_http_server'),
   rule('HTTP parse', 'node:internal/stream_base_commons', /^onStreamRead$/),
 
-  rule('body read', /^src\/(http\/body|pipeline\/params)\.ts$/),
+  rule('body read', /^src\/(http\/(body|json)|pipeline\/params)\.ts$/),
   rule('body read', 'node:internal/streams/readable'),
 
-  rule('caller and token', /^src\/(http\/(auth|client-address)|server\/callers|cache\/token-verdicts|apps\/app-keys)\.ts$/),
+  rule('caller and token', /^src\/(http\/(auth|client-address)|server\/callers|cache\/token-verdicts|apps\/app-keys|campaigns\/token-check|secrets\/.*)\.ts$/),
   rule('caller and token', /^src\/server\/auth\.ts$/),
 
   rule('policies', /^src\/pipeline\/(pipeline|documents|verdicts|rules|trusted-documents|persisted-queries|types|apollo)\.ts$/),
   rule('policies', /^src\/apps\/(rate-limit|scope|gate|trusted-documents)\.ts$/),
   rule('policies', /^src\/graphql\/(limits\/.*|variables|operation-cache|operation-types)\.ts$/),
 
-  rule('cache key and lookup', /^src\/(pipeline\/response-cache|cache\/bounded|cache\/category-directory|categories\/directory|feed\/cache|graphql\/shared-answers)\.ts$/),
+  rule('cache key and lookup', /^src\/(pipeline\/response-cache|cache\/bounded|bounded\/.*|cache\/category-directory|categories\/directory|feed\/cache|graphql\/shared-answers)\.ts$/),
   rule('cache key and lookup', 'lru-cache'),
 
-  rule('write', /^src\/http\/(compression|respond)\.ts$/),
+  rule('write', /^src\/http\/(answer|compression|respond)\.ts$/),
   rule('write', /^node:(_http_outgoing|net|internal\/streams\/writable|internal\/stream_base_commons)$/),
 
   rule('request log line', /^src\/(graphql\/request-log|observability\/(logger|metrics|operation-names|outcomes)|graphql\/plugins\/observability|tracing\/.*)\.ts$/),
