@@ -1,5 +1,6 @@
 import { pino, type Logger } from 'pino';
 import { redactCredentials } from './failures.js';
+import { LineBatch } from './line-batch.js';
 import { BoundedMemory } from '../bounded/index.js';
 
 export type { Logger };
@@ -40,20 +41,22 @@ export function syncDestination(fd = 1): pino.DestinationStream {
  * pino, kept so that the request line can be written the way pino writes a line (below). Not kept
  * for a logger with a mixin: its lines get fields the request line's template does not know.
  */
-const ownWriting = new WeakMap<Logger, { stream: pino.DestinationStream; time: () => string }>();
+const ownWriting = new WeakMap<Logger, { batch: LineBatch; time: () => string }>();
 
 /**
  * JSON logs on stdout. Anything that could carry a partner token is redacted by path, and
  * request logs are built from an allow-list of fields, so a token cannot reach a log line.
  *
- * Lines are written synchronously, each before the call returns (`syncDestination`). pino's own
- * default is sonic-boom's asynchronous mode: lines wait in memory while a write is under way in
- * libuv's thread pool, so a crash loses them (`test/unit/logger.test.ts` kills a process right
- * after it logged) and a slow log reader lets them grow without bound; and handing each batch to
- * the thread pool and back cost more CPU per request than writing it where it is made.
+ * Lines are written synchronously, each before the call returns (`syncDestination`), but the
+ * request lines, which are written together at the end of each turn of the event loop
+ * (line-batch.ts), before any other line. pino's own default is sonic-boom's asynchronous mode:
+ * lines wait in memory while a write is under way in libuv's thread pool, so a crash loses them
+ * (`test/unit/logger.test.ts` kills a process right after it logged) and a slow log reader lets
+ * them grow without bound; and handing each batch to the thread pool and back cost more CPU per
+ * request than writing it where it is made.
  */
 export function createLogger(level: string, destination?: pino.DestinationStream, options: LoggerOptions = {}): Logger {
-  const stream = destination ?? syncDestination();
+  const batch = new LineBatch(destination ?? syncDestination());
   const time = isoTimeOncePerMs();
   const logger = pino(
     {
@@ -82,9 +85,10 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         },
       },
     },
-    stream,
+    // Every line pino writes goes after the request lines held before it.
+    batch.inOrder() as pino.DestinationStream,
   );
-  if (!options.mixin) ownWriting.set(logger, { stream, time });
+  if (!options.mixin) ownWriting.set(logger, { batch, time });
   return logger;
 }
 
@@ -129,8 +133,9 @@ const quoteId = (id: string) => (PLAIN_ID.test(id) ? `"${id}"` : JSON.stringify(
  * and bindings: the bytes pino writes for it (`test/unit/logger.test.ts` compares them), without
  * pino's general path for a line it knows nothing about (arguments, message formatting, a walk
  * over the object, the redaction pass), which was most of the line's cost. None of the fields
- * can carry a token, so nothing here redacts. A logger this module did not make, or one with a
- * mixin (trace ids when tracing is on), writes the line through pino, which merges it.
+ * can carry a token, so nothing here redacts. The lines of a turn are written together at its end
+ * (line-batch.ts). A logger this module did not make, or one with a mixin (trace ids when tracing
+ * is on), writes the line through pino, which merges it.
  */
 export function requestLineWriter(logger: Logger): (line: RequestLine) => void {
   const writing = ownWriting.get(logger);
@@ -140,7 +145,7 @@ export function requestLineWriter(logger: Logger): (line: RequestLine) => void {
       if (lines.isLevelEnabled('info')) lines.info(line, REQUEST_LINE_MESSAGE);
     };
   }
-  const { stream, time } = writing;
+  const { batch, time } = writing;
   // pino's line: the level's number, the time, the bindings (the base included) as JSON fields.
   const start = `{"level":${logger.levels.values.info}`;
   const bindings = Object.entries(logger.bindings())
@@ -149,7 +154,7 @@ export function requestLineWriter(logger: Logger): (line: RequestLine) => void {
   const quote = quoter(512);
   return (line) => {
     if (!logger.isLevelEnabled('info')) return;
-    stream.write(
+    batch.push(
       `${start}${time()}${bindings},"requestId":${quoteId(line.requestId)},"operation":${quote(line.operation)}` +
         `${line.operationType === undefined ? '' : `,"operationType":${quote(line.operationType)}`},"outcome":${quote(line.outcome)}` +
         `${line.errorCodes === undefined ? '' : `,"errorCodes":${JSON.stringify(line.errorCodes)}`}` +

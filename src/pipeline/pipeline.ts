@@ -4,6 +4,7 @@ import type { GraphQLParams } from './params.js';
 import { badRequest } from './params.js';
 import type { PersistedQueries } from './persisted-queries.js';
 import type { TrustedDocuments } from './trusted-documents.js';
+import { Repeats } from './repeats.js';
 import { createVerdictCache, variablesKeyOf, type OperationVerdict } from './verdicts.js';
 import type { CallerKind, DocumentOrigin, KnownDocument, NamedDocument, OperationRequest, Policy, Refusal, Situation, Transport } from './types.js';
 
@@ -39,6 +40,16 @@ export interface Prepared {
   readonly origin: DocumentOrigin;
 }
 
+/** What the pipeline judged of a request, but for whom: kept for a request repeated byte for byte. */
+type Judged = Omit<Prepared, typeof preparedBrand | 'situation'>;
+
+/** A judgement for this request's situation. Written out: every Prepared has one shape (see `judge`). */
+function preparedOf(judged: Judged, situation: Situation): Prepared {
+  const { document, operation, operationName, variables, variablesKey, origin } = judged;
+  const prepared: Omit<Prepared, typeof preparedBrand> = { document, operation, operationName, variables, variablesKey, situation, origin };
+  return prepared as Prepared;
+}
+
 export interface PipelineOptions {
   schema: GraphQLSchema;
   policies: readonly Policy[];
@@ -63,6 +74,13 @@ export interface Pipeline {
    * asks it again for every operation.
    */
   admit(situation: Situation): Refusal | undefined | Promise<Refusal | undefined>;
+  /**
+   * `prepare`, from a request's raw parameters as its transport read them (a POST's body, a GET's
+   * query string): `read` makes its parameters when the text is new; a text repeated byte for
+   * byte by the same kind of caller on the same transport is judged as it was (repeats.ts), with
+   * the admission policies run for it as for any request.
+   */
+  prepareRaw(raw: string, read: (raw: string) => GraphQLParams | Refusal, situation: Situation): Prepared | Refusal | Promise<Prepared | Refusal>;
   /** The document cache every transport reads (for its stats). */
   readonly documents: DocumentCache;
 }
@@ -93,6 +111,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const judgingDocuments = policies.filter((p) => p.document);
   const judgingOperations = policies.filter((p) => p.operation);
   const verdicts = createVerdictCache(options.verdictBytes);
+  const repeats = new Repeats<Judged>();
   let documentIds = 0;
 
   /** The document a request names, before the persisted-query store is asked. */
@@ -234,10 +253,37 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     return undefined;
   }
 
+  /** A request's raw parameters, once it was admitted: judged as the same text was, or read and judged. */
+  function fromRaw(raw: string, read: (raw: string) => GraphQLParams | Refusal, situation: Situation): Prepared | Refusal | Promise<Prepared | Refusal> {
+    const callerKind = situation.caller.kind;
+    const transport = situation.transport;
+    const kept = repeats.get(callerKind, transport, raw);
+    if (kept) {
+      if (kept.origin === 'persisted') persisted?.keptHit();
+      return preparedOf(kept, situation);
+    }
+    const params = read(raw);
+    if ('errors' in params) return params;
+    // A text sent with its hash registers it: judged anew each time, so a registration lost by
+    // the store is made again when the client sends the text again.
+    const registers = params.query !== undefined && params.persisted !== undefined;
+    const keep = (prepared: Prepared | Refusal): Prepared | Refusal => {
+      if (!registers && !('errors' in prepared)) repeats.set(callerKind, transport, raw, prepared);
+      return prepared;
+    };
+    const prepared = afterAdmission(params, situation);
+    return prepared instanceof Promise ? prepared.then(keep) : keep(prepared);
+  }
+
   return {
     policies,
     documents,
     admit,
+    prepareRaw(raw, read, situation) {
+      const refused = admit(situation);
+      if (refused instanceof Promise) return refused.then((verdict) => verdict ?? fromRaw(raw, read, situation));
+      return refused ?? fromRaw(raw, read, situation);
+    },
     prepare(params, situation) {
       const refused = admit(situation);
       if (refused instanceof Promise) return refused.then((verdict) => verdict ?? afterAdmission(params, situation));

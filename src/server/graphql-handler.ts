@@ -3,14 +3,14 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { Admission } from './admission.js';
 import { csrfProblem, writeAnswer } from '../http/answer.js';
 import { credentialsOf } from '../http/auth.js';
-import { ClientGoneError, checkBodyHeaders, parseJsonBody, readBody, refuseBody } from '../http/body.js';
+import { ClientGoneError, NOT_UTF8, NOT_UTF8_MESSAGE, checkBodyHeaders, parseJsonBody, readBody, refuseBody } from '../http/body.js';
 import { corsHeaders, type CorsPolicy } from '../http/cors.js';
 import { RequestLifetime } from './lifetime.js';
 import { negotiate, prefersHtml, type Negotiated } from '../http/negotiation.js';
 import { HttpError } from '../http/respond.js';
 import type { Logger } from '../observability/logger.js';
 import type { Executors } from '../pipeline/executors.js';
-import { paramsOf, paramsOfSearch, type GraphQLParams } from '../pipeline/params.js';
+import { paramsOf, paramsOfSearch } from '../pipeline/params.js';
 import type { Pipeline, Prepared } from '../pipeline/pipeline.js';
 import { ResponseFacts, etagOf, type ResponseCache } from '../pipeline/response-cache.js';
 import { refusal, tokenRefusal, type TokenStanding } from '../pipeline/rules.js';
@@ -128,9 +128,13 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
 
   const refusalOf = (error: HttpError): Refusal => refusal(error.status, error.message, error.code, { headers: error.headers });
 
-  /** Parameters of a request from a caller already known; undefined once answered (or the client left). */
-  async function paramsFrom(req: IncomingMessage, res: ServerResponse, method: 'GET' | 'POST', url: URL, caller: Caller, cors: Readonly<Record<string, string>>, requestId: string, started: number): Promise<GraphQLParams | Refusal | undefined> {
-    if (method === 'GET') return paramsOfSearch(url.searchParams);
+  /**
+   * The raw parameters of a request from a caller already known, as text (a POST's body within the
+   * caller's bound, a GET's query string); a refusal of the body; undefined once answered (or the
+   * client left).
+   */
+  async function rawFrom(req: IncomingMessage, res: ServerResponse, method: 'GET' | 'POST', url: URL, caller: Caller, cors: Readonly<Record<string, string>>, requestId: string, started: number): Promise<string | Refusal | undefined> {
+    if (method === 'GET') return url.search;
     let raw: Awaited<ReturnType<typeof readBody>>;
     try {
       const { partner, public: small } = options.bodyLimits;
@@ -155,22 +159,20 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
       options.recordUnexecuted({ requestId, path: 'http', errorCode: error.code, durationMs: performance.now() - started });
       return undefined;
     }
-    try {
-      return paramsOf(parseJsonBody(raw));
-    } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
-      options.onRefused?.('malformed_json');
-      writeRefusal(req, res, refusalOf(error), cors, caller);
-      options.recordUnexecuted({ requestId, path: 'http', errorCode: error.code, durationMs: performance.now() - started });
-      return undefined;
-    }
+    if (raw !== NOT_UTF8) return raw;
+    // Bytes that are not UTF-8 are no text: refused as a body that is not JSON is.
+    options.onRefused?.('malformed_json');
+    writeRefusal(req, res, refusal(400, NOT_UTF8_MESSAGE, 'BAD_REQUEST'), cors, caller);
+    options.recordUnexecuted({ requestId, path: 'http', errorCode: 'BAD_REQUEST', durationMs: performance.now() - started });
+    return undefined;
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<void> {
     const started = performance.now();
     // HEAD is answered as GET is, without the body (Node leaves it out).
     const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
-    const cors = corsHeaders(options.cors, req);
+    // Every answer's own headers: CORS, and the request id (set with the rest, in one writeHead).
+    const cors = { ...corsHeaders(options.cors, req), 'x-request-id': requestId };
     const answerError = (status: number, message: string, code: string, headers: Record<string, string> = {}) => {
       writeRefusal(req, res, refusal(status, message, code, { headers }), cors, undefined);
       options.recordUnexecuted({ requestId, path: 'http', errorCode: code, durationMs: performance.now() - started });
@@ -211,13 +213,32 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
     // Who is calling, from the headers alone, before any of the body is read: it bounds the body.
     const caller = options.callerOf(credentialsOf(req.headers));
     if ('errors' in caller) return refuse(caller, undefined);
-    const params = await paramsFrom(req, res, method, url, caller, cors, requestId, started);
-    if (params === undefined) return;
-    if ('errors' in params) return refuse(params, caller);
+    const raw = await rawFrom(req, res, method, url, caller, cors, requestId, started);
+    if (raw === undefined) return;
+    if (typeof raw !== 'string') return refuse(raw, caller);
     const transport: Transport = method === 'GET' ? 'get' : 'post';
-    const preparing = options.pipeline.prepare(params, { caller, transport, client: options.clientAddress(req) });
+    // The body is read as JSON only when the pipeline has not judged the same text already.
+    let unreadable: HttpError | undefined;
+    const read =
+      method === 'GET'
+        ? (search: string) => paramsOfSearch(new URLSearchParams(search))
+        : (body: string) => {
+            try {
+              return paramsOf(parseJsonBody(body));
+            } catch (error) {
+              if (!(error instanceof HttpError)) throw error;
+              return refusalOf((unreadable = error));
+            }
+          };
+    const preparing = options.pipeline.prepareRaw(raw, read, { caller, transport, client: options.clientAddress(req) });
     const prepared = preparing instanceof Promise ? await preparing : preparing;
-    if ('errors' in prepared) return refuse(prepared, caller, prepared.operation);
+    if ('errors' in prepared) {
+      if (!unreadable) return refuse(prepared, caller, prepared.operation);
+      options.onRefused?.('malformed_json');
+      writeRefusal(req, res, prepared, cors, caller);
+      options.recordUnexecuted({ requestId, path: 'http', errorCode: unreadable.code, durationMs: performance.now() - started });
+      return;
+    }
 
     const remembered = options.responses.lookup(prepared);
     if (remembered) {

@@ -51,15 +51,16 @@ const GRAPHQL_URL: Readonly<URL> = new URL('http://localhost/graphql');
 export function createHttpHandler(options: RoutesOptions): HttpHandler {
   const { logger } = options;
 
-  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const requestId = typeof req.headers['x-request-id'] === 'string' && /^[\w.-]{1,64}$/.test(req.headers['x-request-id']) ? req.headers['x-request-id'] : randomUUID();
-    res.setHeader('x-request-id', requestId);
+  async function route(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
     // The URL a POST to /graphql always has, parsed once: it is most requests.
     const url = req.url === '/graphql' ? GRAPHQL_URL : new URL(req.url ?? '/', 'http://localhost');
+    // The GraphQL handler writes the request id with each answer's own headers, in one go (a
+    // header set beforehand makes Node merge the two sets on every answer); every other route
+    // has it set here.
+    if (url.pathname === '/graphql') return options.graphql(req, res, url, requestId);
+    res.setHeader('x-request-id', requestId);
     if (options.explorer && (url.pathname.startsWith(EXPLORER_PATH) || url.pathname === FAVICON_PATH)) return options.explorer(req, res, url.pathname);
     switch (url.pathname) {
-      case '/graphql':
-        return options.graphql(req, res, url, requestId);
       case '/graphql/stream': {
         if (!options.stream) return sendJson(res, 404, { error: 'No route /graphql/stream: subscriptions over SSE are off.' });
         const cors = corsHeaders(options.cors, req);
@@ -83,9 +84,10 @@ export function createHttpHandler(options: RoutesOptions): HttpHandler {
   }
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    route(req, res).catch((error: unknown) => {
+    const requestId = typeof req.headers['x-request-id'] === 'string' && /^[\w.-]{1,64}$/.test(req.headers['x-request-id']) ? req.headers['x-request-id'] : randomUUID();
+    route(req, res, requestId).catch((error: unknown) => {
       logger.error({ err: error, url: req.url?.slice(0, 200) }, 'unhandled error in the HTTP layer');
-      if (!res.headersSent) sendGraphQLError(req, res, 500, 'Internal server error.', 'INTERNAL_SERVER_ERROR');
+      if (!res.headersSent) sendGraphQLError(req, res, 500, 'Internal server error.', 'INTERNAL_SERVER_ERROR', res.hasHeader('x-request-id') ? undefined : { 'x-request-id': requestId });
       else res.destroy();
     });
   };

@@ -10,6 +10,7 @@ import { createLogger, requestLineWriter, type RequestLine } from '../../src/obs
 
 const child = fileURLToPath(new URL('../fixtures/logger-child.ts', import.meta.url));
 const fifoChild = fileURLToPath(new URL('../fixtures/logger-fifo-child.ts', import.meta.url));
+const requestLinesChild = fileURLToPath(new URL('../fixtures/request-lines-child.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'bff-logger-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -91,7 +92,7 @@ describe('the request line', () => {
   ];
   const withoutTime = (line: string) => line.replace(/"time":"[^"]*"/, '"time":"T"');
 
-  it('is the bytes pino itself writes for the same fields, apart from the moment', () => {
+  it('is the bytes pino itself writes for the same fields, apart from the moment', async () => {
     const written = captureLogs();
     const byPino = captureLogs();
     const write = requestLineWriter(written.logger);
@@ -100,6 +101,8 @@ describe('the request line', () => {
       write(line);
       byPino.logger.info(line, 'graphql request');
     }
+    // Request lines go out at the end of the turn.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(written.lines.map(withoutTime)).toEqual(byPino.lines.map(withoutTime));
     expect(written.entries[0]).toMatchObject({ level: 30, service: 'campaign-bff', msg: 'graphql request', requestId: cases[0]!.requestId, path: 'remembered' });
     expect(written.entries[0]).not.toHaveProperty('errorCodes');
@@ -108,9 +111,46 @@ describe('the request line', () => {
     expect(written.entries[2]!.durationMs).toBeNull();
   });
 
-  it('follows the logger: nothing below info, and through pino with the trace ids where the logger has a mixin', () => {
+  it('goes out with the other request lines of its turn, in one write, before any line written after it', async () => {
+    const writes: string[] = [];
+    const sink = new Writable({ write: (chunk, _encoding, done) => (writes.push(chunk.toString()), done()) });
+    const logger = createLogger('info', sink);
+    const write = requestLineWriter(logger);
+    write(cases[0]!);
+    write(cases[1]!);
+    expect(writes).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.split('\n').filter(Boolean).map((line) => JSON.parse(line).requestId)).toEqual([cases[0]!.requestId, cases[1]!.requestId]);
+    // A line of another kind in the same turn: the request lines held before it go first.
+    write(cases[2]!);
+    logger.warn('after the request');
+    expect(writes.slice(1).map((text) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line).msg))).toEqual([['graphql request'], ['after the request']]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toHaveLength(3);
+  });
+
+  it('is written when the process exits in the turn that held it; only a kill outright loses a turn of them', () => {
+    for (const how of ['exit', 'kill'] as const) {
+      const file = join(dir, `request-lines-${how}.log`);
+      const fd = openSync(file, 'w');
+      const run = spawnSync(process.execPath, ['--import', 'tsx', requestLinesChild, how, '500'], { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8' });
+      closeSync(fd);
+      const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+      if (how === 'exit') {
+        expect(run.status).toBe(0);
+        expect(lines.map((line) => JSON.parse(line).requestId)).toEqual(Array.from({ length: 500 }, (_, i) => `r-${i}`));
+      } else {
+        expect(run.signal).toBe('SIGKILL');
+        expect(lines.length).toBeLessThan(500);
+      }
+    }
+  });
+
+  it('follows the logger: nothing below info, and through pino with the trace ids where the logger has a mixin', async () => {
     const quiet = captureLogs('warn');
     requestLineWriter(quiet.logger)(cases[0]!);
+    await new Promise((resolve) => setImmediate(resolve));
     expect(quiet.lines).toEqual([]);
 
     const lines: string[] = [];
