@@ -7,9 +7,9 @@ import {
   UnauthenticatedError,
   isBadResponse,
   isUnavailable,
-  quote,
   type OperationName,
 } from '../campaign-api/index.js';
+import { quote } from '../text/received-value.js';
 import { ErrorCode, type ErrorDescriber } from '../graphql/errors.js';
 import { UserErrorCodeValues } from './enum-values.js';
 

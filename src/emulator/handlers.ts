@@ -6,13 +6,13 @@ import {
   operations,
   pinProblem,
   fieldsReplacedBy,
-  quote,
   type CampaignData,
   type CampaignFieldName,
   type FieldIssue,
   type OperationName,
   campaignFieldShape,
 } from '../campaign-api/index.js';
+import { quote } from '../text/received-value.js';
 import { ApiFailure, fieldFailure, incorrectData } from './api-failure.js';
 import type { Campaign } from './campaign.js';
 import { goLive, sendToModeration } from './lifecycle.js';

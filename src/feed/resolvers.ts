@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
-import { UnauthenticatedError, quote } from '../campaign-api/index.js';
+import { UnauthenticatedError } from '../campaign-api/index.js';
+import { quote } from '../text/received-value.js';
 import { checkedLocale } from '../campaigns/discount-label.js';
 import { badArgument, noTokenError } from '../graphql/errors.js';
 import type {

@@ -6,7 +6,7 @@ import type { CampaignStatusEventResolvers, SubscriptionResolvers } from '../sch
 import { parseCampaignId } from '../campaigns/campaign-id.js';
 import { statusValue } from './events.js';
 import { LiveErrorCode, type WatchItem } from './hub.js';
-import { quote } from '../campaign-api/index.js';
+import { quote } from '../text/received-value.js';
 
 function parseIds(ids: readonly string[], maxIds: number): ReadonlySet<number> {
   if (ids.length > maxIds) {

@@ -8,11 +8,11 @@ import {
   isUnknownEnumValue,
   pinKey,
   pinIssue,
-  quote,
-  textIssue,
   type CampaignStatus,
   type UnknownEnumValue,
 } from '../../campaign-api/index.js';
+import { quote } from '../../text/received-value.js';
+import { textIssue } from '../../text/text-rule.js';
 import type { GraphQLContext } from '../../schema/context.js';
 import { CampaignTypeValues, UNKNOWN_VALUE } from '../enum-values.js';
 import { unavailableReason } from '../errors.js';

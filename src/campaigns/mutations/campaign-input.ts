@@ -1,4 +1,5 @@
-import { PARSE_OPTIONS, campaignChanges, operations, quote } from '../../campaign-api/index.js';
+import { PARSE_OPTIONS, campaignChanges, operations } from '../../campaign-api/index.js';
+import { quote } from '../../text/received-value.js';
 import type { GraphQLContext } from '../../schema/context.js';
 import type { CreateCampaignInput, UpdateCampaignInput } from '../../schema/generated/resolvers-types.js';
 import type { UserErrorModel } from '../models.js';

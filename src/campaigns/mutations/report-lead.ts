@@ -4,9 +4,9 @@ import {
   isUnknownEnumValue,
   PARSE_OPTIONS,
   operations,
-  quote,
   type CampaignDetails,
 } from '../../campaign-api/index.js';
+import { quote } from '../../text/received-value.js';
 import type { GraphQLContext } from '../../schema/context.js';
 import { CampaignTypeValues } from '../enum-values.js';
 import type { ReportLeadInput } from '../../schema/generated/resolvers-types.js';

@@ -1,4 +1,5 @@
-import { BusinessError, quote } from '../../campaign-api/index.js';
+import { BusinessError } from '../../campaign-api/index.js';
+import { quote } from '../../text/received-value.js';
 import type { GraphQLContext } from '../../schema/context.js';
 import type { CampaignRef, UserErrorModel } from '../models.js';
 import { parseCampaignId } from '../campaign-id.js';

@@ -13,9 +13,9 @@ import {
   isUnknownEnumValue,
   type CampaignDetails,
   type CampaignFieldName,
-  quote,
   type RequestOf,
 } from '../../campaign-api/index.js';
+import { quote } from '../../text/received-value.js';
 import type { GraphQLContext } from '../../schema/context.js';
 import { ErrorCode } from '../../graphql/errors.js';
 import type { UpdateCampaignInput } from '../../schema/generated/resolvers-types.js';

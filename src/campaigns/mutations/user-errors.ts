@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { BUSINESS_ERROR_CODES, issueKind, quote, type BusinessError, type IssueKind } from '../../campaign-api/index.js';
+import { BUSINESS_ERROR_CODES, issueKind, type BusinessError, type IssueKind } from '../../campaign-api/index.js';
+import { quote } from '../../text/received-value.js';
 import { UNKNOWN_VALUE } from '../enum-values.js';
 import type { UserErrorCodeValue, UserErrorModel } from '../models.js';
 import { inGraphQLTerms } from '../vocabulary.js';
