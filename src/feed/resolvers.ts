@@ -16,8 +16,7 @@ import { sharedPinSettingsOf } from '../campaigns/resolvers/campaign-pin-setting
 import { cashbackOf } from '../campaigns/resolvers/campaign-cashback.js';
 import { known } from '../campaigns/backend-values.js';
 import { offerNodeId } from '../campaigns/campaign-id.js';
-import type { OfferFeedCategoryModel, OfferModel, OfferPage } from './context.js';
-import type { FeedItem } from './cache.js';
+import type { FeedItem, OfferFeedCategoryModel, OfferModel, OfferPage } from '../schema/offers.js';
 
 const DEFAULT_PAGE = 20;
 const MAX_PAGE = 100;

@@ -2,7 +2,7 @@ import { PARSE_OPTIONS, campaignChanges, operations } from '../../campaign-api/i
 import { quote } from '../../text/received-value.js';
 import type { GraphQLContext } from '../../schema/context.js';
 import type { CreateCampaignInput, UpdateCampaignInput } from '../../schema/generated/resolvers-types.js';
-import type { UserErrorModel } from '../models.js';
+import type { UserErrorModel } from '../../schema/models.js';
 import { parsePositiveId } from '../../graphql/pagination.js';
 import { INPUT_NAMES, flattenInput, inputPath } from './input-fields.js';
 import { problem, userErrorsFromIssues } from './user-errors.js';
