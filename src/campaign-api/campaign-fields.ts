@@ -19,12 +19,12 @@ import {
   hasCyrillic,
   isHexColor,
   isHttpUrl,
-  isMoney,
   isPercent,
   merchantDomainProblem,
   pinIssue,
   relativeLuminance,
 } from './field-rules.js';
+import { isMoney } from '../text/money.js';
 import { textIssue, type TextOptions } from '../text/text-rule.js';
 import { kind, type IssueKind } from './issue-messages.js';
 

@@ -1,5 +1,6 @@
 import { BoundedMemory } from '../bounded/index.js';
-import { isMoney, isPercent, type CampaignDetails } from '../campaign-api/index.js';
+import { isPercent, type CampaignDetails } from '../campaign-api/index.js';
+import { isMoney } from '../text/money.js';
 import { quote } from '../text/received-value.js';
 import { badArgument } from '../graphql/errors.js';
 

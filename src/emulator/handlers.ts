@@ -2,7 +2,6 @@ import {
   CODE_CAMPAIGN_TYPES,
   campaignData,
   campaignUpdate,
-  isMoney,
   operations,
   pinProblem,
   fieldsReplacedBy,
@@ -12,6 +11,7 @@ import {
   type OperationName,
   campaignFieldShape,
 } from '../campaign-api/index.js';
+import { isMoney } from '../text/money.js';
 import { quote } from '../text/received-value.js';
 import { ApiFailure, fieldFailure, incorrectData } from './api-failure.js';
 import type { Campaign } from './campaign.js';

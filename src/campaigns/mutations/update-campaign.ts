@@ -9,12 +9,12 @@ import {
   campaignData,
   campaignFieldShape,
   fieldsReplacedBy,
-  isMoney,
   isUnknownEnumValue,
   type CampaignDetails,
   type CampaignFieldName,
   type RequestOf,
 } from '../../campaign-api/index.js';
+import { isMoney } from '../../text/money.js';
 import { quote } from '../../text/received-value.js';
 import type { GraphQLContext } from '../../schema/context.js';
 import { ErrorCode } from '../../graphql/errors.js';
