@@ -24,7 +24,7 @@ const MAX_PAGE = 100;
 /**
  * Cursors name the last campaign seen (the feed is ordered by campaign id, newest first), so a
  * page read after the feed changed continues where the last one ended, without repeats or gaps.
- * They are signed as the partner API's cursors are (pagination.ts), over the partner set and the
+ * They are signed as the partner API's cursors are (graphql/pagination.ts), over the partner set and the
  * filters, with `CURSOR_SECRET` or else a key of this process: a cursor of another feed or
  * filter, or one made or changed by anyone else, is refused, and nothing in a cursor lets its
  * holder test a guess of a partner token.

@@ -129,7 +129,7 @@ export async function createLive({ config, api, logger, registry, verdicts, hash
   // Every write through the client that tells the status it left a campaign in publishes it:
   // delivered to this instance's watchers before the write's caller goes on (so before a
   // mutation answers), and on the bus to the other instances. A refusal because the campaign is
-  // another partner's tells no status (see writes.ts), so nothing of it reaches the caller's
+  // another partner's tells no status (see campaign-api/writes.ts), so nothing of it reaches the caller's
   // watchers.
   const stopPublishing = api.onWrite((write) => {
     if (write.campaignId !== undefined && write.status !== undefined) live.published(write.token, write.campaignId, statusString(write.status));
