@@ -22,7 +22,8 @@
  * Also part of `npm run layers`: scripts/layer-rules.ts, for what a module does with what it
  * imports and for folders: no cycle between folders (src/ collapsed to one node per folder, type
  * imports included), no re-export of what another folder owns, a Map or Set kept beyond one call
- * only in src/bounded/, createHash and createHmac only in src/secrets/.
+ * only in src/bounded/, createHash and createHmac only in src/secrets/, the outage error made
+ * and the circuit breaker told only where a refusal is told apart from an outage.
  */
 
 /**

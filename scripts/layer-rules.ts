@@ -10,6 +10,12 @@
 // - keyed-hashes: anything derived from a partner token is a keyed hash made in src/secrets/, so
 //   `createHash` and `createHmac` of node:crypto are imported only there, and by the modules
 //   ALLOWED below for digests that are not made from a secret.
+// - refusal-not-outage: a 4xx from the campaign API never opens the circuit breaker. A status is
+//   told to be an outage (`HttpStatusError`) or a refusal in one place, `blames()` in
+//   src/campaign-api/envelope.ts, and the breaker is told of an attempt's outcome in one place,
+//   src/campaign-api/backend-call.ts: `HttpStatusError` is made (or extended) nowhere else, and
+//   `Breaker` is imported, and a breaker's `admit`, `answered`, `failed` or `abandoned` called,
+//   only where ALLOWED below says.
 // - folder-cycles: src/ collapsed to one node per folder (scripts/layer-folders.ts) has no cycle,
 //   type-only and dynamic imports included.
 // - cross-folder-re-exports: a module exports again nothing another folder owns (`export * from
@@ -27,14 +33,14 @@ import { folderCycles, folderOf, importsOf, reExportsOf, type Import } from './l
 export interface Violation {
   file: string;
   line: number;
-  rule: 'kept-collections' | 'keyed-hashes' | 'folder-cycles' | 'cross-folder-re-exports';
+  rule: 'kept-collections' | 'keyed-hashes' | 'refusal-not-outage' | 'folder-cycles' | 'cross-folder-re-exports';
   message: string;
 }
 
 interface Allowance {
   /** A path under the checked folder, `/`-separated; a folder ends with `/`. */
   path: string;
-  /** The variable or field (kept-collections), or the import (keyed-hashes); `*` for any. */
+  /** The variable or field (kept-collections), the import (keyed-hashes), the class or method (refusal-not-outage); `*` for any. */
   name: string;
   reason: string;
 }
@@ -58,12 +64,22 @@ export const ALLOWED: Record<Violation['rule'], readonly Allowance[]> = {
     { path: 'src/campaigns/positions.ts', name: 'createHash', reason: "a pin code's place in a pin cursor" },
     { path: 'src/graphql/pagination.ts', name: 'createHmac', reason: "signs a cursor's position under CURSOR_SECRET, over the partner's keyed hash" },
   ],
+  'refusal-not-outage': [
+    { path: 'src/campaign-api/envelope.ts', name: 'HttpStatusError', reason: "blames(): the one place a status is told to be the backend's failure (an outage) or the request's (a refusal)" },
+    { path: 'src/campaign-api/resilience.ts', name: '*', reason: 'the breaker itself' },
+    { path: 'src/campaign-api/backend-call.ts', name: '*', reason: "tells the breaker of each attempt: an outage fails it, any answer (a refusal too) is an answer" },
+    { path: 'src/campaign-api/http-client.ts', name: 'Breaker', reason: "makes each client's one breaker, hands it to the calls, and reads its state" },
+  ],
   'folder-cycles': [],
   'cross-folder-re-exports': [],
 };
 
 const KEPT = new Set(['Map', 'Set']);
 const HASHING = new Set(['createHash', 'createHmac']);
+/** The outage error, and what tells the breaker of an attempt. */
+const OUTAGE = 'HttpStatusError';
+const BREAKER = 'Breaker';
+const BREAKER_TELLS = new Set(['admit', 'answered', 'failed', 'abandoned']);
 /** A marker says why: a few words at least. */
 const MARKER = /\bbounded:\s*\S.{8,}/;
 /** Array methods that call their callback before they return: a collection it reads is still one call's. */
@@ -252,6 +268,7 @@ function checkParsed(source: ts.SourceFile, file: string): Violation[] {
     if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0]) && /^(node:)?crypto$/.test(node.arguments[0].text) && !allowed('keyed-hashes', file, '*')) {
       report(node, 'keyed-hashes', 'node:crypto imported dynamically outside src/secrets/: make keyed hashes there');
     }
+    refusalNotOutage(node, file, report);
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -264,6 +281,34 @@ function checkParsed(source: ts.SourceFile, file: string): Violation[] {
     });
   }
   return violations;
+}
+
+/** Whether the name `Breaker` is brought in here: imported, exported again, or read off a namespace. */
+function reachesBreaker(node: ts.Identifier): boolean {
+  const parent = node.parent;
+  return (
+    ts.isImportSpecifier(parent) ||
+    ts.isExportSpecifier(parent) ||
+    (ts.isPropertyAccessExpression(parent) && parent.name === node) ||
+    (ts.isQualifiedName(parent) && parent.right === node)
+  );
+}
+
+/** A construction of the outage error, or a use of the breaker, where ALLOWED does not say. */
+function refusalNotOutage(node: ts.Node, file: string, report: (node: ts.Node, rule: Violation['rule'], message: string) => void): void {
+  const rule = 'refusal-not-outage';
+  if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === OUTAGE && !allowed(rule, file, OUTAGE)) {
+    report(node, rule, `${OUTAGE} made outside blames() (src/campaign-api/envelope.ts): only there is a status told to be an outage rather than a refusal, and an outage counts towards the circuit breaker`);
+  }
+  if (ts.isHeritageClause(node) && node.types.some((t) => ts.isIdentifier(t.expression) && t.expression.text === OUTAGE) && !allowed(rule, file, OUTAGE)) {
+    report(node, rule, `a class extending ${OUTAGE} outside src/campaign-api/envelope.ts: it would count towards the circuit breaker as an outage`);
+  }
+  if (ts.isIdentifier(node) && node.text === BREAKER && reachesBreaker(node) && !allowed(rule, file, BREAKER)) {
+    report(node, rule, `${BREAKER} imported outside src/campaign-api/backend-call.ts: only the backend call tells the circuit breaker of an attempt, so that no refusal counts towards it`);
+  }
+  if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && BREAKER_TELLS.has(node.expression.name.text) && /breaker/i.test(node.expression.expression.getText()) && !allowed(rule, file, node.expression.name.text)) {
+    report(node, rule, `the circuit breaker told of an attempt (${node.expression.name.text}) outside src/campaign-api/backend-call.ts: only the backend call counts an outage, and never a refusal`);
+  }
 }
 
 /** The modules under `folder`; generated ones are read for their imports only (the generator writes them, not us). */

@@ -9,12 +9,14 @@ import { checkFolder, checkSource, checkSources } from '../../scripts/layer-rule
 /**
  * The rules `npm run layers` adds to dependency-cruiser's: a Map or Set kept beyond one call is
  * made only in src/bounded/ or says why no client can grow it; createHash and createHmac are
- * imported only in src/secrets/ and the few modules allowed a digest of something not secret; no
- * folder re-exports what another owns; the folders of src/ form no cycle.
+ * imported only in src/secrets/ and the few modules allowed a digest of something not secret; the
+ * outage error is made and the circuit breaker told only where a refusal is told apart from an
+ * outage; no folder re-exports what another owns; the folders of src/ form no cycle.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const kept = (text: string, file = 'src/feed/example.ts') => checkSource(file, text).filter((v) => v.rule === 'kept-collections');
 const hashes = (text: string, file = 'src/feed/example.ts') => checkSource(file, text).filter((v) => v.rule === 'keyed-hashes');
+const outages = (text: string, file: string) => checkSource(file, text).filter((v) => v.rule === 'refusal-not-outage');
 const reExports = (text: string, file = 'src/campaign-api/index.ts') => checkSource(file, text).filter((v) => v.rule === 'cross-folder-re-exports');
 const cycles = (files: Record<string, string>) => checkSources(Object.entries(files).map(([file, text]) => ({ file, text }))).filter((v) => v.rule === 'folder-cycles');
 
@@ -86,6 +88,50 @@ describe('keyed hashes', () => {
     expect(hashes("import { createHash } from 'node:crypto';", 'src/pipeline/documents.ts')).toEqual([]);
     // Allowed one digest, not the other.
     expect(hashes("import { createHmac } from 'node:crypto';", 'src/pipeline/documents.ts')).toHaveLength(1);
+  });
+});
+
+describe('a refusal is not an outage', () => {
+  it('refuses the outage error made or extended, and the breaker imported or told, anywhere else', () => {
+    const client = outages(
+      [
+        "import { HttpStatusError } from './errors.js';",
+        "import { Breaker, Bulkhead } from './resilience.js';",
+        'export const wrap = (status: number) => new HttpStatusError("get", status);',
+        'export function refuse(host: { breaker: Breaker }) { host.breaker.failed("closed"); }',
+        'export function elsewise(breaker: Breaker) { breaker.answered("closed"); breaker.abandoned("probe"); return breaker.admit(); }',
+      ].join('\n'),
+      'src/campaign-api/http-client.ts',
+    );
+    // http-client.ts may make the client's breaker (line 2), never make the outage error or tell the breaker.
+    expect(client.map((v) => v.line)).toEqual([3, 4, 5, 5, 5]);
+    expect(client[0]!.message).toMatch(/HttpStatusError made outside blames\(\) \(src\/campaign-api\/envelope\.ts\)/);
+    expect(client[1]!.message).toMatch(/circuit breaker told of an attempt \(failed\) outside src\/campaign-api\/backend-call\.ts/);
+    const domain = outages(
+      [
+        "import { HttpStatusError } from '../campaign-api/errors.js';",
+        "import { Breaker as CircuitBreaker } from '../campaign-api/resilience.js';",
+        'export class GatewayRefusal extends HttpStatusError {}',
+        "import * as resilience from '../campaign-api/resilience.js';",
+        'export const another = new resilience.Breaker({ consecutiveFailures: 1, halfOpenAfterMs: 1 });',
+        'export type Kept = resilience.Breaker;',
+        "export { Breaker } from '../campaign-api/resilience.js';",
+      ].join('\n'),
+      'src/campaigns/errors.ts',
+    );
+    expect(domain.map((v) => v.line)).toEqual([2, 3, 5, 6, 7]);
+    expect(domain[0]!.message).toMatch(/Breaker imported outside src\/campaign-api\/backend-call\.ts/);
+  });
+
+  it('lets pass blames() making the outage error, the backend call telling the breaker, and what only reads them', () => {
+    expect(outages('export const verdict = (s: number) => ({ kind: "failed", error: new HttpStatusError("get", s) });', 'src/campaign-api/envelope.ts')).toEqual([]);
+    expect(
+      outages("import { type Breaker } from './resilience.js';\nexport const told = (host: { breaker: Breaker }) => host.breaker.failed('closed');", 'src/campaign-api/backend-call.ts'),
+    ).toEqual([]);
+    expect(outages("import { Breaker } from './resilience.js';\nconst breaker = new Breaker({ consecutiveFailures: 5, halfOpenAfterMs: 5 });\nexport const state = () => breaker.state();", 'src/campaign-api/http-client.ts')).toEqual([]);
+    expect(
+      outages("import { HttpStatusError } from '../campaign-api/index.js';\nexport const isOutage = (e: unknown) => e instanceof HttpStatusError;\nexport const log = (cacheLog: { failed(e: unknown): void }) => cacheLog.failed(1);", 'src/server/backend.ts'),
+    ).toEqual([]);
   });
 });
 
@@ -188,12 +234,13 @@ describe('npm run layers', () => {
       for (const folder of ['feed', 'schema', 'campaigns']) mkdirSync(join(dir, 'src', folder), { recursive: true });
       writeFileSync(join(dir, 'src', 'feed', 'store.ts'), "import { createHash } from 'node:crypto';\nexport const hashes = new Map<string, string>();\n");
       writeFileSync(join(dir, 'src', 'schema', 'context.ts'), "import type { Loaders } from '../campaigns/loaders.js';\nexport * from '../campaigns/loaders.js';\n");
-      writeFileSync(join(dir, 'src', 'campaigns', 'loaders.ts'), "import type { Context } from '../schema/context.js';\nexport const loaders = 1;\n");
+      writeFileSync(join(dir, 'src', 'campaigns', 'loaders.ts'), "import type { Context } from '../schema/context.js';\nexport const failure = () => new HttpStatusError('get', 404);\n");
       const failing = run(dir);
       expect(failing.status).toBe(1);
       expect(failing.stderr).toContain('src/feed/store.ts:1 [keyed-hashes]');
       expect(failing.stderr).toContain('src/feed/store.ts:2 [kept-collections]');
       expect(failing.stderr).toContain('src/schema/context.ts:2 [cross-folder-re-exports]');
+      expect(failing.stderr).toContain('src/campaigns/loaders.ts:2 [refusal-not-outage]');
       expect(failing.stderr).toContain('src/campaigns/loaders.ts:1 [folder-cycles] the folders campaigns, schema import each other');
       writeFileSync(join(dir, 'src', 'feed', 'store.ts'), 'export const names: ReadonlySet<string> = new Set([\'a\']);\n');
       writeFileSync(join(dir, 'src', 'schema', 'context.ts'), 'export interface Context { token: string }\n');
