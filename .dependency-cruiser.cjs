@@ -1,7 +1,8 @@
 /**
  * The layering of src/, checked by `npm run layers` (part of `npm test`). Folders are layered
- * downward, lowest first; a folder imports only those below it. docs/architecture.md says what
- * each folder owns and why the layers are these.
+ * as below, lowest first, and import downward only: the rules here say where each must not
+ * reach, and scripts/layer-rules.ts that no folders import each other, even through others.
+ * docs/architecture.md says what each folder owns and why the layers are these.
  *
  *   text, bounded          quoting and the text rule; the bounded stores: import nothing of ours
  *   secrets                the keyed hashes of tokens and app keys: import only the bounded stores
@@ -9,21 +10,22 @@
  *   campaign-api           the REST contract and its client (traced)
  *   observability          logs, metrics (which count the client's calls)
  *   http, cache            HTTP primitives; the shared store, Redis, token verdicts, coordination
- *   config                 the configuration (config/, config.ts, config-names.ts): declares the
- *                          settings of the layers above and reads the limits they declare
+ *   config                 the configuration (config/, config.ts, config-names.ts): every setting,
+ *                          declared once; reads the limits the layers below declare
  *   emulator               the REST API, from the contract alone
  *   graphql                the GraphQL engine: errors, scalars, limits, pagination, the request log
  *   pipeline               the request pipeline: policies, documents, executors, response cache
  *   partner                one partner's access to the campaign API: bound API, loaders, token gate
  *   schema                 the generated resolver types, their models, the request context's type
- *   domains                categories, campaigns < feed, subscriptions < apps (DOMAINS below)
+ *   domains                categories, campaigns < feed, subscriptions < apps (DOMAIN_IMPORTS below)
  *   server                 the composition root: wires everything; main.ts starts it
  *
  * Also part of `npm run layers`: scripts/layer-rules.ts, for what a module does with what it
  * imports and for folders: no cycle between folders (src/ collapsed to one node per folder, type
  * imports included), no re-export of what another folder owns, a Map or Set kept beyond one call
  * only in src/bounded/, createHash and createHmac only in src/secrets/, the outage error made
- * and the circuit breaker told only where a refusal is told apart from an outage.
+ * and the circuit breaker told only where a refusal is told apart from an outage; and
+ * scripts/comment-paths.ts, for files named in comments, which must exist.
  */
 
 /**
