@@ -1,7 +1,8 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
-import { ENUM_VALUES } from './src/campaigns/enum-values.js';
+import { ENUM_VALUES } from './src/schema/enum-values.js';
 
-const models = '../../campaigns/models.js';
+const models = '../models.js';
+const offers = '../offers.js';
 const contract = '../../campaign-api/index.js';
 const enumNames = Object.keys(ENUM_VALUES);
 
@@ -10,7 +11,7 @@ const config: CodegenConfig = {
   generates: {
     'src/schema/generated/resolvers-types.ts': {
       plugins: [
-        // Each GraphQL enum becomes the union of the backend's values (src/campaigns/enum-values.ts),
+        // Each GraphQL enum becomes the union of the backend's values (src/schema/enum-values.ts),
         // so arguments and resolver results are typed with what the backend sends and accepts.
         { typescript: { enumValues: ENUM_VALUES, enumsAsTypes: true } },
         // Resolvers refer to those unions by name. (Inline value maps here would type every
@@ -41,7 +42,7 @@ const config: CodegenConfig = {
           LeadCounts: `${models}#LeadCountsModel`,
           Lead: `${models}#LeadModel`,
           UserError: `${models}#UserErrorModel`,
-          CampaignStatusEvent: '../../subscriptions/events.js#StatusEvent',
+          CampaignStatusEvent: `${models}#StatusEvent`,
           CampaignMerchant: `${contract}#CampaignDetails`,
           CampaignAppearance: `${contract}#CampaignDetails`,
           CampaignDiscount: `${contract}#CampaignDetails`,
@@ -49,9 +50,9 @@ const config: CodegenConfig = {
           CampaignPinSettings: `${contract}#CampaignDetails`,
           CampaignCashback: `${contract}#CampaignDetails`,
           CampaignCard: `${models}#CardModel`,
-          OfferConnection: '../../feed/context.js#OfferPage',
-          Offer: '../../feed/context.js#OfferModel',
-          OfferFeedCategory: '../../feed/context.js#OfferFeedCategoryModel',
+          OfferConnection: `${offers}#OfferPage`,
+          Offer: `${offers}#OfferModel`,
+          OfferFeedCategory: `${offers}#OfferFeedCategoryModel`,
         },
       },
     },

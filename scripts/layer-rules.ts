@@ -1,5 +1,6 @@
 // The rules of `npm run layers` that dependency-cruiser cannot see, because they are about what a
-// module does with what it imports rather than what it imports:
+// module does with what it imports rather than what it imports, or about folders rather than
+// modules:
 //
 // - kept-collections: every store whose size a client can influence is bounded, so a `Map` or a
 //   `Set` kept beyond one call (at module level, in a class field, or in a closure a function
@@ -9,6 +10,17 @@
 // - keyed-hashes: anything derived from a partner token is a keyed hash made in src/secrets/, so
 //   `createHash` and `createHmac` of node:crypto are imported only there, and by the modules
 //   ALLOWED below for digests that are not made from a secret.
+// - refusal-not-outage: a 4xx from the campaign API never opens the circuit breaker. A status is
+//   told to be an outage (`HttpStatusError`) or a refusal in one place, `blames()` in
+//   src/campaign-api/envelope.ts, and the breaker is told of an attempt's outcome in one place,
+//   src/campaign-api/backend-call.ts: `HttpStatusError` is made (or extended) nowhere else, and
+//   `Breaker` is imported, and a breaker's `admit`, `answered`, `failed` or `abandoned` called,
+//   only where ALLOWED below says.
+// - folder-cycles: src/ collapsed to one node per folder (scripts/layer-folders.ts) has no cycle,
+//   type-only and dynamic imports included.
+// - cross-folder-re-exports: a module exports again nothing another folder owns (`export * from
+//   '../x/...'`, `export { a } from '../x/...'`, or an imported name in `export { a }`): whoever
+//   uses it imports it from the folder that owns it, so the folder graph shows every dependency.
 //
 // `tsx scripts/layer-rules.ts [folder]` checks src/ (or the folder given) and exits 1 on a
 // violation; test/unit/layer-rules.test.ts shows it refusing each kind.
@@ -16,18 +28,19 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { folderCycles, folderOf, importsOf, reExportsOf, type Import } from './layer-folders.js';
 
 export interface Violation {
   file: string;
   line: number;
-  rule: 'kept-collections' | 'keyed-hashes';
+  rule: 'kept-collections' | 'keyed-hashes' | 'refusal-not-outage' | 'folder-cycles' | 'cross-folder-re-exports';
   message: string;
 }
 
 interface Allowance {
   /** A path under the checked folder, `/`-separated; a folder ends with `/`. */
   path: string;
-  /** The variable or field (kept-collections), or the import (keyed-hashes); `*` for any. */
+  /** The variable or field (kept-collections), the import (keyed-hashes), the class or method (refusal-not-outage); `*` for any. */
   name: string;
   reason: string;
 }
@@ -51,10 +64,22 @@ export const ALLOWED: Record<Violation['rule'], readonly Allowance[]> = {
     { path: 'src/campaigns/positions.ts', name: 'createHash', reason: "a pin code's place in a pin cursor" },
     { path: 'src/graphql/pagination.ts', name: 'createHmac', reason: "signs a cursor's position under CURSOR_SECRET, over the partner's keyed hash" },
   ],
+  'refusal-not-outage': [
+    { path: 'src/campaign-api/envelope.ts', name: 'HttpStatusError', reason: "blames(): the one place a status is told to be the backend's failure (an outage) or the request's (a refusal)" },
+    { path: 'src/campaign-api/resilience.ts', name: '*', reason: 'the breaker itself' },
+    { path: 'src/campaign-api/backend-call.ts', name: '*', reason: "tells the breaker of each attempt: an outage fails it, any answer (a refusal too) is an answer" },
+    { path: 'src/campaign-api/http-client.ts', name: 'Breaker', reason: "makes each client's one breaker, hands it to the calls, and reads its state" },
+  ],
+  'folder-cycles': [],
+  'cross-folder-re-exports': [],
 };
 
 const KEPT = new Set(['Map', 'Set']);
 const HASHING = new Set(['createHash', 'createHmac']);
+/** The outage error, and what tells the breaker of an attempt. */
+const OUTAGE = 'HttpStatusError';
+const BREAKER = 'Breaker';
+const BREAKER_TELLS = new Set(['admit', 'answered', 'failed', 'abandoned']);
 /** A marker says why: a few words at least. */
 const MARKER = /\bbounded:\s*\S.{8,}/;
 /** Array methods that call their callback before they return: a collection it reads is still one call's. */
@@ -208,9 +233,14 @@ function keptCollection(node: ts.NewExpression, source: ts.SourceFile): { name: 
   return undefined;
 }
 
+const parse = (file: string, text: string) => ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+
 /** The violations of one file; `file` is its path under the checked folder, `/`-separated. */
 export function checkSource(file: string, text: string): Violation[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  return checkParsed(parse(file, text), file);
+}
+
+function checkParsed(source: ts.SourceFile, file: string): Violation[] {
   const violations: Violation[] = [];
   const report = (node: ts.Node, rule: Violation['rule'], message: string) =>
     violations.push({ file, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, rule, message });
@@ -238,23 +268,85 @@ export function checkSource(file: string, text: string): Violation[] {
     if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0]) && /^(node:)?crypto$/.test(node.arguments[0].text) && !allowed('keyed-hashes', file, '*')) {
       report(node, 'keyed-hashes', 'node:crypto imported dynamically outside src/secrets/: make keyed hashes there');
     }
+    refusalNotOutage(node, file, report);
     ts.forEachChild(node, visit);
   };
   visit(source);
+  for (const found of reExportsOf(source, file)) {
+    violations.push({
+      file,
+      line: found.line,
+      rule: 'cross-folder-re-exports',
+      message: `${found.what} re-exported from src/${found.from}/: import it from src/${found.from}/ where it is used, so that every dependency on a folder names it`,
+    });
+  }
   return violations;
 }
 
-function sources(folder: string): string[] {
+/** Whether the name `Breaker` is brought in here: imported, exported again, or read off a namespace. */
+function reachesBreaker(node: ts.Identifier): boolean {
+  const parent = node.parent;
+  return (
+    ts.isImportSpecifier(parent) ||
+    ts.isExportSpecifier(parent) ||
+    (ts.isPropertyAccessExpression(parent) && parent.name === node) ||
+    (ts.isQualifiedName(parent) && parent.right === node)
+  );
+}
+
+/** A construction of the outage error, or a use of the breaker, where ALLOWED does not say. */
+function refusalNotOutage(node: ts.Node, file: string, report: (node: ts.Node, rule: Violation['rule'], message: string) => void): void {
+  const rule = 'refusal-not-outage';
+  if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === OUTAGE && !allowed(rule, file, OUTAGE)) {
+    report(node, rule, `${OUTAGE} made outside blames() (src/campaign-api/envelope.ts): only there is a status told to be an outage rather than a refusal, and an outage counts towards the circuit breaker`);
+  }
+  if (ts.isHeritageClause(node) && node.types.some((t) => ts.isIdentifier(t.expression) && t.expression.text === OUTAGE) && !allowed(rule, file, OUTAGE)) {
+    report(node, rule, `a class extending ${OUTAGE} outside src/campaign-api/envelope.ts: it would count towards the circuit breaker as an outage`);
+  }
+  if (ts.isIdentifier(node) && node.text === BREAKER && reachesBreaker(node) && !allowed(rule, file, BREAKER)) {
+    report(node, rule, `${BREAKER} imported outside src/campaign-api/backend-call.ts: only the backend call tells the circuit breaker of an attempt, so that no refusal counts towards it`);
+  }
+  if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && BREAKER_TELLS.has(node.expression.name.text) && /breaker/i.test(node.expression.expression.getText()) && !allowed(rule, file, node.expression.name.text)) {
+    report(node, rule, `the circuit breaker told of an attempt (${node.expression.name.text}) outside src/campaign-api/backend-call.ts: only the backend call counts an outage, and never a refusal`);
+  }
+}
+
+/** The modules under `folder`; generated ones are read for their imports only (the generator writes them, not us). */
+function sources(folder: string, generated = false): { path: string; generated: boolean }[] {
   return readdirSync(folder).flatMap((name) => {
     const path = join(folder, name);
-    if (statSync(path).isDirectory()) return name === 'generated' ? [] : sources(path);
-    return /\.ts$/.test(name) && !/\.d\.ts$/.test(name) ? [path] : [];
+    if (statSync(path).isDirectory()) return sources(path, generated || name === 'generated');
+    return /\.ts$/.test(name) && !/\.d\.ts$/.test(name) ? [{ path, generated }] : [];
   });
+}
+
+/**
+ * The violations of a set of files, those about folders included; each `file` is a path under the
+ * checked folder, `/`-separated. A generated file counts in the folder graph only.
+ */
+export function checkSources(files: readonly { file: string; text: string; generated?: boolean }[]): Violation[] {
+  const imports: Import[] = [];
+  const violations = files.flatMap(({ file, text, generated }) => {
+    const source = parse(file, text);
+    imports.push(...importsOf(source, file));
+    return generated ? [] : checkParsed(source, file);
+  });
+  for (const cycle of folderCycles(imports)) {
+    const first = cycle.steps[0]!;
+    const way = cycle.steps.map((step) => `${folderOf(step.file)} → ${folderOf(step.target)} (${step.file}:${step.line} imports ${step.target})`).join(', ');
+    violations.push({
+      file: first.file,
+      line: first.line,
+      rule: 'folder-cycles',
+      message: `the folders ${cycle.folders.join(', ')} import each other: ${way}; move what one of them owns to the layer where it belongs`,
+    });
+  }
+  return violations;
 }
 
 /** Every violation under `root` (the repository), in the files of `folder`. */
 export function checkFolder(root: string, folder = join(root, 'src')): Violation[] {
-  return sources(folder).flatMap((path) => checkSource(relative(root, path).split(sep).join('/'), readFileSync(path, 'utf8')));
+  return checkSources(sources(folder).map(({ path, generated }) => ({ file: relative(root, path).split(sep).join('/'), text: readFileSync(path, 'utf8'), generated })));
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -48,7 +48,7 @@ const MAX_HOSTS = 64;
  * no URL parser takes a list of hosts.
  */
 export function parseRedisUrl(value: string): RedisTarget {
-  // Validated as a URL with the configuration (config.ts); node-redis reads it.
+  // Validated as a URL with the configuration (config/cache.ts); node-redis reads it.
   if (SINGLE_SERVER_URL.test(value)) return { kind: 'single', url: value };
   if (TLS_MULTI.test(value)) {
     throw new RedisUrlError('rediss+sentinel:// and rediss+cluster:// (TLS) are not supported: use redis+sentinel:// or redis+cluster:// on a private network, or one TLS endpoint with rediss://');
@@ -142,9 +142,4 @@ export function redisUrlProblem(value: string): string | undefined {
     if (error instanceof RedisUrlError) return error.message;
     throw error;
   }
-}
-
-/** The kind of target a URL names, for messages and metrics. */
-export function redisKind(value: string): RedisTarget['kind'] {
-  return parseRedisUrl(value).kind;
 }

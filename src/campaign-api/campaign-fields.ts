@@ -19,12 +19,12 @@ import {
   hasCyrillic,
   isHexColor,
   isHttpUrl,
-  isMoney,
   isPercent,
   merchantDomainProblem,
   pinIssue,
   relativeLuminance,
 } from './field-rules.js';
+import { isMoney } from '../text/money.js';
 import { textIssue, type TextOptions } from '../text/text-rule.js';
 import { kind, type IssueKind } from './issue-messages.js';
 
@@ -163,7 +163,7 @@ const goodText = (v: unknown): v is string => str(v) && textIssue(v) === null;
  *
  * Messages name an enum value after its field (`pinType reusable`, `discountCurrency 840`) and an
  * operation by its path (`campaigns/add-pins`): the REST API's own words, in a form the GraphQL
- * API puts into its words (src/graphql/vocabulary.ts).
+ * API puts into its words (src/campaigns/vocabulary.ts).
  */
 export function crossFieldIssues(data: Loose, complete: boolean): FieldIssue[] {
   const issues: FieldIssue[] = [];
@@ -313,7 +313,6 @@ const changesObject = z.object(clearableShape);
 export const campaignChanges = withUpdateRules(changesObject);
 /** An update: partnerCampaignId plus only the fields to change, each a value or null (cleared). */
 export const campaignUpdate = withUpdateRules(changesObject.extend({ partnerCampaignId: campaignFieldShape.partnerCampaignId }));
-export type CampaignUpdate = z.infer<typeof campaignUpdate>;
 
 /** A request path as written in JSON terms: `bonusDescription.category`, `pinList[3]`. */
 export function formatFieldPath(path: readonly PropertyKey[]): string {

@@ -45,9 +45,6 @@ export function hasCyrillic(value: string): boolean {
   return CYRILLIC.test(value);
 }
 
-/** A non-negative decimal with at most two decimals, such as "15", "0.5" or "10.00". */
-export { isMoney };
-
 /** A percentage in (0, 100], written as a decimal string. */
 export function isPercent(value: string): boolean {
   if (!isMoney(value)) return false;

@@ -1,9 +1,7 @@
 export * from './enums.js';
 export * from './field-rules.js';
-export * from '../text/text-rule.js';
 export * from './issue-messages.js';
 export * from './campaign-fields.js';
 export * from './operations.js';
 export * from './errors.js';
-export * from '../text/received-value.js';
 export type * from './api.js';

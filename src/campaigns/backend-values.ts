@@ -1,8 +1,8 @@
 import { GraphQLError } from 'graphql';
 import { isUnknownEnumValue, type CampaignDetails, type UnknownEnumValue } from '../campaign-api/index.js';
 import type { GraphQLContext } from '../schema/context.js';
-import { UNKNOWN_CURRENCY, UNKNOWN_VALUE } from './enum-values.js';
-import type { CampaignRef } from './models.js';
+import { UNKNOWN_CURRENCY, UNKNOWN_VALUE } from '../schema/enum-values.js';
+import type { CampaignRef } from '../schema/models.js';
 
 /** A backend enum value as the schema's internal value: unknown ones become `UNKNOWN`. */
 export function known<T extends string>(value: T | UnknownEnumValue): T | typeof UNKNOWN_VALUE {

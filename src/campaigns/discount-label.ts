@@ -1,5 +1,7 @@
 import { BoundedMemory } from '../bounded/index.js';
-import { isMoney, isPercent, quote, type CampaignDetails } from '../campaign-api/index.js';
+import { isPercent, type CampaignDetails } from '../campaign-api/index.js';
+import { isMoney } from '../text/money.js';
+import { quote } from '../text/received-value.js';
 import { badArgument } from '../graphql/errors.js';
 
 // Intl objects are costly to make and a card list formats dozens of labels a request: reuse them.

@@ -7,11 +7,11 @@ import {
   UnauthenticatedError,
   isBadResponse,
   isUnavailable,
-  quote,
   type OperationName,
 } from '../campaign-api/index.js';
+import { quote } from '../text/received-value.js';
 import { ErrorCode, type ErrorDescriber } from '../graphql/errors.js';
-import { UserErrorCodeValues } from './enum-values.js';
+import { UserErrorCodeValues } from '../schema/enum-values.js';
 
 /**
  * What the campaign API's failures mean to a GraphQL client, in the GraphQL API's words (the

@@ -1,5 +1,5 @@
 import type { CampaignApi } from '../campaign-api/api.js';
-import { BusinessError, RequestRefusedError, UnauthenticatedError } from '../campaign-api/index.js';
+import { RequestRefusedError, UnauthenticatedError } from '../campaign-api/index.js';
 import type { TokenVerdict, TokenVerdicts } from '../cache/token-verdicts.js';
 import type { TokenStanding } from '../pipeline/rules.js';
 
@@ -33,55 +33,4 @@ export function createTokenCheck(api: CampaignApi, verdicts: TokenVerdicts): Tok
     if (known) return known;
     return verdicts.check(key, ask(token)).catch((): TokenStanding => 'unknown');
   };
-}
-
-/**
- * What a request's calls with a partner token do while the campaign API's view of the token is
- * not known: the first call goes and tells it; the others wait for that (a request fanning out
- * over a hundred ids makes one call with a made-up token, not a hundred); a token refused lately
- * makes no call at all. A token the API accepted lately goes at once, as every warm request's does.
- * Each call's outcome is recorded in the verdicts: any answer but a refusal of the token says it
- * is accepted, which keeps an active partner's verdict fresh.
- */
-export interface TokenGate {
-  /** Before a call: go now, the token is refused (no call), or either once the first call with it has told. */
-  before(token: string): 'go' | 'refused' | Promise<'go' | 'refused'>;
-  /** What a call with the token told: accepted, refused, or nothing (the API did not answer: the waiting calls go). */
-  after(token: string, told: TokenVerdict | 'unknown'): void;
-}
-
-export function createTokenGate(verdicts: TokenVerdicts): TokenGate {
-  // bounded: an entry lives only while the first call with an unknown token is in flight.
-  const first = new Map<string, { told: Promise<'go' | 'refused'>; tell: (verdict: 'go' | 'refused') => void }>();
-  return {
-    before(token) {
-      const key = verdicts.key(token);
-      const known = verdicts.get(key);
-      if (known === 'accepted') return 'go';
-      if (known === 'refused') return 'refused';
-      const probe = first.get(key);
-      if (probe) return probe.told;
-      let tell!: (verdict: 'go' | 'refused') => void;
-      const told = new Promise<'go' | 'refused'>((resolve) => (tell = resolve));
-      first.set(key, { told, tell });
-      return 'go';
-    },
-    after(token, told) {
-      const key = verdicts.key(token);
-      if (told !== 'unknown') verdicts.set(key, told);
-      const probe = first.get(key);
-      if (!probe) return;
-      first.delete(key);
-      probe.tell(told === 'refused' ? 'refused' : 'go');
-    },
-  };
-}
-
-/** What a call's outcome says of its token: a refusal of it, an answer (accepted), or nothing. */
-export function toldOfToken(outcome: { ok: true } | { error: unknown }): TokenVerdict | 'unknown' {
-  if ('ok' in outcome) return 'accepted';
-  const { error } = outcome;
-  if (error instanceof UnauthenticatedError) return error.httpStatus === undefined ? 'unknown' : 'refused';
-  // The campaign API answered with one of its codes: it took the token.
-  return error instanceof BusinessError ? 'accepted' : 'unknown';
 }

@@ -1,4 +1,4 @@
-import { ENUM_VALUES, UNKNOWN_CURRENCY, UNKNOWN_VALUE } from './enum-values.js';
+import { ENUM_VALUES, UNKNOWN_CURRENCY, UNKNOWN_VALUE } from '../schema/enum-values.js';
 
 /**
  * Messages of the campaign API (its refusals, and the zod contract's rules the BFF checks before

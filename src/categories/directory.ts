@@ -72,8 +72,6 @@ export interface CategoryDirectoryOptions {
   maxTokens?: number;
 }
 
-export { TOKEN_ACCEPTED_FOR_MS, TOKEN_REFUSED_FOR_MS };
-
 interface Entry {
   categories: Category[];
   fetchedAt: number;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_SERVICE_NAME, type TracingSettings } from '../tracing/settings.js';
 import { TRACE_TEXT_MAX } from '../tracing/text.js';
 import { ConfigError } from './error.js';
 import { describe, section, type SettingDoc } from './setting.js';
@@ -19,8 +20,6 @@ const SAMPLERS = [
   'parentbased_always_off',
   'parentbased_traceidratio',
 ] as const;
-
-export const DEFAULT_SERVICE_NAME = 'campaign-graphql-bff';
 
 /** A variable checked by the section below (as text: the checks read the environment themselves). */
 const otel = (doc: SettingDoc) => describe(z.string().optional(), doc);
@@ -153,7 +152,7 @@ function lengthLimitOf(env: Env, problems: string[]): number {
 }
 
 /** The settings, or undefined when tracing is off; what is wrong goes to `problems`. */
-function settingsOf(env: Env, problems: string[]) {
+function settingsOf(env: Env, problems: string[]): TracingSettings | undefined {
   const disabled = read(env, 'OTEL_SDK_DISABLED');
   if (disabled !== undefined && !['true', 'false'].includes(disabled.toLowerCase())) {
     problems.push(`OTEL_SDK_DISABLED=${JSON.stringify(env.OTEL_SDK_DISABLED)}: must be true or false`);
@@ -178,18 +177,13 @@ function settingsOf(env: Env, problems: string[]) {
   const attributeValueLengthLimit = lengthLimitOf(env, problems);
   if (disabled?.toLowerCase() === 'true' || exporter === 'none' || endpoint === undefined) return undefined;
   return {
-    /** Where spans go, for the start-up banner: scheme, host and path only (no credentials, no query). */
     endpoint,
     serviceName: read(env, 'OTEL_SERVICE_NAME') ?? DEFAULT_SERVICE_NAME,
     sampler: sampler.endsWith('traceidratio') ? `${sampler} ${samplerArg ?? '1'}` : sampler,
-    /** Set when the environment asks for a protocol this service does not speak but receivers accept instead. */
     ...(protocolNote ? { protocolNote } : {}),
-    /** The longest attribute value a span keeps: TRACE_TEXT_MAX, or less when the environment asks. */
     attributeValueLengthLimit,
   };
 }
-
-export type TracingSettings = NonNullable<ReturnType<typeof settingsOf>>;
 
 export const tracing = section({
   title: 'Tracing',

@@ -2,17 +2,17 @@ import {
   CODE_CAMPAIGN_TYPES,
   campaignData,
   campaignUpdate,
-  isMoney,
   operations,
   pinProblem,
   fieldsReplacedBy,
-  quote,
   type CampaignData,
   type CampaignFieldName,
   type FieldIssue,
   type OperationName,
   campaignFieldShape,
 } from '../campaign-api/index.js';
+import { isMoney } from '../text/money.js';
+import { quote } from '../text/received-value.js';
 import { ApiFailure, fieldFailure, incorrectData } from './api-failure.js';
 import type { Campaign } from './campaign.js';
 import { goLive, sendToModeration } from './lifecycle.js';

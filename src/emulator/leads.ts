@@ -1,4 +1,6 @@
-import { isMoney, operations, quote, redeemRequest, type FieldIssue, type RedeemStatus } from '../campaign-api/index.js';
+import { operations, redeemRequest, type FieldIssue, type RedeemStatus } from '../campaign-api/index.js';
+import { isMoney } from '../text/money.js';
+import { quote } from '../text/received-value.js';
 import { fieldFailure, incorrectData } from './api-failure.js';
 import type { Lead } from './campaign.js';
 import { ownCampaign, parseWithId, success, type Handler } from './handler-kit.js';

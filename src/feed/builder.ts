@@ -2,7 +2,8 @@ import { BoundedMemory } from '../bounded/index.js';
 import type { CampaignApi } from '../campaign-api/api.js';
 import { BusinessError, MAX_PAGE_LIMIT, type CampaignDetails } from '../campaign-api/index.js';
 import type { Coordination } from '../cache/coordination.js';
-import { adopt, offerRecord, type FeedStore, type LocalFeeds, type PartnerFeed } from './store.js';
+import { adopt, type FeedStore, type LocalFeeds, type PartnerFeed } from './store.js';
+import { offerRecord } from '../schema/offers.js';
 
 /**
  * Building a partner's feed: the campaign API's fan-out, one build per partner at a time in this

@@ -4,9 +4,8 @@ import type { Coordination } from '../cache/coordination.js';
 import type { KeyedHashes } from '../secrets/index.js';
 import { createFeedBuilder } from './builder.js';
 import { createFeedRefresh } from './refresh.js';
-import { adopt, FeedStore, LocalFeeds, type FeedItem, type PartnerFeed } from './store.js';
-
-export type { FeedItem } from './store.js';
+import type { FeedItem, FeedView, OfferFeed } from '../schema/offers.js';
+import { adopt, FeedStore, LocalFeeds, type PartnerFeed } from './store.js';
 
 /**
  * The shared response cache of the offer feed.
@@ -32,23 +31,6 @@ export type { FeedItem } from './store.js';
  * and where feeds are kept store.ts's.
  */
 
-export interface FeedView {
-  /** The merged feed of every partner asked for, newest campaign first. */
-  items: readonly FeedItem[];
-  /** When the oldest part was built. */
-  builtAt: number;
-  /** Past its freshness because rebuilds fail (or have not landed for a further window). */
-  stale: boolean;
-  /** Some partner's feed could not be built at all and is missing from `items`. */
-  incomplete: boolean;
-  /** Changes whenever the content may have changed (for response caches and ETags). */
-  version: string;
-  /** Until when every part counts as fresh (past it, a read may rebuild). */
-  freshUntil: number;
-  /** The keyed hash of the partner set, for cursors bound to it. */
-  setKey: string;
-}
-
 export interface FeedCacheOptions {
   api: CampaignApi;
   /** The feed's namespace of the shared cache (`feedStoreBounds`). */
@@ -70,14 +52,7 @@ export interface FeedCacheOptions {
   onError?: (error: unknown, context: string) => void;
 }
 
-export interface FeedCache {
-  /** The feed of these partners (one or several tokens), built or from the cache. */
-  read(tokens: readonly string[]): Promise<FeedView>;
-  /**
-   * The version `read` would report, when every part is fresh in this process and nothing needs
-   * a look at the store; undefined otherwise. Synchronous: for answers remembered per version.
-   */
-  peekVersion(tokens: readonly string[]): string | undefined;
+export interface FeedCache extends OfferFeed {
   /** A write through this BFF may have changed this partner's feed: rebuild it now, everywhere. */
   invalidate(token: string): void;
   /** Resolves when no build or invalidation of this process is running (tests, shutdown). */

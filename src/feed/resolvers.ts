@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
-import { UnauthenticatedError, quote } from '../campaign-api/index.js';
+import { UnauthenticatedError } from '../campaign-api/index.js';
+import { quote } from '../text/received-value.js';
 import { checkedLocale } from '../campaigns/discount-label.js';
 import { badArgument, noTokenError } from '../graphql/errors.js';
 import type {
@@ -15,8 +16,7 @@ import { sharedPinSettingsOf } from '../campaigns/resolvers/campaign-pin-setting
 import { cashbackOf } from '../campaigns/resolvers/campaign-cashback.js';
 import { known } from '../campaigns/backend-values.js';
 import { offerNodeId } from '../campaigns/campaign-id.js';
-import type { OfferFeedCategoryModel, OfferModel, OfferPage } from './context.js';
-import type { FeedItem } from './cache.js';
+import type { FeedItem, OfferFeedCategoryModel, OfferModel, OfferPage } from '../schema/offers.js';
 
 const DEFAULT_PAGE = 20;
 const MAX_PAGE = 100;
@@ -24,7 +24,7 @@ const MAX_PAGE = 100;
 /**
  * Cursors name the last campaign seen (the feed is ordered by campaign id, newest first), so a
  * page read after the feed changed continues where the last one ended, without repeats or gaps.
- * They are signed as the partner API's cursors are (pagination.ts), over the partner set and the
+ * They are signed as the partner API's cursors are (graphql/pagination.ts), over the partner set and the
  * filters, with `CURSOR_SECRET` or else a key of this process: a cursor of another feed or
  * filter, or one made or changed by anyone else, is refused, and nothing in a cursor lets its
  * holder test a guess of a partner token.

@@ -1,66 +1,11 @@
 import { BoundedMemory, type ExpiringStore, type ExpiringStoreBounds } from '../bounded/index.js';
-import type { CampaignDetails } from '../campaign-api/index.js';
+import type { FeedItem } from '../schema/offers.js';
 
 /**
  * Where built feeds are kept: the namespace of the shared cache every instance shares (memory,
  * or Redis for a fleet), and this process's own copy of each partner's feed, which the hot path
  * reads. Keys hold the partner token's keyed hash (src/secrets/), never the token.
  */
-
-/**
- * What an offer shows of its campaign: the card, the merchant, the discount, cashback and pin
- * settings, when it ends, where it is shown. The feed is kept for other requests and other
- * instances, so it keeps only these public fields of a running campaign; never a fee, nor the
- * partner's own number for the campaign.
- */
-const OFFER_FIELDS = [
-  'ymCampaignId',
-  'campaignStatus',
-  'campaignType',
-  'campaignEnd',
-  'offerEnd',
-  'offerDuration',
-  'categoryId',
-  'supportedPlatforms',
-  'merchantName',
-  'merchantDomain',
-  'merchantLogoSvg',
-  'merchantLogoPng',
-  'backgroundColor',
-  'fontColor',
-  'backgroundImage',
-  'appearanceType',
-  'description',
-  'conditions',
-  'acceptUrl',
-  'discountType',
-  'discountAmount',
-  'discountCurrency',
-  'cashbackType',
-  'cashbackConfirmTime',
-  'pinType',
-  'pinDisplayType',
-  'pinEnd',
-  'couponCode',
-] as const satisfies readonly (keyof CampaignDetails)[];
-
-/** A campaign's record as an offer reads it (and as every reader of a record may: it is one). */
-export type OfferRecord = Pick<CampaignDetails, (typeof OFFER_FIELDS)[number]>;
-
-/** The fields of a record an offer shows, and no other. */
-export function offerRecord(record: CampaignDetails): OfferRecord {
-  const offer: Partial<Record<keyof OfferRecord, unknown>> = {};
-  for (const field of OFFER_FIELDS) if (record[field] !== undefined) offer[field] = record[field];
-  return offer as OfferRecord;
-}
-
-export interface FeedItem {
-  /** ymCampaignId. */
-  id: number;
-  categoryId: number | null;
-  /** What the offer shows of the campaign's record (its card is made from it, `cardOf`). */
-  record: OfferRecord;
-}
 
 /** One partner's built feed, as stored. */
 export interface PartnerFeed {

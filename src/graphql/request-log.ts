@@ -19,8 +19,6 @@ export interface RequestMeta {
   backend: { calls: number };
 }
 
-export type { AnswerPath };
-
 /** A request answered without running anything: no context, no backend call. */
 export interface UnexecutedRecord {
   requestId: string;

@@ -3,17 +3,19 @@ import { Counter, Gauge } from 'prom-client';
 import { appCategories, createApps, type Apps } from '../apps/index.js';
 import type { CampaignApiClient } from '../campaign-api/http-client.js';
 import type { Config } from '../config.js';
-import { createContext, recordingFreshness, type GraphQLContext } from '../schema/context.js';
+import type { GraphQLContext } from '../schema/context.js';
+import { createContext, recordingFreshness } from './request-context.js';
 import type { GraphQLError } from 'graphql';
 import { createErrorFormatter } from '../graphql/errors.js';
 import { describeCampaignApiError } from '../campaigns/errors.js';
-import { KeyedQueue } from '../campaigns/keyed-queue.js';
+import { KeyedQueue } from '../partner/keyed-queue.js';
 import { createRequestRecorder, type RequestMeta } from '../graphql/request-log.js';
 import { createSchema } from './schema.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
 import { compiledExecutor, createExecutors } from '../pipeline/executors.js';
-import { createTokenCheck, createTokenGate } from '../campaigns/token-check.js';
+import { createTokenCheck } from '../campaigns/token-check.js';
+import { createTokenGate } from '../partner/token-gate.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import type { ResponseCache } from '../pipeline/response-cache.js';
 import type { Refusal } from '../pipeline/types.js';
@@ -168,7 +170,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
   });
   const subscriptions = live.transports({
     schema,
-    deps,
+    contextFor: (token, signal) => createContext(deps, { token, signal: () => signal }),
     callerOf,
     pipeline,
     executors,

@@ -1,4 +1,4 @@
-import type { StatusEvent } from './events.js';
+import type { StatusEvent } from '../schema/models.js';
 
 /** One campaign's status as read or as a mutation left it (the backend's string). */
 export interface StatusEntry {

@@ -3,11 +3,11 @@ import { TOKEN_ACCEPTED_FOR_MS, TOKEN_REFUSED_FOR_MS, TOKEN_VERDICTS_MAX, TokenV
 import { failureFields } from '../observability/failures.js';
 import type { Logger } from '../observability/logger.js';
 import { keyedHashes, type KeyedHashes } from '../secrets/index.js';
-import type { StatusEvent } from './events.js';
+import type { StatusEvent } from '../schema/models.js';
 import { PartnerWatch, type ReaderOptions } from './partner.js';
 import { LiveErrorCode, Watch } from './watch.js';
 
-export { LiveErrorCode, Watch, type WatchFailure, type WatchItem } from './watch.js';
+export { LiveErrorCode, Watch } from './watch.js';
 
 export interface LiveStatusOptions extends ReaderOptions {
   /** Events one watcher may have waiting (a client that does not read); beyond, it is ended. */

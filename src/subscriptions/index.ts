@@ -8,13 +8,14 @@ import type { TokenVerdicts } from '../cache/token-verdicts.js';
 import type { Config } from '../config.js';
 import type { Credentials } from '../http/auth.js';
 import type { Executors } from '../pipeline/executors.js';
-import { createContext, type BffDependencies, type GraphQLContext, type LiveSource } from '../schema/context.js';
-import { createLoaders, type Loaders } from '../campaigns/loaders.js';
-import { bindPartnerApi } from '../campaigns/partner-api.js';
+import type { GraphQLContext, LiveSource } from '../schema/context.js';
+import { createLoaders, type Loaders } from '../partner/loaders.js';
+import { bindPartnerApi } from '../partner/partner-api.js';
 import { failureFields } from '../observability/failures.js';
 import type { Logger } from '../observability/logger.js';
 import { createMemoryBus, type StatusBus } from './bus.js';
-import { statusString, type StatusEvent } from './events.js';
+import { statusString } from './events.js';
+import type { StatusEvent } from '../schema/models.js';
 import { LiveStatus } from './hub.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import type { Caller, Refusal } from '../pipeline/types.js';
@@ -128,7 +129,7 @@ export async function createLive({ config, api, logger, registry, verdicts, hash
   // Every write through the client that tells the status it left a campaign in publishes it:
   // delivered to this instance's watchers before the write's caller goes on (so before a
   // mutation answers), and on the bus to the other instances. A refusal because the campaign is
-  // another partner's tells no status (see writes.ts), so nothing of it reaches the caller's
+  // another partner's tells no status (see campaign-api/writes.ts), so nothing of it reaches the caller's
   // watchers.
   const stopPublishing = api.onWrite((write) => {
     if (write.campaignId !== undefined && write.status !== undefined) live.published(write.token, write.campaignId, statusString(write.status));
@@ -137,7 +138,8 @@ export async function createLive({ config, api, logger, registry, verdicts, hash
   /** The transports, once the schema and the request dependencies exist. */
   function transports(options: {
     schema: GraphQLSchema;
-    deps: BffDependencies;
+    /** A subscription's request context, as the composition root makes every request's. */
+    contextFor: (token: string, signal: AbortSignal) => GraphQLContext;
     /** The one caller resolution of every transport. */
     callerOf: (credentials: Credentials) => Caller | Refusal;
     /** The request pipeline: a subscription gets every rule a request over HTTP gets. */
@@ -150,7 +152,7 @@ export async function createLive({ config, api, logger, registry, verdicts, hash
     /** How every error leaves the server, as over HTTP. */
     format: (error: GraphQLError) => GraphQLFormattedError;
   }) {
-    const { schema, deps } = options;
+    const { schema } = options;
     // One event object goes to every watcher of its partner on this instance, and a partner is
     // one token (its key is the token's hash): loaders kept per event serve exactly that partner.
     // They carry no subscriber's AbortSignal, as one subscriber leaving must not fail the others.
@@ -159,7 +161,7 @@ export async function createLive({ config, api, logger, registry, verdicts, hash
       watch: (token, ids) => live.watch(token, ids),
       loadersFor(event, token) {
         let loaders = eventLoaders.get(event);
-        if (!loaders) eventLoaders.set(event, (loaders = createLoaders(bindPartnerApi(deps.api, token), deps.limits.loaderConcurrency)));
+        if (!loaders) eventLoaders.set(event, (loaders = createLoaders(bindPartnerApi(api, token), config.limits.loaderConcurrency)));
         return loaders;
       },
       maxIds: config.live.maxIds,
@@ -171,7 +173,7 @@ export async function createLive({ config, api, logger, registry, verdicts, hash
       executors: options.executors,
       live,
       connectionsPerPartner: config.live.connectionsPerPartner,
-      contextFor: (token, signal) => ({ ...createContext(deps, { token, signal: () => signal }), live: source }),
+      contextFor: (token, signal) => ({ ...options.contextFor(token, signal), live: source }),
       ...(options.onRefusal ? { onRefusal: options.onRefusal } : {}),
     });
     const sse = createSseHandler({

@@ -3,7 +3,8 @@ import type { CampaignApi } from '../campaign-api/api.js';
 import { MAX_PAGE_LIMIT, UnauthenticatedError } from '../campaign-api/index.js';
 import type { TokenVerdicts } from '../cache/token-verdicts.js';
 import type { BusEvent, Lead, Snapshot, StatusBus, StatusEntry } from './bus.js';
-import { statusString, type StatusEvent } from './events.js';
+import { statusString } from './events.js';
+import type { StatusEvent } from '../schema/models.js';
 import type { Watch } from './watch.js';
 
 /** How a partner's statuses are read and shared. */

@@ -5,8 +5,9 @@ import { badArgument, noTokenError } from '../graphql/errors.js';
 import type { CampaignStatusEventResolvers, SubscriptionResolvers } from '../schema/generated/resolvers-types.js';
 import { parseCampaignId } from '../campaigns/campaign-id.js';
 import { statusValue } from './events.js';
-import { LiveErrorCode, type WatchItem } from './hub.js';
-import { quote } from '../campaign-api/index.js';
+import { LiveErrorCode } from './hub.js';
+import type { WatchItem } from '../schema/models.js';
+import { quote } from '../text/received-value.js';
 
 function parseIds(ids: readonly string[], maxIds: number): ReadonlySet<number> {
   if (ids.length > maxIds) {

@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import type { StatusEvent } from './events.js';
+import type { StatusEvent, WatchItem } from '../schema/models.js';
 
 export const LiveErrorCode = {
   /** A bound of subscriptions (per connection, ids, connections per partner). */
@@ -7,16 +7,6 @@ export const LiveErrorCode = {
   /** The server is shutting down; reconnect to another instance. */
   SHUTTING_DOWN: 'SHUTTING_DOWN',
 } as const;
-
-/**
- * A subscription that ends with an error: delivered as its last event, so the client gets the
- * error in a result (`errors`, then `complete`) over WebSocket and SSE alike.
- */
-export interface WatchFailure {
-  failure: GraphQLError;
-}
-
-export type WatchItem = StatusEvent | WatchFailure;
 
 /**
  * One subscription's events, as the async iterator graphql-js subscribes to. `return()` (the

@@ -5,7 +5,7 @@ import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_HTTP_REQUEST_RESEND_COUNT, ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
-import type { Logger } from '../observability/logger.js';
+import type { Logger } from 'pino';
 import { BudgetedSpanProcessor } from './budget.js';
 import { TraceparentPropagator } from './propagator.js';
 import { attemptOf } from './rest.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BusinessError } from '../../src/campaign-api/index.js';
-import { createLoaders } from '../../src/campaigns/loaders.js';
-import type { PartnerApi } from '../../src/campaigns/partner-api.js';
+import { createLoaders } from '../../src/partner/loaders.js';
+import type { PartnerApi } from '../../src/partner/partner-api.js';
 
 /**
  * The per-request loaders' fan-out: a page of loads made in one tick becomes one batch, each key

@@ -54,7 +54,7 @@ export async function startBuiltEntry(options: BuiltEntryOptions = {}): Promise<
   }
   const inherited = { ...process.env };
   for (const name of [...Object.keys(envSchema.shape), 'NODE_OPTIONS']) delete inherited[name];
-  // OpenTelemetry's variables (read by src/tracing/settings.ts) are configuration too.
+  // OpenTelemetry's variables (read by src/config/tracing.ts) are configuration too.
   for (const name of Object.keys(inherited)) if (name.startsWith('VITEST') || name.startsWith('OTEL_')) delete inherited[name];
 
   const env: NodeJS.ProcessEnv = { ...inherited, PORT: '0', METRICS_PORT: '0', EMULATOR_PORT: '0', HOST: '127.0.0.1', ...executorEnv, ...options.env };

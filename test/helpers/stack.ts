@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { CampaignApiClientOptions } from '../../src/campaign-api/http-client.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { DEMO_TOKENS, startEmulator, type EmulatorOptions } from '../../src/emulator/index.js';
-import type { BffDependencies } from '../../src/schema/context.js';
+import type { BffDependencies } from '../../src/server/request-context.js';
 import type { Admission } from '../../src/server/admission.js';
 import { startBff, type RunningBff } from '../../src/server/bff.js';
 import { executorEnv } from './executor.js';

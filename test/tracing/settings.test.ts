@@ -1,7 +1,8 @@
 import { context, propagation, trace } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.js';
-import { activeTracer, readTracingSettings, startTracing } from '../../src/tracing/index.js';
+import { readTracingSettings } from '../../src/config/tracing.js';
+import { activeTracer, startTracing } from '../../src/tracing/index.js';
 import { startOtlpReceiver } from './otlp-receiver.js';
 
 describe('tracing settings (OTEL_* variables)', () => {
@@ -70,7 +71,7 @@ describe('startTracing', () => {
 
   it('with the endpoint unset starts no SDK: nothing registered, spans are no-ops, no traceparent is written', async () => {
     for (const name of Object.keys(process.env)) if (name.startsWith('OTEL_')) delete process.env[name];
-    expect(await startTracing()).toBeUndefined();
+    expect(await startTracing(readTracingSettings(process.env))).toBeUndefined();
     expect(activeTracer()).toBeUndefined();
     const span = trace.getTracer('probe').startSpan('probe');
     expect(span.isRecording()).toBe(false);
@@ -85,7 +86,7 @@ describe('startTracing', () => {
     try {
       process.env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.url;
       process.env.OTEL_BSP_SCHEDULE_DELAY = '600000';
-      const tracing = await startTracing();
+      const tracing = await startTracing(readTracingSettings(process.env));
       expect(tracing).toBeDefined();
       const tracer = activeTracer()!;
       const span = tracer.startSpan('probe');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { contrastRatio, isMoney, isPercent, merchantDomainProblem, pinProblem, relativeLuminance } from '../../src/campaign-api/field-rules.js';
+import { contrastRatio, isPercent, merchantDomainProblem, pinProblem, relativeLuminance } from '../../src/campaign-api/field-rules.js';
+import { isMoney } from '../../src/text/money.js';
 
 describe('field rules', () => {
   it('computes WCAG luminance and contrast', () => {

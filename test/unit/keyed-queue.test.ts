@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeyedQueue } from '../../src/campaigns/keyed-queue.js';
+import { KeyedQueue } from '../../src/partner/keyed-queue.js';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 

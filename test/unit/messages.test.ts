@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { PARSE_OPTIONS, quote } from '../../src/campaign-api/index.js';
+import { PARSE_OPTIONS } from '../../src/campaign-api/index.js';
+import { quote } from '../../src/text/received-value.js';
 import { inGraphQLTerms } from '../../src/campaigns/vocabulary.js';
 import { INPUT_NAMES } from '../../src/campaigns/mutations/input-fields.js';
 

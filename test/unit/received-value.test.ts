@@ -1,6 +1,6 @@
 import { parseValue, print } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { preview, quote } from '../../src/campaign-api/index.js';
+import { preview, quote } from '../../src/text/received-value.js';
 import { MESSAGE_LIMIT, boundEchoes } from '../../src/graphql/errors.js';
 
 const X40 = 'x'.repeat(40);

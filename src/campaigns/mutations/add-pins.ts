@@ -8,15 +8,15 @@ import {
   isUnknownEnumValue,
   pinKey,
   pinIssue,
-  quote,
-  textIssue,
   type CampaignStatus,
   type UnknownEnumValue,
 } from '../../campaign-api/index.js';
+import { quote } from '../../text/received-value.js';
+import { textIssue } from '../../text/text-rule.js';
 import type { GraphQLContext } from '../../schema/context.js';
-import { CampaignTypeValues, UNKNOWN_VALUE } from '../enum-values.js';
+import { CampaignTypeValues, UNKNOWN_VALUE } from '../../schema/enum-values.js';
 import { unavailableReason } from '../errors.js';
-import type { CampaignRef, UserErrorModel } from '../models.js';
+import type { CampaignRef, UserErrorModel } from '../../schema/models.js';
 import { parseCampaignId } from '../campaign-id.js';
 import { inGraphQLTerms } from '../vocabulary.js';
 import { CAMPAIGN_NAMES } from './input-fields.js';

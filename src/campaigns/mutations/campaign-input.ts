@@ -1,7 +1,8 @@
-import { PARSE_OPTIONS, campaignChanges, operations, quote } from '../../campaign-api/index.js';
+import { PARSE_OPTIONS, campaignChanges, operations } from '../../campaign-api/index.js';
+import { quote } from '../../text/received-value.js';
 import type { GraphQLContext } from '../../schema/context.js';
 import type { CreateCampaignInput, UpdateCampaignInput } from '../../schema/generated/resolvers-types.js';
-import type { UserErrorModel } from '../models.js';
+import type { UserErrorModel } from '../../schema/models.js';
 import { parsePositiveId } from '../../graphql/pagination.js';
 import { INPUT_NAMES, flattenInput, inputPath } from './input-fields.js';
 import { problem, userErrorsFromIssues } from './user-errors.js';

@@ -1,7 +1,7 @@
 import { BusinessError, type RequestOf } from '../../campaign-api/index.js';
 import type { GraphQLContext } from '../../schema/context.js';
 import type { CreateCampaignInput } from '../../schema/generated/resolvers-types.js';
-import type { CampaignRef, UserErrorModel } from '../models.js';
+import type { CampaignRef, UserErrorModel } from '../../schema/models.js';
 import { atInput, checkCreateInput } from './campaign-input.js';
 import { INPUT_NAMES } from './input-fields.js';
 import { userErrorsFromBusiness } from './user-errors.js';

@@ -4,13 +4,13 @@ import {
   isUnknownEnumValue,
   PARSE_OPTIONS,
   operations,
-  quote,
   type CampaignDetails,
 } from '../../campaign-api/index.js';
+import { quote } from '../../text/received-value.js';
 import type { GraphQLContext } from '../../schema/context.js';
-import { CampaignTypeValues } from '../enum-values.js';
+import { CampaignTypeValues } from '../../schema/enum-values.js';
 import type { ReportLeadInput } from '../../schema/generated/resolvers-types.js';
-import type { LeadModel, UserErrorModel } from '../models.js';
+import type { LeadModel, UserErrorModel } from '../../schema/models.js';
 import { parseCampaignId } from '../campaign-id.js';
 import { CAMPAIGN_NAMES } from './input-fields.js';
 import { problem, userError, userErrorsFromBusiness, userErrorsFromIssues } from './user-errors.js';

@@ -1,6 +1,7 @@
-import { BusinessError, quote } from '../../campaign-api/index.js';
+import { BusinessError } from '../../campaign-api/index.js';
+import { quote } from '../../text/received-value.js';
 import type { GraphQLContext } from '../../schema/context.js';
-import type { CampaignRef, UserErrorModel } from '../models.js';
+import type { CampaignRef, UserErrorModel } from '../../schema/models.js';
 import { parseCampaignId } from '../campaign-id.js';
 import { CAMPAIGN_NAMES } from './input-fields.js';
 import { userError, userErrorsFromBusiness } from './user-errors.js';

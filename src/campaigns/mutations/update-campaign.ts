@@ -9,17 +9,17 @@ import {
   campaignData,
   campaignFieldShape,
   fieldsReplacedBy,
-  isMoney,
   isUnknownEnumValue,
   type CampaignDetails,
   type CampaignFieldName,
-  quote,
   type RequestOf,
 } from '../../campaign-api/index.js';
+import { isMoney } from '../../text/money.js';
+import { quote } from '../../text/received-value.js';
 import type { GraphQLContext } from '../../schema/context.js';
 import { ErrorCode } from '../../graphql/errors.js';
 import type { UpdateCampaignInput } from '../../schema/generated/resolvers-types.js';
-import type { UserErrorModel } from '../models.js';
+import type { UserErrorModel } from '../../schema/models.js';
 import { parseCampaignId } from '../campaign-id.js';
 import { atInput, checkUpdateChanges, problemsOf } from './campaign-input.js';
 import type { CampaignPayload } from './create-campaign.js';

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
-import { BUSINESS_ERROR_CODES, issueKind, quote, type BusinessError, type IssueKind } from '../../campaign-api/index.js';
-import { UNKNOWN_VALUE } from '../enum-values.js';
-import type { UserErrorCodeValue, UserErrorModel } from '../models.js';
+import { BUSINESS_ERROR_CODES, issueKind, type BusinessError, type IssueKind } from '../../campaign-api/index.js';
+import { quote } from '../../text/received-value.js';
+import { UNKNOWN_VALUE } from '../../schema/enum-values.js';
+import type { UserErrorCodeValue, UserErrorModel } from '../../schema/models.js';
 import { inGraphQLTerms } from '../vocabulary.js';
 
 /** Where a problem is in the mutation's arguments: `["input", "backgroundColor"]`, `["id"]`. */

@@ -1,7 +1,7 @@
 import type { CampaignDetails } from '../../campaign-api/index.js';
 import { discountLabel } from '../discount-label.js';
 import type { CampaignCard as CardFields, CampaignCardResolvers } from '../../schema/generated/resolvers-types.js';
-import type { CardModel } from '../models.js';
+import type { CardModel } from '../../schema/models.js';
 
 /**
  * The card of a campaign record. Its plain fields are made once, under their schema names, so

@@ -1,4 +1,4 @@
-import { isMoney } from '../../campaign-api/index.js';
+import { isMoney } from '../../text/money.js';
 import { currency, known } from '../backend-values.js';
 import { discountLabel } from '../discount-label.js';
 import type { CampaignDiscountResolvers } from '../../schema/generated/resolvers-types.js';

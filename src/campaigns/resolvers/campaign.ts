@@ -1,12 +1,12 @@
 import { PLATFORMS } from '../../campaign-api/index.js';
 import { fromRecord, known, raw, recordOf } from '../backend-values.js';
-import { UNKNOWN_VALUE } from '../enum-values.js';
+import { UNKNOWN_VALUE } from '../../schema/enum-values.js';
 import { cardOf } from './campaign-card.js';
 import { pinSettingsOf } from './campaign-pin-settings.js';
 import { cashbackOf } from './campaign-cashback.js';
 import { campaignNodeId } from '../campaign-id.js';
 import type { CampaignResolvers } from '../../schema/generated/resolvers-types.js';
-import type { CampaignRef, PinModel, PinPage } from '../models.js';
+import type { CampaignRef, PinModel, PinPage } from '../../schema/models.js';
 import { pageSize, type CursorScope } from '../../graphql/pagination.js';
 import { pinCodeHash, pinPosition } from '../positions.js';
 import type { GraphQLContext } from '../../schema/context.js';

@@ -1,4 +1,4 @@
-import { LeadStateValues } from '../enum-values.js';
+import { LeadStateValues } from '../../schema/enum-values.js';
 import type { LeadResolvers } from '../../schema/generated/resolvers-types.js';
 
 export const Lead: LeadResolvers = {

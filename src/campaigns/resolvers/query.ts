@@ -2,7 +2,7 @@ import { campaignPage, campaignPageInStatus } from '../campaign-list.js';
 import { UnauthenticatedError } from '../../campaign-api/index.js';
 import { badArgument, noTokenError } from '../../graphql/errors.js';
 import type { QueryResolvers } from '../../schema/generated/resolvers-types.js';
-import type { CampaignRef } from '../models.js';
+import type { CampaignRef } from '../../schema/models.js';
 import { pageSize, type CursorScope } from '../../graphql/pagination.js';
 import { campaignPosition } from '../positions.js';
 import { campaignNumberOf, parseCampaignId } from '../campaign-id.js';

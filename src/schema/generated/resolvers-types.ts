@@ -1,8 +1,7 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
-import type { CampaignRef, CampaignPage, PinPage, PinModel, CategoryModel, CampaignStatsModel, PinCountsModel, LeadCountsModel, LeadModel, UserErrorModel, CardModel } from '../../campaigns/models.js';
-import type { StatusEvent } from '../../subscriptions/events.js';
+import type { CampaignRef, CampaignPage, PinPage, PinModel, CategoryModel, CampaignStatsModel, PinCountsModel, LeadCountsModel, LeadModel, UserErrorModel, StatusEvent, CardModel } from '../models.js';
 import type { CampaignDetails } from '../../campaign-api/index.js';
-import type { OfferPage, OfferModel, OfferFeedCategoryModel } from '../../feed/context.js';
+import type { OfferPage, OfferModel, OfferFeedCategoryModel } from '../offers.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;

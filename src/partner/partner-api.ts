@@ -1,6 +1,6 @@
 import type { CampaignApi } from '../campaign-api/api.js';
 import { AbortedError, OPERATION_NAMES, UnauthenticatedError, type OperationName, type RequestOf, type ResponseOf } from '../campaign-api/index.js';
-import { toldOfToken, type TokenGate } from './token-check.js';
+import { toldOfToken, type TokenGate } from './token-gate.js';
 import { noTokenError, type TokenProblem } from '../graphql/errors.js';
 
 /** The campaign API as one request's partner sees it: token and cancellation already bound. */
@@ -19,7 +19,7 @@ interface Binding {
   tokenProblem: TokenProblem;
   /** Asked before each call (server/admission.ts): undefined to call now, else a promise of the request's place. */
   admit: (() => Promise<void> | undefined) | undefined;
-  /** Whether a call with the token may go while the campaign API's view of it is not known (token-check.ts). */
+  /** Whether a call with the token may go while the campaign API's view of it is not known (token-gate.ts). */
   gate: TokenGate | undefined;
 }
 

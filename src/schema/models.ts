@@ -6,10 +6,9 @@ import type {
   RedeemStatus,
   UnknownEnumValue,
 } from '../campaign-api/index.js';
+import type { GraphQLError } from 'graphql';
 import type { Page } from '../graphql/pagination.js';
 import type { UserErrorCodeValues } from './enum-values.js';
-
-export type { Page };
 
 /**
  * What resolvers pass around for the schema's object types (codegen `mappers`). Objects carry
@@ -44,7 +43,6 @@ export interface CardModel {
   feedLocale: string | null;
 }
 
-
 export type CampaignPage = Page<CampaignRef | null>;
 
 export interface PinModel {
@@ -76,3 +74,29 @@ export interface UserErrorModel {
   message: string;
   code: UserErrorCodeValue;
 }
+
+/**
+ * `CampaignStatusEvent`'s model: a campaign's status changed. Statuses are the backend's strings
+ * exactly as sent (an unknown one included), so an event crosses Redis as plain JSON and reads
+ * back the same.
+ */
+export interface StatusEvent {
+  /** The partner it belongs to: the token's keyed hash, never the token. */
+  partner: string;
+  id: number;
+  previousStatus: string | null;
+  status: string;
+  /** ISO 8601. */
+  at: string;
+}
+
+/**
+ * A subscription that ends with an error: delivered as its last event, so the client gets the
+ * error in a result (`errors`, then `complete`) over WebSocket and SSE alike.
+ */
+export interface WatchFailure {
+  failure: GraphQLError;
+}
+
+/** What the `campaignChanged` subscription yields: an event, or the failure that ends it. */
+export type WatchItem = StatusEvent | WatchFailure;
