@@ -61,7 +61,7 @@ export const RULES: readonly Rule[] = [
   rule('body read', /^src\/(http\/(body|json)|pipeline\/params)\.ts$/),
   rule('body read', 'node:internal/streams/readable'),
 
-  rule('caller and token', /^src\/(http\/(auth|client-address)|server\/callers|cache\/token-verdicts|apps\/app-keys|campaigns\/token-check|secrets\/.*)\.ts$/),
+  rule('caller and token', /^src\/(http\/(auth|client-address)|server\/callers|cache\/token-verdicts|apps\/app-keys|campaigns\/token-check|partner\/token-gate|secrets\/.*)\.ts$/),
   rule('caller and token', /^src\/server\/auth\.ts$/),
 
   rule('policies', /^src\/pipeline\/(pipeline|documents|verdicts|rules|trusted-documents|persisted-queries|types|apollo)\.ts$/),
