@@ -158,6 +158,15 @@ export class TokenVerdicts {
     return this.#accepted.until(key) !== undefined ? 'accepted' : this.#refused.until(key) !== undefined ? 'refused' : undefined;
   }
 
+  /**
+   * Whether the token was accepted lately with more than half its time left: then a call made
+   * with it need not tell again what it learns of the token (`set`), which keeps it fresh.
+   */
+  acceptedWithTimeLeft(key: string): boolean {
+    const until = this.#accepted.until(key);
+    return until !== undefined && until - this.#now() > this.#accepted.forMs / 2;
+  }
+
   /** Records what the API said of a token (from any call made with it), here and for the fleet. */
   set(key: string, verdict: TokenVerdict): void {
     const kept = verdict === 'accepted' ? this.#accepted : this.#refused;

@@ -30,37 +30,51 @@ type AnyCall = (token: string, request: unknown, options?: { signal?: AbortSigna
  * rather than eleven closures: this runs for every GraphQL request.
  */
 class BoundPartnerApi {
+  /** The token was accepted lately, with time left, when this request first called: its calls go at once. */
+  accepted = false;
   constructor(readonly binding: Binding) {}
 }
+/** The call itself, once admitted (admission.ts): a request that left the queue makes none. */
+function callNow(bound: BoundPartnerApi, name: OperationName, token: string, request: unknown): Promise<unknown> {
+  const { api, signal, onCall, admit } = bound.binding;
+  const send = () => {
+    onCall?.();
+    return (api[name] as AnyCall).call(api, token, request, signal ? { signal: signal() } : undefined);
+  };
+  const waiting = admit?.();
+  return waiting ? waiting.then(send, (error: unknown) => Promise.reject(new AbortedError(name, 'caller', { cause: error }))) : send();
+}
+
+/** The call, telling the gate what it learns of the token. */
+function callTelling(bound: BoundPartnerApi, name: OperationName, token: string, request: unknown, gate: TokenGate): Promise<unknown> {
+  return callNow(bound, name, token, request).then(
+    (answer) => {
+      gate.after(token, toldOfToken({ ok: true }));
+      return answer;
+    },
+    (error: unknown) => {
+      gate.after(token, toldOfToken({ error }));
+      throw error;
+    },
+  );
+}
+
 for (const name of OPERATION_NAMES) {
   Object.defineProperty(BoundPartnerApi.prototype, name, {
     value(this: BoundPartnerApi, request: unknown) {
-      const { api, token, signal, onCall, tokenProblem, admit, gate } = this.binding;
+      const { token, tokenProblem, gate } = this.binding;
       if (token === null) return Promise.reject(noTokenError(tokenProblem));
-      const send = () => {
-        onCall?.();
-        return (api[name] as AnyCall).call(api, token, request, signal ? { signal: signal() } : undefined);
-      };
-      const waiting = admit?.();
-      // A request that left the queue (deadline, client gone, answered) makes no call.
-      const call = () => (waiting ? waiting.then(send, (error: unknown) => Promise.reject(new AbortedError(name, 'caller', { cause: error }))) : send());
-      if (!gate) return call();
-      const told = (outcome: { ok: true } | { error: unknown }) => gate.after(token, toldOfToken(outcome));
-      const gated = () =>
-        call().then(
-          (answer) => {
-            told({ ok: true });
-            return answer;
-          },
-          (error: unknown) => {
-            told({ error });
-            throw error;
-          },
-        );
+      // A token accepted lately, with time left, goes at once for the rest of the request: no
+      // look at the verdicts, nor anything made per call, for each of a list's calls.
+      if (!gate || this.accepted) return callNow(this, name, token, request);
       const entry = gate.before(token);
-      if (entry === 'go') return gated();
+      if (entry === 'accepted') {
+        this.accepted = true;
+        return callNow(this, name, token, request);
+      }
+      if (entry === 'tell') return callTelling(this, name, token, request, gate);
       if (entry === 'refused') return Promise.reject(refusedLately(name));
-      return entry.then((verdict: 'go' | 'refused') => (verdict === 'go' ? gated() : Promise.reject(refusedLately(name))));
+      return entry.then((verdict) => (verdict === 'tell' ? callTelling(this, name, token, request, gate) : Promise.reject(refusedLately(name))));
     },
   });
 }

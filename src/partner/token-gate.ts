@@ -10,27 +10,31 @@ import type { TokenVerdict, TokenVerdicts } from '../cache/token-verdicts.js';
  * is accepted, which keeps an active partner's verdict fresh.
  */
 export interface TokenGate {
-  /** Before a call: go now, the token is refused (no call), or either once the first call with it has told. */
-  before(token: string): 'go' | 'refused' | Promise<'go' | 'refused'>;
+  /**
+   * Before a call: `accepted` (go, and so may every other call of this request: the token was
+   * accepted lately, with time left), `tell` (go, and tell what the call learns of the token:
+   * `after`), `refused` (no call), or `tell` or `refused` once the first call with it has told.
+   */
+  before(token: string): 'accepted' | 'tell' | 'refused' | Promise<'tell' | 'refused'>;
   /** What a call with the token told: accepted, refused, or nothing (the API did not answer: the waiting calls go). */
   after(token: string, told: TokenVerdict | 'unknown'): void;
 }
 
 export function createTokenGate(verdicts: TokenVerdicts): TokenGate {
   // bounded: an entry lives only while the first call with an unknown token is in flight.
-  const first = new Map<string, { told: Promise<'go' | 'refused'>; tell: (verdict: 'go' | 'refused') => void }>();
+  const first = new Map<string, { told: Promise<'tell' | 'refused'>; tell: (verdict: 'tell' | 'refused') => void }>();
   return {
     before(token) {
       const key = verdicts.key(token);
       const known = verdicts.get(key);
-      if (known === 'accepted') return 'go';
+      if (known === 'accepted') return verdicts.acceptedWithTimeLeft(key) ? 'accepted' : 'tell';
       if (known === 'refused') return 'refused';
       const probe = first.get(key);
       if (probe) return probe.told;
-      let tell!: (verdict: 'go' | 'refused') => void;
-      const told = new Promise<'go' | 'refused'>((resolve) => (tell = resolve));
+      let tell!: (verdict: 'tell' | 'refused') => void;
+      const told = new Promise<'tell' | 'refused'>((resolve) => (tell = resolve));
       first.set(key, { told, tell });
-      return 'go';
+      return 'tell';
     },
     after(token, told) {
       const key = verdicts.key(token);
@@ -38,7 +42,7 @@ export function createTokenGate(verdicts: TokenVerdicts): TokenGate {
       const probe = first.get(key);
       if (!probe) return;
       first.delete(key);
-      probe.tell(told === 'refused' ? 'refused' : 'go');
+      probe.tell(told === 'refused' ? 'refused' : 'tell');
     },
   };
 }
