@@ -34,7 +34,7 @@ class BoundPartnerApi {
   accepted = false;
   constructor(readonly binding: Binding) {}
 }
-/** The call itself, once admitted (admission.ts): a request that left the queue makes none. */
+/** The call itself, once admitted (server/admission.ts): a request that left the queue makes none. */
 function callNow(bound: BoundPartnerApi, name: OperationName, token: string, request: unknown): Promise<unknown> {
   const { api, signal, onCall, admit } = bound.binding;
   const send = () => {
