@@ -144,7 +144,8 @@ export async function startSentinelGroup(options: { downAfterMs?: number; master
           `dir ${dir}`,
           `sentinel monitor ${masterName} 127.0.0.1 ${masterPort} 2`,
           `sentinel down-after-milliseconds ${masterName} ${downAfterMs}`,
-          `sentinel failover-timeout ${masterName} 10000`,
+          // A failed election is tried again after twice this: soon, on a machine slow to elect.
+          `sentinel failover-timeout ${masterName} 5000`,
           `sentinel parallel-syncs ${masterName} 1`,
           ...(options.password ? [`sentinel auth-pass ${masterName} ${options.password}`] : []),
           '',
