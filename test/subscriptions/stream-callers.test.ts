@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { CAMPAIGN_CHANGED, liveClient, metric, sleep, streamUrl, until, wsUrl } from './support.js';
+import { CAMPAIGN_CHANGED, liveClient, metric, sleep, socketInit, streamUrl, until, wsUrl } from './support.js';
 
 /**
  * Who a stream is opened for, the same on WebSocket and SSE as for a request over HTTP: the
@@ -17,22 +17,7 @@ const MADE_UP = 'made-up-partner-token';
 const HUGE = 'A'.repeat(30_000);
 
 /** What a raw graphql-ws socket is told after `connection_init` with this payload: 'ack', or how it was closed. */
-async function init(stack: Stack, payload: Record<string, unknown>, headers: Record<string, string> = {}): Promise<'ack' | { code: number; reason: string }> {
-  const socket = new WebSocket(wsUrl(stack.bffUrl), 'graphql-transport-ws', { headers });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
-  return new Promise((resolve) => {
-    socket.on('message', (data) => {
-      if (JSON.parse(String(data)).type !== 'connection_ack') return;
-      resolve('ack');
-      socket.close(1000);
-    });
-    socket.once('close', (code, reason) => resolve({ code, reason: String(reason) }));
-    socket.send(JSON.stringify({ type: 'connection_init', payload }));
-  });
-}
+const init = (stack: Stack, payload: Record<string, unknown>, headers: Record<string, string> = {}) => socketInit(stack.bffUrl, payload, headers);
 
 /** A POST to the SSE endpoint: its status and body (JSON when it is a refusal). */
 async function stream(stack: Stack, body: string, headers: Record<string, string>): Promise<{ status: number; text: string; json: any }> {

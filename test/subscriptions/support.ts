@@ -156,11 +156,12 @@ export async function nextPoll(metricsUrl: string | undefined): Promise<void> {
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Opens a raw graphql-ws socket and sends `connection_init` with the token: 'ack' once the server
- * took it (the socket is then closed), or the code it closed the socket with.
+ * Opens a raw graphql-ws socket (with these handshake headers) and sends `connection_init` with
+ * this payload: 'ack' once the server took it (the socket is then closed), or how it closed the
+ * socket.
  */
-export async function connectionInit(bffUrl: string, token: string): Promise<'ack' | { code: number }> {
-  const socket = new WebSocket(wsUrl(bffUrl), 'graphql-transport-ws');
+export async function socketInit(bffUrl: string, payload: Record<string, unknown>, headers: Record<string, string> = {}): Promise<'ack' | { code: number; reason: string }> {
+  const socket = new WebSocket(wsUrl(bffUrl), 'graphql-transport-ws', { headers });
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());
     socket.once('error', reject);
@@ -171,9 +172,15 @@ export async function connectionInit(bffUrl: string, token: string): Promise<'ac
       resolve('ack');
       socket.close(1000);
     });
-    socket.once('close', (code) => resolve({ code }));
-    socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } }));
+    socket.once('close', (code, reason) => resolve({ code, reason: String(reason) }));
+    socket.send(JSON.stringify({ type: 'connection_init', payload }));
   });
+}
+
+/** `socketInit` with the token as a partner's client sends it: 'ack', or the code the socket was closed with. */
+export async function connectionInit(bffUrl: string, token: string): Promise<'ack' | { code: number }> {
+  const told = await socketInit(bffUrl, { authorization: `Bearer ${token}` });
+  return told === 'ack' ? told : { code: told.code };
 }
 
 /**
