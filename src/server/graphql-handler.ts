@@ -74,7 +74,7 @@ export interface GraphQLHandlerOptions<C> {
   record(record: ExecutedRecord): void;
   recordUnexecuted(record: UnexecutedRecord): void;
   /** Told about refusals made before the pipeline (size, type, JSON, deadline). */
-  onRefused?: (reason: 'body_too_large' | 'unsupported_media_type' | 'malformed_json' | 'timeout') => void;
+  onRefused?: (reason: BodyRefusal | 'timeout') => void;
   /** Told about the pipeline's refusals. */
   onRefusal?: (refusal: Refusal) => void;
 }
@@ -130,10 +130,10 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
 
   /**
    * The raw parameters of a request from a caller already known, as text (a POST's body within the
-   * caller's bound, a GET's query string); a refusal of the body; undefined once answered (or the
-   * client left).
+   * caller's bound, a GET's query string); a refusal of the body; undefined once answered (with
+   * `refuseBody`, or the client left).
    */
-  async function rawFrom(req: IncomingMessage, res: ServerResponse, method: 'GET' | 'POST', url: URL, caller: Caller, cors: Readonly<Record<string, string>>, requestId: string, started: number): Promise<string | Refusal | undefined> {
+  async function rawFrom(req: IncomingMessage, method: 'GET' | 'POST', url: URL, caller: Caller, refuseBody: (reason: BodyRefusal, refused: Refusal) => void, requestId: string): Promise<string | Refusal | undefined> {
     if (method === 'GET') return url.search;
     let raw: Awaited<ReturnType<typeof readBody>>;
     try {
@@ -154,16 +154,12 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
         return undefined;
       }
       if (!(error instanceof HttpError)) throw error;
-      options.onRefused?.(error.status === 413 ? 'body_too_large' : 'unsupported_media_type');
-      writeRefusal(req, res, refusalOf(error), cors, caller);
-      options.recordUnexecuted({ requestId, path: 'http', errorCode: error.code, durationMs: performance.now() - started });
+      refuseBody(error.status === 413 ? 'body_too_large' : 'unsupported_media_type', refusalOf(error));
       return undefined;
     }
     if (raw !== NOT_UTF8) return raw;
     // Bytes that are not UTF-8 are no text: refused as a body that is not JSON is.
-    options.onRefused?.('malformed_json');
-    writeRefusal(req, res, refusal(400, NOT_UTF8_MESSAGE, 'BAD_REQUEST'), cors, caller);
-    options.recordUnexecuted({ requestId, path: 'http', errorCode: 'BAD_REQUEST', durationMs: performance.now() - started });
+    refuseBody('malformed_json', refusal(400, NOT_UTF8_MESSAGE, 'BAD_REQUEST'));
     return undefined;
   }
 
@@ -213,12 +209,18 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
     // Who is calling, from the headers alone, before any of the body is read: it bounds the body.
     const caller = options.callerOf(credentialsOf(req.headers));
     if ('errors' in caller) return refuse(caller, undefined);
-    const raw = await rawFrom(req, res, method, url, caller, cors, requestId, started);
+    // A body refused before the pipeline sees it: counted by its reason, answered on the HTTP path.
+    const refuseBody = (reason: BodyRefusal, refused: Refusal) => {
+      options.onRefused?.(reason);
+      writeRefusal(req, res, refused, cors, caller);
+      options.recordUnexecuted({ requestId, path: 'http', errorCode: refusalCode(refused), durationMs: performance.now() - started });
+    };
+    const raw = await rawFrom(req, method, url, caller, refuseBody, requestId);
     if (raw === undefined) return;
     if (typeof raw !== 'string') return refuse(raw, caller);
     const transport: Transport = method === 'GET' ? 'get' : 'post';
     // The body is read as JSON only when the pipeline has not judged the same text already.
-    let unreadable: HttpError | undefined;
+    let unreadable = false;
     const read =
       method === 'GET'
         ? (search: string) => paramsOfSearch(new URLSearchParams(search))
@@ -227,17 +229,14 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
               return paramsOf(parseJsonBody(body));
             } catch (error) {
               if (!(error instanceof HttpError)) throw error;
-              return refusalOf((unreadable = error));
+              unreadable = true;
+              return refusalOf(error);
             }
           };
     const preparing = options.pipeline.prepareRaw(raw, read, { caller, transport, client: options.clientAddress(req) });
     const prepared = preparing instanceof Promise ? await preparing : preparing;
     if ('errors' in prepared) {
-      if (!unreadable) return refuse(prepared, caller, prepared.operation);
-      options.onRefused?.('malformed_json');
-      writeRefusal(req, res, prepared, cors, caller);
-      options.recordUnexecuted({ requestId, path: 'http', errorCode: unreadable.code, durationMs: performance.now() - started });
-      return;
+      return unreadable ? refuseBody('malformed_json', prepared) : refuse(prepared, caller, prepared.operation);
     }
 
     const remembered = options.responses.lookup(prepared);
@@ -313,6 +312,9 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
     },
   });
 }
+
+/** Why a body was refused before the pipeline read it, as the refusal metric counts it. */
+type BodyRefusal = 'body_too_large' | 'unsupported_media_type' | 'malformed_json';
 
 const refusalCode = (refused: Refusal): string => {
   const code = refused.errors[0]?.extensions?.code;

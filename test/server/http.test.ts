@@ -50,6 +50,20 @@ describe('the HTTP layer', () => {
     expect(await response.text()).toMatch(/CSRF|preflight/i);
   });
 
+  it('counts every body refused before the pipeline by its reason, each time, a repeated one too', async () => {
+    const counts = async () => {
+      const text = await (await fetch(stack.metricsUrl)).text();
+      const count = (limit: string) => Number(new RegExp(`bff_limit_rejections_total\\{limit="${limit}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+      return { malformed: count('malformed_json'), tooLarge: count('body_too_large'), mediaType: count('unsupported_media_type') };
+    };
+    const before = await counts();
+    for (let i = 0; i < 2; i++) expect((await post('{"query": ')).status).toBe(400);
+    expect((await post(Buffer.from([0x7b, 0xff, 0x7d]))).status).toBe(400);
+    expect((await post(JSON.stringify({ query: `{ categories { id } } #${'x'.repeat(70 * 1024)}` }))).status).toBe(413);
+    expect((await post('{}', { 'content-type': 'text/plain' })).status).toBe(415);
+    expect(await counts()).toEqual({ malformed: before.malformed + 3, tooLarge: before.tooLarge + 1, mediaType: before.mediaType + 1 });
+  });
+
   it('answers 400 to unparsable JSON, naming the problem', async () => {
     const response = await post('{"query": ');
     expect(response.status).toBe(400);
