@@ -476,6 +476,31 @@ describe('the partner token', () => {
     expect((errors[0] as BusinessError).detail).toBe('bad Bearer [redacted]');
   });
 
+  it('leaves the stack of a failed call unformatted until it is read, then scrubbed', async () => {
+    const echo: Handler = (req, res) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: 'error', errors: { code: 'incorrectData', message: `bad ${String(req.headers.authorization)}` } }));
+    };
+    server.respond(echo);
+    const { client } = recordingClient(server.url, { maxAttempts: 1 });
+    const prepare = Error.prepareStackTrace;
+    let formatted = 0;
+    // What formats a stack: the source maps' hook in the service, V8's own here.
+    Error.prepareStackTrace = (error, sites) => {
+      formatted++;
+      return `${String(error)}\n${sites.map((site) => `    at ${String(site)}`).join('\n')}`;
+    };
+    try {
+      const { error } = await failure(client.start(TOKEN, { ymCampaignId: 7 }));
+      expect(formatted).toBe(0);
+      expect(error.stack).toMatch(/^BusinessError: .*bad Bearer \[redacted\]/);
+      expect(error.stack).not.toContain(TOKEN);
+      expect(formatted).toBe(1);
+    } finally {
+      Error.prepareStackTrace = prepare;
+    }
+  });
+
   it('refuses a token that cannot be an HTTP header value, without calling', async () => {
     const { client, last } = recordingClient(server.url);
     for (const token of ['', 'two\nlines', ' padded', 'ключ']) {
