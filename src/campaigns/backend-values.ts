@@ -41,9 +41,9 @@ const asIs = (details: CampaignDetails) => details;
 /** `pick` of the record, one step after it loads: a page of cards waits on fifty of these. */
 function withRecord<T>(ref: CampaignRef, ctx: GraphQLContext, pick: (details: CampaignDetails) => T): T | Promise<T> {
   if (ref.details) return pick(ref.details);
-  return ctx.loaders.details.load(ref.id).then((details) => {
+  return ctx.loaders.details.load(ref.ymCampaignId).then((details) => {
     if (details) return pick(details);
-    throw new GraphQLError(`Campaign ${ref.id} no longer exists for this partner.`, {
+    throw new GraphQLError(`Campaign ${ref.ymCampaignId} no longer exists for this partner.`, {
       extensions: { code: 'CAMPAIGN_NOT_FOUND' },
     });
   });

@@ -7,9 +7,10 @@ import type { CampaignPage, CampaignRef } from '../schema/models.js';
 import { LIMIT_ERROR_CODE } from '../graphql/limits/index.js';
 import { type CursorScope } from '../graphql/pagination.js';
 import { campaignPosition, type CampaignPosition } from './positions.js';
+import { campaignRef } from './campaign-ref.js';
 
 type Row = { ymCampaignId: number; campaignStatus: CampaignStatus | UnknownEnumValue };
-const ref = (row: Row): CampaignRef => ({ id: row.ymCampaignId, status: row.campaignStatus });
+const ref = (row: Row): CampaignRef => campaignRef(row.ymCampaignId, row.campaignStatus);
 
 /**
  * A page of `rows`, the items from `start` on. Cursors carry each item's id (and its index as a

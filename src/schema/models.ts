@@ -4,11 +4,10 @@ import type {
   CampaignStatus,
   PinStatus,
   RedeemStatus,
-  UnknownEnumValue,
 } from '../campaign-api/index.js';
 import type { GraphQLError } from 'graphql';
 import type { Page } from '../graphql/pagination.js';
-import type { UserErrorCodeValues } from './enum-values.js';
+import type { UNKNOWN_VALUE, UserErrorCodeValues } from './enum-values.js';
 
 /**
  * What resolvers pass around for the schema's object types (codegen `mappers`). Objects carry
@@ -16,13 +15,18 @@ import type { UserErrorCodeValues } from './enum-values.js';
  */
 
 /**
- * A campaign as far as it is known: a list row knows only id and status, and its other fields
- * load the record through the request's DataLoader; `campaign(id)` already holds the record.
+ * A campaign as far as it is known: a list row knows only its number and status, and its other
+ * fields load the record through the request's DataLoader; `campaign(id)` already holds the
+ * record. The fields every source knows are properties under their schema names (made by
+ * `campaignRef`), so a list of ids and statuses is read without a resolver call per item.
  */
 export interface CampaignRef {
-  id: number;
-  status?: CampaignStatus | UnknownEnumValue;
-  details?: CampaignDetails;
+  /** `Campaign.id`: the global id. */
+  readonly id: string;
+  readonly ymCampaignId: number;
+  readonly status: CampaignStatus | typeof UNKNOWN_VALUE;
+  readonly rawStatus: string;
+  readonly details?: CampaignDetails;
 }
 
 /**

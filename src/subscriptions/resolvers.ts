@@ -4,6 +4,7 @@ import { known } from '../campaigns/backend-values.js';
 import { badArgument, noTokenError } from '../graphql/errors.js';
 import type { CampaignStatusEventResolvers, SubscriptionResolvers } from '../schema/generated/resolvers-types.js';
 import { parseCampaignId } from '../campaigns/campaign-id.js';
+import { campaignRef } from '../campaigns/campaign-ref.js';
 import { statusValue } from './events.js';
 import { LiveErrorCode } from './hub.js';
 import type { WatchItem } from '../schema/models.js';
@@ -55,7 +56,7 @@ export const Subscription: SubscriptionResolvers = {
 };
 
 export const CampaignStatusEvent: CampaignStatusEventResolvers = {
-  campaign: (event) => ({ id: event.id, status: statusValue(event.status) }),
+  campaign: (event) => campaignRef(event.id, statusValue(event.status)),
   previousStatus: (event) => (event.previousStatus === null ? null : known(statusValue(event.previousStatus))),
   status: (event) => known(statusValue(event.status)),
   at: (event) => event.at,

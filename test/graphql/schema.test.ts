@@ -135,4 +135,14 @@ describe('schema', () => {
       expect(typeOf(type!, field!), `${type}.${field}`).toBe('SafeInt!');
     }
   });
+  it('reads what a list row already knows as properties, with no resolver per item', () => {
+    // graphql-jit calls a field's resolver with its own arguments, resolve info and path for
+    // every item of a list; a field without one is read as a property of the item.
+    const resolved = (typeName: string, fields: readonly string[]) =>
+      fields.filter((name) => (schema.getType(typeName) as GraphQLObjectType).getFields()[name]!.resolve !== undefined);
+    expect(resolved('Campaign', ['id', 'ymCampaignId', 'status', 'rawStatus'])).toEqual([]);
+    expect(resolved('CampaignCard', ['title', 'description', 'conditions', 'logoSvgUrl', 'logoPngUrl', 'backgroundColor', 'fontColor', 'backgroundImageUrl', 'actionUrl'])).toEqual([]);
+    // The control: a field that loads the record keeps its resolver.
+    expect(resolved('Campaign', ['card', 'stats'])).toEqual(['card', 'stats']);
+  });
 });

@@ -18,6 +18,7 @@ import { CampaignTypeValues, UNKNOWN_VALUE } from '../../schema/enum-values.js';
 import { unavailableReason } from '../errors.js';
 import type { CampaignRef, UserErrorModel } from '../../schema/models.js';
 import { parseCampaignId } from '../campaign-id.js';
+import { campaignRef } from '../campaign-ref.js';
 import { inGraphQLTerms } from '../vocabulary.js';
 import { CAMPAIGN_NAMES } from './input-fields.js';
 import { incorrect, problem, userError, userErrorsFromBusiness } from './user-errors.js';
@@ -89,7 +90,7 @@ export async function addPins(ctx: GraphQLContext, input: { campaignId: string; 
   if (ymCampaignId === null) return notFound();
   const details = await ctx.loaders.details.load(ymCampaignId);
   if (!details) return notFound();
-  const campaign: CampaignRef = { id: ymCampaignId, status: details.campaignStatus, details };
+  const campaign = campaignRef(ymCampaignId, details.campaignStatus, details);
 
   const type = details.campaignType;
   const takesPins = (t: typeof type) => !isUnknownEnumValue(t) && CODE_CAMPAIGN_TYPES.includes(t);
@@ -119,7 +120,7 @@ export async function addPins(ctx: GraphQLContext, input: { campaignId: string; 
 /** Sends the checked pins in chunks, one after another, counting what each chunk added. */
 async function upload(ctx: GraphQLContext, campaign: CampaignRef, unique: UniquePin[], duplicateCount: number): Promise<AddPinsPayloadModel> {
   const { pinChunkSize } = ctx.limits;
-  const ymCampaignId = campaign.id;
+  const { ymCampaignId } = campaign;
   const before = await ctx.partner.info({ ymCampaignId });
   let total = before.campaignPinsStats.total;
   let status: CampaignStatus | UnknownEnumValue = before.campaignStatus;
@@ -172,7 +173,7 @@ async function upload(ctx: GraphQLContext, campaign: CampaignRef, unique: Unique
 
   const notStored = failedAt === null ? [] : unique.slice(failedAt);
   return {
-    campaign: { ...campaign, status },
+    campaign: campaignRef(ymCampaignId, status, campaign.details),
     addedCount: added,
     duplicateCount,
     alreadyPresentCount: stored - added,

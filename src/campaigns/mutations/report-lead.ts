@@ -12,6 +12,7 @@ import { CampaignTypeValues } from '../../schema/enum-values.js';
 import type { ReportLeadInput } from '../../schema/generated/resolvers-types.js';
 import type { LeadModel, UserErrorModel } from '../../schema/models.js';
 import { parseCampaignId } from '../campaign-id.js';
+import { campaignRef } from '../campaign-ref.js';
 import { CAMPAIGN_NAMES } from './input-fields.js';
 import { problem, userError, userErrorsFromBusiness, userErrorsFromIssues } from './user-errors.js';
 
@@ -71,7 +72,7 @@ export async function reportLead(ctx: GraphQLContext, input: ReportLeadInput): P
     const result = await ctx.partner.redeem(parsed.data);
     return {
       lead: {
-        campaign: { id: ymCampaignId, details },
+        campaign: campaignRef(ymCampaignId, details.campaignStatus, details),
         transactionId: result.transactionId,
         state: result.state,
         redeemStatus: parsed.data.redeemStatus ?? 'used',

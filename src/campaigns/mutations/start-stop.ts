@@ -3,6 +3,7 @@ import { quote } from '../../text/received-value.js';
 import type { GraphQLContext } from '../../schema/context.js';
 import type { CampaignRef, UserErrorModel } from '../../schema/models.js';
 import { parseCampaignId } from '../campaign-id.js';
+import { campaignRef } from '../campaign-ref.js';
 import { CAMPAIGN_NAMES } from './input-fields.js';
 import { userError, userErrorsFromBusiness } from './user-errors.js';
 
@@ -23,14 +24,14 @@ export async function changeStatus(ctx: GraphQLContext, id: string, operation: '
   }
   try {
     const result = await ctx.partner[operation]({ ymCampaignId });
-    return { campaign: { id: result.ymCampaignId, status: result.campaignStatus }, userErrors: [] };
+    return { campaign: campaignRef(result.ymCampaignId, result.campaignStatus), userErrors: [] };
   } catch (error) {
     if (!(error instanceof BusinessError)) throw error;
     const userErrors = userErrorsFromBusiness(error, (path) => (path[0] === 'ymCampaignId' ? ['id'] : path), ['id'], CAMPAIGN_NAMES);
     if (error.code === 'campaignNotFound' || error.code === 'failMerchant') return { campaign: null, userErrors };
-    if (error.current) return { campaign: { id: ymCampaignId, status: error.current.campaignStatus }, userErrors };
+    if (error.current) return { campaign: campaignRef(ymCampaignId, error.current.campaignStatus), userErrors };
     // The backend did not say: read the status, so the payload still tells the truth.
     const details = await ctx.loaders.details.load(ymCampaignId);
-    return { campaign: details ? { id: ymCampaignId, status: details.campaignStatus, details } : null, userErrors };
+    return { campaign: details ? campaignRef(ymCampaignId, details.campaignStatus, details) : null, userErrors };
   }
 }

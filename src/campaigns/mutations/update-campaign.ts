@@ -21,6 +21,7 @@ import { ErrorCode } from '../../graphql/errors.js';
 import type { UpdateCampaignInput } from '../../schema/generated/resolvers-types.js';
 import type { UserErrorModel } from '../../schema/models.js';
 import { parseCampaignId } from '../campaign-id.js';
+import { campaignRef } from '../campaign-ref.js';
 import { atInput, checkUpdateChanges, problemsOf } from './campaign-input.js';
 import type { CampaignPayload } from './create-campaign.js';
 import { INPUT_NAMES, flattenInput } from './input-fields.js';
@@ -157,7 +158,7 @@ export async function updateCampaign(ctx: GraphQLContext, input: UpdateCampaignI
   ctx.loaders.details.clear(ymCampaignId);
   const details = await ctx.loaders.details.load(ymCampaignId);
   if (!details) return refused([userError(ID, 'campaignNotFound', `no campaign with id ${quote(id)} belongs to this partner`)]);
-  const unchanged: CampaignPayload = { campaign: { id: ymCampaignId, status: details.campaignStatus, details }, userErrors: [] };
+  const unchanged: CampaignPayload = { campaign: campaignRef(ymCampaignId, details.campaignStatus, details), userErrors: [] };
   if (sent.size === 0) return unchanged;
 
   const current = writableRecord(details);
@@ -193,7 +194,7 @@ export async function updateCampaign(ctx: GraphQLContext, input: UpdateCampaignI
   try {
     const result = await ctx.partner.update(request as RequestOf<'update'>);
     ctx.loaders.details.clear(ymCampaignId);
-    return { campaign: { id: result.ymCampaignId, status: result.campaignStatus }, userErrors: [] };
+    return { campaign: campaignRef(result.ymCampaignId, result.campaignStatus), userErrors: [] };
   } catch (error) {
     if (!(error instanceof BusinessError)) throw error;
     return refused(refusal(error, id, ymCampaignId, sent, held));

@@ -4,22 +4,13 @@ import { UNKNOWN_VALUE } from '../../schema/enum-values.js';
 import { cardOf } from './campaign-card.js';
 import { pinSettingsOf } from './campaign-pin-settings.js';
 import { cashbackOf } from './campaign-cashback.js';
-import { campaignNodeId } from '../campaign-id.js';
 import type { CampaignResolvers } from '../../schema/generated/resolvers-types.js';
-import type { CampaignRef, PinModel, PinPage } from '../../schema/models.js';
+import type { PinModel, PinPage } from '../../schema/models.js';
 import { pageSize, type CursorScope } from '../../graphql/pagination.js';
 import { pinCodeHash, pinPosition } from '../positions.js';
-import type { GraphQLContext } from '../../schema/context.js';
 
 const DEFAULT_PINS_PAGE = 100;
 const MAX_PINS_PAGE = 1000;
-
-/** The status a list row or a mutation already knows, else the one in the record. */
-function statusOf(ref: CampaignRef, ctx: GraphQLContext) {
-  if (ref.status !== undefined) return ref.status;
-  const record = recordOf(ref, ctx);
-  return record instanceof Promise ? record.then((d) => d.campaignStatus) : record.campaignStatus;
-}
 
 const platforms = (value: string | undefined) =>
   value === undefined
@@ -34,16 +25,7 @@ const platforms = (value: string | undefined) =>
 const record = fromRecord((d) => d);
 
 export const Campaign: CampaignResolvers = {
-  id: (ref) => campaignNodeId(ref.id),
-  ymCampaignId: (ref) => ref.id,
-  status: (ref, _args, ctx) => {
-    const status = statusOf(ref, ctx);
-    return status instanceof Promise ? status.then(known) : known(status);
-  },
-  rawStatus: (ref, _args, ctx) => {
-    const status = statusOf(ref, ctx);
-    return status instanceof Promise ? status.then(raw) : raw(status);
-  },
+  // id, ymCampaignId, status and rawStatus are the ref's own properties (see campaignRef).
   partnerCampaignId: fromRecord((d) => d.partnerCampaignId ?? null),
   type: fromRecord((d) => known(d.campaignType)),
   rawType: fromRecord((d) => raw(d.campaignType)),
@@ -68,12 +50,12 @@ export const Campaign: CampaignResolvers = {
     if (categoryId === undefined) return null;
     return (await ctx.categories.get(categoryId)) ?? null;
   },
-  stats: (ref, _args, ctx) => ctx.loaders.stats.load(ref.id),
+  stats: (ref, _args, ctx) => ctx.loaders.stats.load(ref.ymCampaignId),
   pins: (ref, { status, first, after }, ctx) => {
     const size = pageSize(first, DEFAULT_PINS_PAGE, MAX_PINS_PAGE);
-    const scope: CursorScope = { connection: 'pins', filter: `campaign=${ref.id};status=${status}`, boundTo: 'the campaign and the `status` argument' };
+    const scope: CursorScope = { connection: 'pins', filter: `campaign=${ref.ymCampaignId};status=${status}`, boundTo: 'the campaign and the `status` argument' };
     const from = after == null ? null : pinPosition.decode(ctx.cursors.decode(scope, after));
-    return ctx.loaders.pins.load({ id: ref.id, status }).then((codes): PinPage | null => {
+    return ctx.loaders.pins.load({ id: ref.ymCampaignId, status }).then((codes): PinPage | null => {
       if (codes === null) return null;
       const start = from === null ? 0 : resumeAt(codes, from);
       const items = codes.slice(start, start + size).map((code): PinModel => ({ code, status }));

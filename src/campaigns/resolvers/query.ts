@@ -6,6 +6,7 @@ import type { CampaignRef } from '../../schema/models.js';
 import { pageSize, type CursorScope } from '../../graphql/pagination.js';
 import { campaignPosition } from '../positions.js';
 import { campaignNumberOf, parseCampaignId } from '../campaign-id.js';
+import { campaignRef } from '../campaign-ref.js';
 import type { GraphQLContext } from '../../schema/context.js';
 
 export const MAX_IDS = 100;
@@ -17,7 +18,7 @@ function loadCampaign(ctx: GraphQLContext, id: string): Promise<CampaignRef | nu
   if (ymCampaignId === null) return null;
   return ctx.loaders.details
     .load(ymCampaignId)
-    .then((details) => (details ? { id: ymCampaignId, status: details.campaignStatus, details } : null));
+    .then((details) => (details ? campaignRef(ymCampaignId, details.campaignStatus, details) : null));
 }
 
 /** What `node(id:)` finds: a campaign, by its global id only (a bare number names no type). */
@@ -54,7 +55,7 @@ async function byIds(ctx: GraphQLContext, ids: readonly string[], numberOf: (id:
   const found = new Map<number, CampaignRef | null | Error>();
   unique.forEach((n, i) => {
     const details = read[i];
-    found.set(n, details instanceof Error ? details : details ? { id: n, status: details.campaignStatus, details } : null);
+    found.set(n, details instanceof Error ? details : details ? campaignRef(n, details.campaignStatus, details) : null);
   });
   return numbers.map((n) => (n === null ? null : found.get(n)!));
 }
