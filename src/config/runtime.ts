@@ -9,7 +9,7 @@ export const runtime = section({
       description:
         'A document runs on Apollo Server the first time and compiled from then on, without Apollo\'s per-request pipeline (see [Architecture](architecture.md#the-one-path-a-request-takes) and [the figures](adr/compiled-operations.md)); `false`: Apollo runs every execution. Answers the response cache remembers are sent either way.',
     }),
-    GRAPHQL_JIT: flag(true, { description: 'That path executes with graphql-jit (compiled resolvers and JSON serialiser) instead of graphql-js.' }),
+    GRAPHQL_JIT: flag(true, { description: 'That path executes with graphql-jit (the operation compiled to a plain function) instead of graphql-js.' }),
     ADMISSION_CONTROL: flag(true, {
       description:
         "While the event loop is saturated, only a few requests at a time start backend work and the others wait their turn, so requests finish one after another instead of all holding their half-done state together (requests answered from the BFF's caches never wait; the limit follows the loop's utilisation between 8 and 1024, where it rests when the process is not saturated; gauges `bff_admission_limit`, `bff_admission_active`, `bff_admission_waiting`).",

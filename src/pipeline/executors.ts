@@ -10,8 +10,8 @@ import type { Prepared } from './pipeline.js';
  *
  * Apollo Server runs an operation the first time its document is seen (and always, with
  * `COMPILED_OPERATIONS=false`): its plugins see every such request. From then on the same document
- * runs compiled, with graphql-jit (or graphql-js with `GRAPHQL_JIT=false`): no plugin chain, a
- * generated serialiser. Subscriptions run with graphql-js's `subscribe` over the live status hub.
+ * runs compiled, with graphql-jit (or graphql-js with `GRAPHQL_JIT=false`): no plugin chain.
+ * Subscriptions run with graphql-js's `subscribe` over the live status hub.
  *
  * One difference of graphql-jit's that resolvers must avoid: an item of a list that is a rejected
  * promise is answered as null at the end of the list rather than in its place. A resolver that
@@ -22,8 +22,6 @@ export interface Execution {
   readonly data: unknown;
   /** As the client sees them. */
   readonly errors: readonly GraphQLFormattedError[] | undefined;
-  /** The result's JSON, `{"data":…}`, when the executor has a faster serialiser than JSON.stringify. */
-  readonly json?: string;
 }
 
 /** One library's way of running a query or mutation. */
@@ -112,11 +110,10 @@ export interface CompiledExecutorOptions {
 export function compiledExecutor<C>(options: CompiledExecutorOptions): Executor<C> {
   const compiledOf = (prepared: Prepared): CompiledQuery | null =>
     prepared.document.memo(`jit:${prepared.operationName ?? ''}`, () => {
-      // The generated serialiser knows only built-in scalars; with a custom one (URL, DateTime)
-      // the document still compiles, with JSON.stringify as its serialiser.
-      const compile = (customJSONSerializer: boolean) => compileQuery(options.schema, prepared.document.document, prepared.operationName, { customJSONSerializer });
-      let compiled = compile(true);
-      if (!isCompiledQuery(compiled)) compiled = compile(false);
+      // Without graphql-jit's generated serialiser (fast-json-stringify): it builds the answer
+      // by string concatenation, a few pieces per field, which a list of small items pays for in
+      // garbage; JSON.stringify writes the whole answer at once, and needs nothing compiled.
+      const compiled = compileQuery(options.schema, prepared.document.document, prepared.operationName);
       return isCompiledQuery(compiled) ? compiled : null;
     });
 
@@ -132,8 +129,7 @@ export function compiledExecutor<C>(options: CompiledExecutorOptions): Executor<
         options.onErrors(contextValue, result.errors);
         return { data: result.data, errors: result.errors.map(options.format) };
       }
-      // The compiled serialiser writes exactly what JSON.stringify would, faster.
-      return { data: result.data, errors: undefined, ...(compiled ? { json: compiled.stringify({ data: result.data }) } : {}) };
+      return { data: result.data, errors: undefined };
     },
   };
 }

@@ -91,8 +91,8 @@ const PRIVATE = Object.freeze({ 'cache-control': 'private, no-store' });
 const NO_STORE = Object.freeze({ 'cache-control': 'no-store' });
 
 /** The body of an answer: errors first, then data and extensions, a newline at the end. */
-function serialize(data: unknown, errors: readonly GraphQLFormattedError[] | undefined, extensions: Record<string, unknown> | undefined, json: string | undefined): string {
-  if (!errors && !extensions) return `${json ?? JSON.stringify({ data })}\n`;
+function serialize(data: unknown, errors: readonly GraphQLFormattedError[] | undefined, extensions: Record<string, unknown> | undefined): string {
+  if (!errors && !extensions) return `${JSON.stringify({ data })}\n`;
   return `${JSON.stringify({ ...(errors ? { errors } : {}), data, ...(extensions ? { extensions } : {}) })}\n`;
 }
 
@@ -114,7 +114,7 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
     return { 'cache-control': options.publicCacheControl, etag: cacheable.etag, vary: 'Origin, X-App-Key' };
   }
 
-  const bodyOf = (errors: readonly GraphQLError[]) => serialize(undefined, errors.map(options.format), undefined, undefined);
+  const bodyOf = (errors: readonly GraphQLError[]) => serialize(undefined, errors.map(options.format), undefined);
 
   /** A refusal, its errors through the one formatter; a body still unread is discarded (within bounds) before the connection closes. */
   function writeRefusal(req: IncomingMessage, res: ServerResponse, refused: Refusal, cors: Readonly<Record<string, string>>, caller: Caller | undefined): void {
@@ -291,7 +291,7 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
         options.record(line([{ message: code, extensions: { code } }], false));
         return;
       }
-      const body = serialize(outcome.data, outcome.errors, facts.extensions, outcome.json);
+      const body = serialize(outcome.data, outcome.errors, facts.extensions);
       const remembered = outcome.errors ? undefined : options.responses.remember(prepared, body, facts);
       // An app's GET is validated for HTTP caches even when the answer could not be remembered here.
       const cacheable = remembered ?? (caller.kind === 'app' && transport === 'get' && !outcome.errors && !facts.uncacheable && options.responses.policy(prepared) ? { etag: etagOf(body) } : undefined);
