@@ -485,14 +485,18 @@ describe('the partner token', () => {
     const { client } = recordingClient(server.url, { maxAttempts: 1 });
     const prepare = Error.prepareStackTrace;
     let formatted = 0;
-    // What formats a stack: the source maps' hook in the service, V8's own here.
+    // What formats a stack: the source maps' hook in the service, V8's own here. Only the failed
+    // call's errors are counted: another error's stack may be read meanwhile (a socket's, say).
     Error.prepareStackTrace = (error, sites) => {
-      formatted++;
+      if (String(error).includes('bad Bearer')) formatted++;
       return `${String(error)}\n${sites.map((site) => `    at ${String(site)}`).join('\n')}`;
     };
+    // Node 22 and later keep an error's stack behind an accessor until read; Node 20's V8 formats
+    // it when its property is looked at, so there the stack is scrubbed at once instead.
+    const lazyStacks = typeof Object.getOwnPropertyDescriptor(new Error('probe'), 'stack')?.get === 'function';
     try {
       const { error } = await failure(client.start(TOKEN, { ymCampaignId: 7 }));
-      expect(formatted).toBe(0);
+      expect(formatted).toBe(lazyStacks ? 0 : 1);
       expect(error.stack).toMatch(/^BusinessError: .*bad Bearer \[redacted\]/);
       expect(error.stack).not.toContain(TOKEN);
       expect(formatted).toBe(1);
