@@ -86,18 +86,20 @@ describe.skipIf(!needs('redis-server', 'redis-cli'))('a Sentinel failover under 
       }, 30_000);
 
       // A Sentinel refuses a handover it cannot make yet (NOGOODSLAVE until its own reports say the
-      // replica is in sync, INPROG while the last failover settles): asked again until it takes it.
+      // replica is in sync, INPROG while the last failover settles), and one it took may still
+      // abort when its view of the replica turns out stale: asked again until a master is named.
       let handedOverAt = 0;
-      await waitFor('a Sentinel to take the handover', async () => {
+      let handedTo = 0;
+      await waitFor('a Sentinel to hand the master over', async () => {
         handedOverAt = Date.now();
         const reply = await redisCli(group.sentinels[0]!.port, 'SENTINEL', 'FAILOVER', group.masterName);
         if (reply !== 'OK') throw new Error(reply);
+        handedTo = await group.waitForNewMaster(promoted, 15_000);
         return true;
-      }, 30_000, 250);
-      const [handover, [handedTo, handedOverMs]] = await Promise.all([
-        sharing(fleet, watcher, partner, handedOverAt),
-        group.waitForNewMaster(promoted).then((port) => [port, Date.now() - handedOverAt] as const),
-      ]);
+      }, 60_000, 250);
+      const handedOverMs = Date.now() - handedOverAt;
+      // Measured from the handover that took, as the crash's is from the crash.
+      const handover = await sharing(fleet, watcher, partner, handedOverAt);
       expect(handedTo).toBe(crashed);
 
       const served = await load.stop();
@@ -112,7 +114,7 @@ describe.skipIf(!needs('redis-server', 'redis-cli'))('a Sentinel failover under 
     } finally {
       await load.stop();
     }
-  }, 150_000);
+  }, 200_000);
 });
 
 /** Whether a campaign created through A reaches the watcher on B within 2 s. */

@@ -16,8 +16,9 @@ describe('the young generation of the product as its start command runs it', () 
   it('stays within two 8 MB semi-spaces, on the Node running the tests', () => {
     // Node 24 lets each semi-space grow to 64 MB on a machine of several GB, Node 20 and 22 to
     // 16 MB: the young generation is resident under load. docs/adr/node-24-memory.md has the
-    // measurements. Two semi-spaces of 8 MB, and a page or so V8 counts beside them.
+    // measurements. Two semi-spaces of 8 MB, and the few pages V8 counts beside them, fewer or
+    // more from one run to the next; the next setting up, 16 MB, would be twice the space.
     const { nodeOptions } = startCommand();
-    expect(largestNewSpace(nodeOptions)).toBeLessThanOrEqual(2 * 8 * MB + MB);
+    expect(largestNewSpace(nodeOptions)).toBeLessThanOrEqual(2 * 8 * MB + 4 * MB);
   }, 60_000);
 });
