@@ -85,7 +85,8 @@ export function interpretResponse<N extends OperationName>(operation: N, httpSta
     if (blames(httpStatus) === 'backend' && !KNOWN_BUSINESS_CODES.has(problem.code)) {
       return { kind: 'failed', error: new HttpStatusError(operation, httpStatus) };
     }
-    const current = currentStatus.safeParse(body.result);
+    // Most refusals carry no result at all; zod would make (and throw away) an error to say so.
+    const current = isObject(body.result) ? currentStatus.safeParse(body.result) : undefined;
     return {
       kind: 'refused',
       error: new BusinessError(
@@ -93,7 +94,7 @@ export function interpretResponse<N extends OperationName>(operation: N, httpSta
         problem.code,
         problem.detail,
         problem.fields,
-        current.success ? current.data : undefined,
+        current?.success ? current.data : undefined,
         httpStatus,
       ),
     };

@@ -444,6 +444,24 @@ describe('abort and close', () => {
   });
 });
 
+describe('errors of a failed call', () => {
+  it('carry no frames of their own, and leave the stack limit of other errors as it was', async () => {
+    const { client } = recordingClient(server.url, { maxAttempts: 1, attemptTimeoutMs: 100 });
+    const limit = Error.stackTraceLimit;
+    const errors: Error[] = [];
+    for (const handler of [text(404, '{"status":"error","errors":{"campaignNotFound":"no such campaign"}}'), text(200, 'not json'), hang, reset, text(503, 'x')]) {
+      server.respond(handler);
+      errors.push((await failure(client.get(TOKEN, { ymCampaignId: 7 }))).error);
+    }
+    expect(errors.map((e) => e.constructor.name)).toEqual(['BusinessError', 'MalformedResponseError', 'TimeoutError', 'NetworkError', 'HttpStatusError']);
+    for (const error of errors) expect(error.stack).toBe(`${error.name}: ${error.message}`);
+    // What the socket said keeps its own stack, as its cause.
+    expect(String((errors[3]!.cause as Error).stack)).toMatch(/\n\s+at /);
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(new Error('plain').stack).toMatch(/\n\s+at /);
+  });
+});
+
 describe('the partner token', () => {
   it('never appears in error messages, even when the backend echoes it', async () => {
     const echo: Handler = (req, res) => {
