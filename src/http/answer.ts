@@ -35,11 +35,6 @@ export interface AnswerOptions {
   compression: boolean;
   /** What lives as long as the body (a remembered answer): its compressed copies are kept with it. */
   owner?: object;
-  /**
-   * The body as text, when the caller holds it: sent as is, Node writes it with the headers in one
-   * piece (bytes go as a second piece of the same write).
-   */
-  text?: string;
 }
 
 /**
@@ -65,8 +60,7 @@ export function writeAnswer(req: IncomingMessage, res: ServerResponse, headers: 
   if (!coding || coding === 'identity') {
     headers['content-length'] = bytes.length;
     res.writeHead(200, headers);
-    if (options.text === undefined) res.end(bytes);
-    else res.end(options.text, 'utf8');
+    res.end(bytes);
     return;
   }
   const send = (encoded: Buffer) => {

@@ -78,8 +78,11 @@ export interface CachePolicy {
 
 /** A remembered answer, as the writer sends it. */
 export interface RememberedAnswer {
-  readonly body: string;
-  /** The body encoded once, sent as these bytes to every request it answers. */
+  /**
+   * The body encoded once, sent as these bytes to every request it answers. Its text is not kept:
+   * sent as text, a body that is not ASCII (a feed's Russian cards) would be encoded again for
+   * each request, and the store would hold it twice while counting once.
+   */
   readonly bytes: Buffer;
   /** A strong validator of the body, for HTTP caches (`ETag`). */
   readonly etag: string;
@@ -245,7 +248,6 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       // Made from data that changed while it ran: not remembered.
       for (const freshness of facts.freshness) if (!freshness.fresh()) return undefined;
       const entry: Entry = {
-        body,
         bytes: Buffer.from(body, 'utf8'),
         etag: etagOf(body),
         operationName: prepared.operation.name?.value,

@@ -244,7 +244,6 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
       const writing = writeAnswer(req, res, { ...cors, ...negotiated.headers, ...cachingHeaders(caller, transport, remembered) }, remembered.bytes, {
         compression: options.compression,
         owner: remembered,
-        text: remembered.body,
       });
       if (writing) await writing;
       options.recordUnexecuted({ requestId, path: 'remembered', operationName: remembered.operationName, operationType: remembered.operationType, durationMs: performance.now() - started });
