@@ -4,7 +4,8 @@
  * reach, and scripts/layer-rules.ts that no folders import each other, even through others.
  * docs/architecture.md says what each folder owns and why the layers are these.
  *
- *   text, bounded          quoting and the text rule; the bounded stores: import nothing of ours
+ *   text, bounded, errors  quoting and the text rule; the bounded stores; errors made without a
+ *                          stack: import nothing of ours
  *   secrets                the keyed hashes of tokens and app keys: import only the bounded stores
  *   tracing                OpenTelemetry: spans, their bounds, propagation
  *   campaign-api           the REST contract and its client (traced)
@@ -70,6 +71,13 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/text/' },
     },
     {
+      name: 'errors-imports-nothing',
+      severity: 'error',
+      comment: 'How an error about a request is made without a stack sits below every layer that makes one, the REST client included.',
+      from: { path: '^src/errors/' },
+      to: { path: '^src/', pathNot: '^src/errors/' },
+    },
+    {
       name: 'bounded-imports-nothing',
       severity: 'error',
       comment: 'The bounded stores sit below every layer, so that any of them can keep things through them.',
@@ -111,7 +119,7 @@ module.exports = {
       severity: 'error',
       comment: 'The emulator implements the REST API from its contract; it knows nothing of the BFF.',
       from: { path: '^src/emulator/', pathNot: '^src/emulator/main\\.ts$' },
-      to: { path: '^src/', pathNot: ['^src/emulator/', '^src/text/', '^src/campaign-api/(index|operations|openapi|enums|field-rules|campaign-fields|issue-messages|errors|api)\\.ts$'] },
+      to: { path: '^src/', pathNot: ['^src/emulator/', '^src/text/', '^src/errors/', '^src/campaign-api/(index|operations|openapi|enums|field-rules|campaign-fields|issue-messages|errors|api)\\.ts$'] },
     },
     {
       name: 'contract-is-not-the-client',
@@ -124,7 +132,7 @@ module.exports = {
       name: 'campaign-api-below-graphql',
       severity: 'error',
       from: { path: '^src/campaign-api/' },
-      to: { path: '^src/', pathNot: ['^src/campaign-api/', '^src/text/', '^src/tracing/'] },
+      to: { path: '^src/', pathNot: ['^src/campaign-api/', '^src/text/', '^src/tracing/', '^src/errors/'] },
     },
     {
       name: 'tracing-below-the-client',
@@ -153,7 +161,7 @@ module.exports = {
       severity: 'error',
       comment:
         'The configuration declares the settings of the infrastructure and reads the limits it declares (a trace text bound, the Redis URL forms): the infrastructure is handed its settings and never imports the configuration back.',
-      from: { path: '^src/(text|bounded|secrets|tracing|campaign-api|observability|http|cache)/' },
+      from: { path: '^src/(text|bounded|errors|secrets|tracing|campaign-api|observability|http|cache)/' },
       to: { path: CONFIG },
     },
     {

@@ -1,5 +1,6 @@
-import { GraphQLError, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { TypeInfo, type GraphQLError, visit, visitWithTypeInfo, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { Policy } from '../pipeline/types.js';
+import { clientError } from '../graphql/errors.js';
 
 /**
  * What an app key reaches: the public offer feed and the category directory, nothing else.
@@ -60,7 +61,7 @@ export function forbiddenForApps(schema: GraphQLSchema, document: DocumentNode):
 
 export function forbiddenError(coordinates: string[]): GraphQLError {
   const listed = coordinates.slice(0, 10).join(', ') + (coordinates.length > 10 ? `, and ${coordinates.length - 10} more` : '');
-  return new GraphQLError(
+  return clientError(
     `An app key (X-App-Key) reaches only Query.offerFeed and Query.categories; this operation asks for ${listed}. Partner fields and mutations need the partner's own token (Authorization: Bearer <token>) on the partner's server.`,
     { extensions: { code: FORBIDDEN, fields: coordinates, http: { status: 403 } } },
   );

@@ -1,17 +1,14 @@
 import type { BusinessErrorCode, CampaignStatus, UnknownEnumValue } from './enums.js';
 import type { OperationName } from './operations.js';
+import { framesAgain, noFrames } from '../errors/stackless.js';
 
 /**
  * Everything the client throws. Messages name the operation and what went wrong, never the
  * partner token or the request body.
  *
- * Made without a stack: each is the outcome of one backend call (an answer read, a timer, a
- * socket's error, kept as `cause`), made by the call's own state machine, so its frames would name
- * that machine and never the code that asked. Capturing them was most of what a refused call cost
- * (a list of unknown ids makes one per id), and a GraphQL error built from one reads its stack,
- * which formats it through the source maps. The log keeps stacks for bugs only
- * (observability/failures.ts), and these are not bugs. `stack` still reads as the error's name and
- * message.
+ * Made without a stack (errors/stackless.ts): each is the outcome of one backend call (an answer
+ * read, a timer, a socket's error, kept as `cause`), made by the call's own state machine, so its
+ * frames would name that machine and never the code that asked.
  */
 export abstract class CampaignApiError extends Error {
   abstract readonly kind: string;
@@ -20,10 +17,9 @@ export abstract class CampaignApiError extends Error {
     message: string,
     options?: { cause?: unknown },
   ) {
-    const frames = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
+    const frames = noFrames();
     super(`${operation}: ${message}`, options);
-    Error.stackTraceLimit = frames;
+    framesAgain(frames);
     this.name = new.target.name;
   }
 }

@@ -1,8 +1,8 @@
-import { GraphQLError } from 'graphql';
 import { isUnknownEnumValue, type CampaignDetails, type UnknownEnumValue } from '../campaign-api/index.js';
 import type { GraphQLContext } from '../schema/context.js';
 import { UNKNOWN_CURRENCY, UNKNOWN_VALUE } from '../schema/enum-values.js';
 import type { CampaignRef } from '../schema/models.js';
+import { clientError } from '../graphql/errors.js';
 
 /** A backend enum value as the schema's internal value: unknown ones become `UNKNOWN`. */
 export function known<T extends string>(value: T | UnknownEnumValue): T | typeof UNKNOWN_VALUE {
@@ -43,7 +43,7 @@ function withRecord<T>(ref: CampaignRef, ctx: GraphQLContext, pick: (details: Ca
   if (ref.details) return pick(ref.details);
   return ctx.loaders.details.load(ref.ymCampaignId).then((details) => {
     if (details) return pick(details);
-    throw new GraphQLError(`Campaign ${ref.ymCampaignId} no longer exists for this partner.`, {
+    throw clientError(`Campaign ${ref.ymCampaignId} no longer exists for this partner.`, {
       extensions: { code: 'CAMPAIGN_NOT_FOUND' },
     });
   });

@@ -1,4 +1,3 @@
-import { GraphQLError } from 'graphql';
 import { MAX_PAGE_LIMIT, type CampaignStatus, type UnknownEnumValue } from '../campaign-api/index.js';
 import { known } from './backend-values.js';
 import type { GraphQLContext } from '../schema/context.js';
@@ -8,6 +7,7 @@ import { LIMIT_ERROR_CODE } from '../graphql/limits/index.js';
 import { type CursorScope } from '../graphql/pagination.js';
 import { campaignPosition, type CampaignPosition } from './positions.js';
 import { campaignRef } from './campaign-ref.js';
+import { clientError } from '../graphql/errors.js';
 
 type Row = { ymCampaignId: number; campaignStatus: CampaignStatus | UnknownEnumValue };
 const ref = (row: Row): CampaignRef => campaignRef(row.ymCampaignId, row.campaignStatus);
@@ -75,7 +75,7 @@ async function wholeList(ctx: GraphQLContext, argument: 'status' | 'after'): Pro
   // The cost limit cannot see this fan-out before the total is known: bound it here.
   const max = ctx.limits.maxStatusScan;
   if (first.total > max) {
-    throw new GraphQLError(
+    throw clientError(
       argument === 'status'
         ? `Argument "status" filters at most ${max} campaigns (${Math.ceil(max / MAX_PAGE_LIMIT)} list calls); this partner has ${first.total}. Page without the filter instead.`
         : `Argument "after" points into a list that changed; finding its place reads at most ${max} campaigns and this partner has ${first.total}. Start again without "after".`,

@@ -1,8 +1,7 @@
-import { GraphQLError } from 'graphql';
 import { UnauthenticatedError } from '../campaign-api/index.js';
 import { quote } from '../text/received-value.js';
 import { checkedLocale } from '../campaigns/discount-label.js';
-import { badArgument, noTokenError } from '../graphql/errors.js';
+import { badArgument, clientError, noTokenError } from '../graphql/errors.js';
 import type {
   OfferConnectionResolvers,
   OfferEdgeResolvers,
@@ -44,7 +43,7 @@ function shownOn(item: FeedItem, platform: string): boolean {
 export const offerFeedQuery: Pick<QueryResolvers, 'offerFeed'> = {
   offerFeed: async (_root, { first, after, categoryId, platform, locale }, ctx) => {
     const apps = ctx.apps;
-    if (!apps) throw new GraphQLError('The offer feed is not configured on this server.', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+    if (!apps) throw clientError('The offer feed is not configured on this server.', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
     const tokens = apps.app ? apps.app.partnerTokens : ctx.token ? [ctx.token] : null;
     if (!tokens) throw noTokenError(ctx.tokenProblem);
     const size = pageSize(first, DEFAULT_PAGE, MAX_PAGE);
@@ -61,7 +60,7 @@ export const offerFeedQuery: Pick<QueryResolvers, 'offerFeed'> = {
     } catch (error) {
       // The app's tokens are the server's configuration, not the caller's: say so, not "send a token".
       if (apps.app && error instanceof UnauthenticatedError) {
-        throw new GraphQLError(
+        throw clientError(
           `The campaign API does not accept the partner token configured for the app "${apps.app.name}"; the server's operators must fix APP_KEYS_FILE.`,
           { extensions: { code: 'APP_KEY_MISCONFIGURED' } },
         );

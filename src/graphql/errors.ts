@@ -1,4 +1,5 @@
-import { GraphQLError, Kind, print, type ASTNode, type GraphQLFormattedError } from 'graphql';
+import { GraphQLError, Kind, print, type ASTNode, type GraphQLErrorOptions, type GraphQLFormattedError } from 'graphql';
+import { stackless } from '../errors/stackless.js';
 import { QUOTE_LIMIT, quote, shorten } from '../text/received-value.js';
 
 /** `extensions.code` of the top-level errors this API raises itself. */
@@ -18,6 +19,16 @@ export const ErrorCode = {
 } as const;
 
 /**
+ * An error this API tells a client about its request (a refusal, a bad argument, a field that
+ * failed), made without a stack (errors/stackless.ts): a flood of refused requests costs what
+ * refusing takes, not a stack captured twice per refusal (graphql-js captures one of its own).
+ * Given an `originalError`, the error keeps that one's stack, as graphql-js does.
+ */
+export function clientError(message: string, options?: GraphQLErrorOptions): GraphQLError {
+  return stackless(() => new GraphQLError(message, options));
+}
+
+/**
  * A value the backend returned that an output scalar cannot represent (a colour that is not a
  * colour). Thrown from scalar serialisation, so the field fails as a bad backend answer rather
  * than as an internal error.
@@ -33,7 +44,7 @@ export class BadBackendValueError extends Error {
 export type TokenProblem = 'missing' | 'malformed';
 
 export function noTokenError(problem: TokenProblem): GraphQLError {
-  return new GraphQLError(
+  return clientError(
     problem === 'malformed'
       ? 'The Authorization header is malformed: send it as "Bearer <token>", a single token without spaces.'
       : 'A partner token is required: send it as the Authorization header, "Bearer <token>".',
@@ -43,7 +54,7 @@ export function noTokenError(problem: TokenProblem): GraphQLError {
 
 /** A field argument outside its contract; the message names the argument and what came. */
 export function badArgument(argument: string, message: string): GraphQLError {
-  return new GraphQLError(`Argument "${argument}" ${message}`, {
+  return clientError(`Argument "${argument}" ${message}`, {
     extensions: { code: ErrorCode.BAD_USER_INPUT, argument },
   });
 }
@@ -291,8 +302,8 @@ export function createErrorFormatter(...describers: ErrorDescriber[]): ErrorForm
     toGraphQLError(error) {
       if (error instanceof GraphQLError) return error;
       const known = describe(error);
-      if (known) return new GraphQLError(known.message, { extensions: known.extensions, originalError: error as Error });
-      return new GraphQLError('Internal server error.', { extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } });
+      if (known) return clientError(known.message, { extensions: known.extensions, originalError: error as Error });
+      return clientError('Internal server error.', { extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } });
     },
   };
 }

@@ -1,16 +1,16 @@
 import {
-  GraphQLError,
   coerceInputValue,
   isInputType,
   isNonNullType,
   print,
   typeFromAST,
+  type GraphQLError,
   type GraphQLSchema,
   type VariableDefinitionNode,
 } from 'graphql';
 import { inspect } from 'graphql/jsutils/inspect.js';
 import { QUOTE_LIMIT, preview, quote } from '../text/received-value.js';
-import { ErrorCode } from './errors.js';
+import { clientError, ErrorCode } from './errors.js';
 
 /**
  * Variable coercion with messages this API owns. graphql-js writes the whole received value into
@@ -38,7 +38,7 @@ export function firstVariableError(
   let found: GraphQLError | undefined;
   // Thrown out of coerceInputValue too, which would otherwise go on through the whole value.
   const stop = (definition: VariableDefinitionNode, message: string, originalError?: Error) => {
-    found = new GraphQLError(message, {
+    found = clientError(message, {
       nodes: definition,
       ...(originalError ? { originalError } : {}),
       extensions: { code: ErrorCode.BAD_USER_INPUT, http: { status: 400 } },

@@ -14,6 +14,7 @@ import {
 } from 'graphql';
 import { BoundedMemory } from '../bounded/index.js';
 import type { KnownDocument } from './types.js';
+import { clientError } from '../graphql/errors.js';
 
 /**
  * The one document cache of the process: a text is parsed within the token limit (first, before
@@ -99,7 +100,7 @@ class Known implements KnownDocument {
       : this.#count === 0
         ? 'The document has no operation to run.'
         : 'The document has several operations: name the one to run in "operationName".';
-    return new GraphQLError(message, { extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } });
+    return clientError(message, { extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } });
   }
 
   memo<T>(key: string, make: () => T): T {
@@ -125,7 +126,7 @@ function throughPositions(source: Source | undefined, positions: readonly number
 function coded(error: GraphQLError, code: string, extra: Record<string, unknown> = {}, hideSuggestions = false): GraphQLError {
   // graphql-js ends a message with its suggestions: `Cannot query field "x" on type "Query". Did you mean "y"?`
   const message = hideSuggestions ? error.message.replace(/ Did you mean .+\?$/s, '') : error.message;
-  return new GraphQLError(message, {
+  return clientError(message, {
     nodes: error.nodes,
     source: throughPositions(error.source, error.positions),
     positions: error.positions,
@@ -161,7 +162,7 @@ export function createDocumentCache(options: DocumentCacheOptions): DocumentCach
       document = parse(text, { maxTokens: options.maxTokens });
     } catch (error) {
       // graphql-js parses recursively: a document nested deep enough overflows the stack first.
-      if (error instanceof RangeError) return { errors: [new GraphQLError('Syntax Error: the document nests too deeply to be read.', { extensions: { code: 'GRAPHQL_PARSE_FAILED', limit: 'depth' } })] };
+      if (error instanceof RangeError) return { errors: [clientError('Syntax Error: the document nests too deeply to be read.', { extensions: { code: 'GRAPHQL_PARSE_FAILED', limit: 'depth' } })] };
       if (!(error instanceof GraphQLError)) throw error;
       // graphql-js says so in words only: "Document contains more that N tokens. Parsing aborted."
       const limit = / tokens\. Parsing aborted\.$/.test(error.message) ? { limit: 'tokens' } : {};
@@ -172,7 +173,7 @@ export function createDocumentCache(options: DocumentCacheOptions): DocumentCach
       errors = validate(options.schema, document, rules);
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
-      errors = [new GraphQLError('The document nests too deeply to be validated.', { extensions: { limit: 'depth' } })];
+      errors = [clientError('The document nests too deeply to be validated.', { extensions: { limit: 'depth' } })];
     }
     if (errors.length) return { errors: errors.map((error) => coded(error, 'GRAPHQL_VALIDATION_FAILED', {}, options.hideSuggestions)) };
     return new Known(text, document);

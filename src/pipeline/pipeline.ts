@@ -7,6 +7,7 @@ import type { TrustedDocuments } from './trusted-documents.js';
 import { Repeats } from './repeats.js';
 import { createVerdictCache, variablesKeyOf, type OperationVerdict } from './verdicts.js';
 import type { CallerKind, DocumentOrigin, KnownDocument, NamedDocument, OperationRequest, Policy, Refusal, Situation, Transport } from './types.js';
+import { clientError } from '../graphql/errors.js';
 
 /**
  * The request pipeline: the one place where every rule that decides whether and how a GraphQL
@@ -89,7 +90,7 @@ const persistedQueryNotFound = (): Refusal => ({
   // The automatic persisted queries protocol: the client sends the text with the hash next.
   status: 200,
   headers: { 'cache-control': 'private, no-cache, must-revalidate' },
-  errors: [new GraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } })],
+  errors: [clientError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } })],
 });
 
 /** Where a document's verdicts for one kind of caller, transport and operation are kept. */

@@ -1,8 +1,8 @@
-import { GraphQLError, NoSchemaIntrospectionCustomRule, OperationTypeNode, type GraphQLSchema } from 'graphql';
+import { NoSchemaIntrospectionCustomRule, type GraphQLError, OperationTypeNode, type GraphQLSchema } from 'graphql';
 import { estimateCost, type CostEstimate } from '../graphql/limits/cost.js';
 import { LIMIT_ERROR_CODE, limitValidationRules, type QueryLimits } from '../graphql/limits/index.js';
 import { firstVariableError, type VariableOptions } from '../graphql/variables.js';
-import { noTokenError } from '../graphql/errors.js';
+import { clientError, noTokenError } from '../graphql/errors.js';
 import { isStreaming, type Policy, type Refusal } from './types.js';
 
 /**
@@ -39,7 +39,7 @@ export interface RefusalDetails {
  */
 export const refusal = (status: number, message: string, code: string, { headers, extensions, nodes }: RefusalDetails = {}): Refusal => ({
   status,
-  errors: [new GraphQLError(message, { ...(nodes ? { nodes } : {}), extensions: { code, ...extensions } })],
+  errors: [clientError(message, { ...(nodes ? { nodes } : {}), extensions: { code, ...extensions } })],
   ...(headers ? { headers } : {}),
 });
 

@@ -1,4 +1,3 @@
-import { GraphQLError } from 'graphql';
 import { TOKEN_ACCEPTED_FOR_MS, TOKEN_REFUSED_FOR_MS, TOKEN_VERDICTS_MAX, TokenVerdicts } from '../cache/token-verdicts.js';
 import { failureFields } from '../observability/failures.js';
 import type { Logger } from '../observability/logger.js';
@@ -6,6 +5,7 @@ import { keyedHashes, type KeyedHashes } from '../secrets/index.js';
 import type { StatusEvent } from '../schema/models.js';
 import { PartnerWatch, type ReaderOptions } from './partner.js';
 import { LiveErrorCode, Watch } from './watch.js';
+import { clientError } from '../graphql/errors.js';
 
 export { LiveErrorCode, Watch } from './watch.js';
 
@@ -90,7 +90,7 @@ export class LiveStatus {
   /** The events of the partner's campaigns (only `ids` when given) from now on. */
   watch(token: string, ids: ReadonlySet<number> | null): Watch {
     if (this.#closed) {
-      throw new GraphQLError('The server is shutting down; subscribe again to reach another instance.', {
+      throw clientError('The server is shutting down; subscribe again to reach another instance.', {
         extensions: { code: LiveErrorCode.SHUTTING_DOWN },
       });
     }

@@ -1,4 +1,4 @@
-import { GraphQLError } from 'graphql';
+import type { GraphQLError } from 'graphql';
 import type { CampaignApi } from '../campaign-api/api.js';
 import { MAX_PAGE_LIMIT, UnauthenticatedError } from '../campaign-api/index.js';
 import type { TokenVerdicts } from '../cache/token-verdicts.js';
@@ -6,6 +6,7 @@ import type { BusEvent, Lead, Snapshot, StatusBus, StatusEntry } from './bus.js'
 import { statusString } from './events.js';
 import type { StatusEvent } from '../schema/models.js';
 import type { Watch } from './watch.js';
+import { clientError } from '../graphql/errors.js';
 
 /** How a partner's statuses are read and shared. */
 export interface ReaderOptions {
@@ -31,7 +32,7 @@ export interface PartnerHub {
 }
 
 function tokenRefused(): GraphQLError {
-  return new GraphQLError('The campaign API did not accept the partner token. Send a valid token as "Bearer <token>".', {
+  return clientError('The campaign API did not accept the partner token. Send a valid token as "Bearer <token>".', {
     extensions: { code: 'UNAUTHENTICATED' },
   });
 }

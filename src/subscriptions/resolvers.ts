@@ -1,7 +1,6 @@
-import { GraphQLError } from 'graphql';
 import type { GraphQLContext, LiveSource } from '../schema/context.js';
 import { known } from '../campaigns/backend-values.js';
-import { badArgument, noTokenError } from '../graphql/errors.js';
+import { badArgument, clientError, noTokenError } from '../graphql/errors.js';
 import type { CampaignStatusEventResolvers, SubscriptionResolvers } from '../schema/generated/resolvers-types.js';
 import { parseCampaignId } from '../campaigns/campaign-id.js';
 import { campaignRef } from '../campaigns/campaign-ref.js';
@@ -12,7 +11,7 @@ import { quote } from '../text/received-value.js';
 
 function parseIds(ids: readonly string[], maxIds: number): ReadonlySet<number> {
   if (ids.length > maxIds) {
-    throw new GraphQLError(`Argument "ids" has ${ids.length} ids; a subscription may watch at most ${maxIds} (omit ids to watch every campaign).`, {
+    throw clientError(`Argument "ids" has ${ids.length} ids; a subscription may watch at most ${maxIds} (omit ids to watch every campaign).`, {
       extensions: { code: LiveErrorCode.SUBSCRIPTION_LIMIT_EXCEEDED, limit: 'ids', max: maxIds },
     });
   }

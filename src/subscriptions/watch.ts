@@ -1,5 +1,6 @@
-import { GraphQLError } from 'graphql';
+import type { GraphQLError } from 'graphql';
 import type { StatusEvent, WatchItem } from '../schema/models.js';
+import { clientError } from '../graphql/errors.js';
 
 export const LiveErrorCode = {
   /** A bound of subscriptions (per connection, ids, connections per partner). */
@@ -27,7 +28,7 @@ export class Watch implements AsyncIterableIterator<WatchItem> {
     if (this.#done) return;
     if (this.ids && !this.ids.has(event.id)) return;
     if (this.#queue.length >= this.queueLimit) {
-      this.fail(new GraphQLError(`The client did not read its events: more than ${this.queueLimit} were waiting. Subscribe again.`, {
+      this.fail(clientError(`The client did not read its events: more than ${this.queueLimit} were waiting. Subscribe again.`, {
         extensions: { code: LiveErrorCode.SUBSCRIPTION_LIMIT_EXCEEDED, limit: 'queued_events' },
       }));
       return;

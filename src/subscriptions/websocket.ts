@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { GraphQLError, type ExecutionArgs, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import type { ExecutionArgs, GraphQLError, GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { CloseCode, handleProtocols, makeServer, type Context as WsContext, type ServerOptions } from 'graphql-ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Logger } from '../observability/logger.js';
@@ -10,6 +10,7 @@ import { paramsOf } from '../pipeline/params.js';
 import type { Prepared } from '../pipeline/pipeline.js';
 import type { Refusal } from '../pipeline/types.js';
 import type { OpenStream, OpenStreams } from './streams.js';
+import { clientError } from '../graphql/errors.js';
 
 export interface WebSocketOptions {
   server: Server;
@@ -122,7 +123,7 @@ export function attachWebSocket(options: WebSocketOptions) {
         const count = Object.keys(ctx.subscriptions).length;
         if (count > limits.subscriptionsPerConnection) {
           return [
-            new GraphQLError(`Too many subscriptions on this connection: at most ${limits.subscriptionsPerConnection}.`, {
+            clientError(`Too many subscriptions on this connection: at most ${limits.subscriptionsPerConnection}.`, {
               extensions: { code: 'SUBSCRIPTION_LIMIT_EXCEEDED', limit: 'subscriptions_per_connection', max: limits.subscriptionsPerConnection },
             }),
           ];

@@ -1,4 +1,3 @@
-import { GraphQLError } from 'graphql';
 import {
   BusinessError,
   CODE_CAMPAIGN_TYPES,
@@ -17,7 +16,7 @@ import {
 import { isMoney } from '../../text/money.js';
 import { quote } from '../../text/received-value.js';
 import type { GraphQLContext } from '../../schema/context.js';
-import { ErrorCode } from '../../graphql/errors.js';
+import { clientError, ErrorCode } from '../../graphql/errors.js';
 import type { UpdateCampaignInput } from '../../schema/generated/resolvers-types.js';
 import type { UserErrorModel } from '../../schema/models.js';
 import { parseCampaignId } from '../campaign-id.js';
@@ -170,7 +169,7 @@ export async function updateCampaign(ctx: GraphQLContext, input: UpdateCampaignI
   if (pinKind.length) return refused(pinKind);
   const { partnerCampaignId } = details;
   if (partnerCampaignId === undefined) {
-    throw new GraphQLError(`The campaign API did not say which partnerCampaignId campaign ${ymCampaignId} has, and needs it to change the campaign; nothing was changed.`, {
+    throw clientError(`The campaign API did not say which partnerCampaignId campaign ${ymCampaignId} has, and needs it to change the campaign; nothing was changed.`, {
       extensions: { code: ErrorCode.BACKEND_BAD_RESPONSE, reason: 'contract' },
     });
   }

@@ -1,7 +1,8 @@
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
-import { GraphQLError, type ValidationContext, type ValidationRule } from 'graphql';
+import type { GraphQLError, ValidationContext, ValidationRule } from 'graphql';
+import { clientError } from '../errors.js';
 
 export interface QueryLimits {
   maxDepth: number;
@@ -28,7 +29,7 @@ export function limitValidationRules(limits: QueryLimits, onReject?: (limit: Lim
       (context: ValidationContext | null, error: GraphQLError) => {
         onReject?.(limit);
         context?.reportError(
-          new GraphQLError(error.message.replace(/^Syntax Error: /, ''), { extensions: { code: LIMIT_ERROR_CODE, limit } }),
+          clientError(error.message.replace(/^Syntax Error: /, ''), { extensions: { code: LIMIT_ERROR_CODE, limit } }),
         );
       },
     ],
