@@ -24,6 +24,8 @@ import {
 } from './resilience.js';
 import type { RestCallTrace } from '../tracing/rest.js';
 import { failedBeforeSend, networkErrorCode, type AnswerSink, type Exchange, type Transport } from './transport.js';
+import { isWrite } from './writes.js';
+import { redact } from './redact.js';
 
 /** Why a call in flight was stopped from outside: its caller's signal, or close(). */
 export type StopReason = 'caller' | 'client-closed';
@@ -61,7 +63,7 @@ const OUTCOME_BY_KIND: Record<CampaignApiError['kind'], CallReport['outcome']> =
 };
 
 /** Where a call stands; each waiting phase has at most one timer, cleared when the phase ends. */
-type Phase = 'starting' | 'queued' | 'probe-wait' | 'attempt' | 'backoff' | 'last-backoff' | 'done';
+type Phase = 'starting' | 'queued' | 'probe-wait' | 'attempt' | 'backoff' | 'last-backoff' | 'left-on-the-wire' | 'done';
 
 /**
  * One backend call from start to end, as a state machine: the call budget (a deadline for
@@ -148,11 +150,49 @@ export class BackendCall<N extends OperationName> implements QueueWaiter, Answer
   /** Ends whatever the call waits for, at once. */
   stop(by: StopReason): void {
     this.#stoppedBy ??= by;
+    if (this.#phase === 'attempt' && by === 'caller' && !isWrite(this.name)) return this.#leaveOnTheWire();
+    if (this.#phase === 'left-on-the-wire') {
+      this.#exchange?.abort(new AbortedError(this.name, by));
+      this.host.breaker.abandoned(this.#admission);
+      return this.#release();
+    }
     // Starting or done: a call about to try again checks #stoppedBy first.
     if (this.#phase !== 'starting' && this.#phase !== 'done') this.#giveUp(new AbortedError(this.name, by));
   }
 
+  /**
+   * The caller left while this read was in the pool's hands: it hears so at once, and the exchange
+   * ends on its own, its answer dropped. Aborting one closes its connection (or, still waiting for
+   * one, the connection it is then given): each caller that left would cost as many reconnections
+   * as it had reads under way. The slot and the breaker's admission are held until the exchange
+   * ends; the attempt's timer still aborts it. A write is aborted: unsent, it must stay unsent.
+   */
+  #leaveOnTheWire(): void {
+    this.#phase = 'left-on-the-wire';
+    const error = new AbortedError(this.name, 'caller');
+    this.#tell('aborted', undefined, error);
+    this.#reject(error);
+  }
+
+  /** The exchange of a call whose caller left has ended: what it says of the backend still counts. */
+  #endedOnTheWire(verdict: 'answered' | 'failed' | 'abandoned'): void {
+    const { breaker } = this.host;
+    if (verdict === 'answered') breaker.answered(this.#admission);
+    else if (verdict === 'failed') breaker.failed(this.#admission);
+    else breaker.abandoned(this.#admission);
+    this.#release();
+  }
+
   answered(status: number, text: string): void {
+    if (this.#phase === 'left-on-the-wire') {
+      let failed: boolean;
+      try {
+        failed = interpretResponse(this.name, status, text).kind === 'failed';
+      } catch {
+        failed = false;
+      }
+      return this.#endedOnTheWire(failed ? 'failed' : 'answered');
+    }
     if (this.#phase !== 'attempt') return;
     this.#disarm();
     this.#phase = 'starting';
@@ -178,6 +218,7 @@ export class BackendCall<N extends OperationName> implements QueueWaiter, Answer
   }
 
   broke(error: Error): void {
+    if (this.#phase === 'left-on-the-wire') return this.#endedOnTheWire(isBackendFailure(this.#failureOf(error)) ? 'failed' : 'abandoned');
     if (this.#phase !== 'attempt') return;
     this.#attemptFailed(error);
   }
@@ -185,6 +226,10 @@ export class BackendCall<N extends OperationName> implements QueueWaiter, Answer
   /** The timer of the current phase ran out. */
   timedOut(): void {
     this.#timer = undefined;
+    if (this.#phase === 'left-on-the-wire') {
+      this.#exchange?.abort(new TimeoutError(this.name, this.host.settings.attemptTimeoutMs, 'attempt'));
+      return this.#endedOnTheWire('failed');
+    }
     if (this.#phase === 'backoff') {
       this.#phase = 'starting';
       return this.#tryAttempt();
@@ -256,12 +301,15 @@ export class BackendCall<N extends OperationName> implements QueueWaiter, Answer
     this.#disarm();
     this.#phase = 'starting';
     this.#exchange = undefined;
-    const failure =
-      error instanceof CampaignApiError ? error : new NetworkError(this.name, networkErrorCode(error), failedBeforeSend(error), { cause: error });
+    const failure = this.#failureOf(error);
     if (isBackendFailure(failure)) this.host.breaker.failed(this.#admission);
     else this.host.breaker.abandoned(this.#admission);
     this.traced?.attemptFailed(this.#attempts, failure.kind);
     this.#retryOrFail(failure);
+  }
+
+  #failureOf(error: unknown): CampaignApiError {
+    return error instanceof CampaignApiError ? error : new NetworkError(this.name, networkErrorCode(error), failedBeforeSend(error), { cause: error });
   }
 
   #retryOrFail(failure: CampaignApiError): void {
@@ -309,6 +357,12 @@ export class BackendCall<N extends OperationName> implements QueueWaiter, Answer
 
   #end(outcome: CallReport['outcome'] | undefined, code: string | undefined, error?: Error): void {
     if (this.#phase === 'done') return;
+    this.#release();
+    this.#tell(outcome, code, error);
+  }
+
+  /** Gives back what the call holds: its timer, its bulkhead slot, its place among the calls in flight. */
+  #release(): void {
     this.#phase = 'done';
     this.#disarm();
     this.#exchange = undefined;
@@ -317,6 +371,10 @@ export class BackendCall<N extends OperationName> implements QueueWaiter, Answer
       this.host.bulkhead.exit();
     }
     if (this.#registered) this.host.ended(this);
+  }
+
+  /** Reports how the call ended, for its caller: the metrics' and the trace's outcome. */
+  #tell(outcome: CallReport['outcome'] | undefined, code: string | undefined, error?: Error): void {
     const attempts = this.#attempts;
     if (outcome) {
       const durationMs = performance.now() - this.startedAt;
@@ -339,44 +397,4 @@ export function stopAll(calls: ReadonlySet<BackendCall<OperationName>>, by: Stop
 
 function timedOut(call: BackendCall<OperationName>): void {
   call.timedOut();
-}
-
-/**
- * An error's stack, scrubbed when it is read. Reading it here would format it (through the source
- * maps) for every failed call, though few errors are ever logged; V8 formats a stack on its first
- * read, through an accessor of the error's own, which this wraps. A stack already formatted is
- * scrubbed at once.
- */
-function scrubStackWhenRead(error: Error, scrub: (text: string) => string): void {
-  const own = Object.getOwnPropertyDescriptor(error, 'stack');
-  if (!own) return;
-  if (!own.get) {
-    if (typeof own.value === 'string') error.stack = scrub(own.value);
-    return;
-  }
-  const read = own.get;
-  Object.defineProperty(error, 'stack', {
-    configurable: true,
-    enumerable: own.enumerable,
-    get() {
-      const text: unknown = read.call(error);
-      return typeof text === 'string' ? scrub(text) : text;
-    },
-    set(value: unknown) {
-      Object.defineProperty(error, 'stack', { value, writable: true, configurable: true, enumerable: own.enumerable });
-    },
-  });
-}
-
-/** Defence in depth: whatever a backend echoed back, the token never leaves in an error's text. */
-function redact(error: CampaignApiError, token: string): void {
-  if (typeof token !== 'string' || token.length < 4) return;
-  const scrub = (text: string) => (text.includes(token) ? text.split(token).join('[redacted]') : text);
-  error.message = scrub(error.message);
-  scrubStackWhenRead(error, scrub);
-  if (error instanceof BusinessError) {
-    const mutable = error as { -readonly [K in 'detail' | 'fields']: BusinessError[K] };
-    mutable.detail = scrub(error.detail);
-    mutable.fields = error.fields.map((f) => ({ field: scrub(f.field), message: scrub(f.message) }));
-  }
 }

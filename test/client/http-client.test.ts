@@ -403,22 +403,79 @@ describe('abort and close', () => {
     expect(last()).toMatchObject({ outcome: 'aborted', attempts: 1 });
   });
 
-  it('one caller signal stops every call made with it, those in flight and those queued in the bulkhead, and frees their slots', async () => {
+  it('one caller signal stops every call made with it at once, those in flight and those queued in the bulkhead', async () => {
     server.respond(hang);
     const { client, reports } = recordingClient(server.url, { attemptTimeoutMs: 5000, budgetMs: 5000, bulkhead: { maxConcurrent: 3, maxQueue: 10 } });
     const controller = new AbortController();
     const pending = Promise.all(Array.from({ length: 6 }, () => failure(client.get(TOKEN, { ymCampaignId: 7 }, { signal: controller.signal }))));
     await sleep(50);
     expect(server.openSockets()).toBe(3);
+    const abortedAt = performance.now();
     controller.abort();
     for (const { error } of await pending) expect(error).toMatchObject({ name: 'AbortedError', by: 'caller' });
+    expect(performance.now() - abortedAt).toBeLessThan(MARGIN_MS);
     expect(reports.map((r) => r.attempts).sort()).toEqual([0, 0, 0, 1, 1, 1]);
     expect(client.breakerState()).toBe('closed');
-    // The slots were all given back: three new calls go out at once.
-    server.respond(json(200, { status: 'success', result: { ymCampaignId: 7 } }));
-    const again = await Promise.allSettled([1, 2, 3].map(() => client.get(TOKEN, { ymCampaignId: 7 })));
-    expect(server.seen.length).toBe(6);
-    expect(again.every((r) => r.status === 'rejected' && (r.reason as Error).name === 'ContractError')).toBe(true);
+    // The queued three were never sent.
+    await sleep(50);
+    expect(server.seen).toHaveLength(3);
+  });
+
+  it('reads a caller left finish on their own: their connections stay open, their slots come back as they end', async () => {
+    // A server of its own: connections are counted, and other tests' clients may still connect to the shared one.
+    const own = await startTestServer(delayed(300, json(200, { status: 'success', result: { categories: [] } })));
+    try {
+      const { client, reports } = recordingClient(own.url, { connections: 3, attemptTimeoutMs: 5000, budgetMs: 5000, bulkhead: { maxConcurrent: 3, maxQueue: 10 } });
+      const controller = new AbortController();
+      const left = Promise.all([1, 2, 3].map(() => failure(client.getCategories(TOKEN, {}, { signal: controller.signal }))));
+      await sleep(50);
+      const abortedAt = performance.now();
+      controller.abort();
+      for (const { error } of await left) expect(error).toMatchObject({ name: 'AbortedError', by: 'caller' });
+      expect(performance.now() - abortedAt).toBeLessThan(MARGIN_MS);
+      // The next three wait for the slots the first three hold, then go out on the same connections.
+      const next = await timed(Promise.all([1, 2, 3].map(() => client.getCategories(TOKEN, {}))));
+      expect(next.value).toEqual([{ categories: [] }, { categories: [] }, { categories: [] }]);
+      expect(next.ms).toBeGreaterThan(200);
+      expect(own.seen).toHaveLength(6);
+      expect(own.stats).toMatchObject({ connections: 3, cut: 0 });
+      expect(reports.map((r) => r.outcome)).toEqual(['aborted', 'aborted', 'aborted', 'success', 'success', 'success']);
+      expect(client.breakerState()).toBe('closed');
+    } finally {
+      await closeAllClients();
+      await own.close();
+    }
+  });
+
+  it('a write a caller left is aborted: its connection is closed', async () => {
+    server.respond(hang);
+    const { client, last } = recordingClient(server.url, { attemptTimeoutMs: 5000, budgetMs: 5000 });
+    const before = server.stats.cut;
+    const controller = new AbortController();
+    const pending = failure(client.start(TOKEN, { ymCampaignId: 7 }, { signal: controller.signal }));
+    await sleep(50);
+    controller.abort();
+    expect((await pending).error).toMatchObject({ name: 'AbortedError', by: 'caller' });
+    expect(last()).toMatchObject({ outcome: 'aborted', attempts: 1 });
+    await sleep(50);
+    expect(server.stats.cut - before).toBe(1);
+  });
+
+  it('a read left on the wire is still ended by its attempt timeout, which counts against the breaker', async () => {
+    server.respond(hang);
+    const { client } = recordingClient(server.url, { attemptTimeoutMs: 200, budgetMs: 5000, breaker: { consecutiveFailures: 1, halfOpenAfterMs: 5000 } });
+    const before = server.stats.cut;
+    const controller = new AbortController();
+    const pending = failure(client.get(TOKEN, { ymCampaignId: 7 }, { signal: controller.signal }));
+    await sleep(50);
+    controller.abort();
+    expect((await pending).error).toBeInstanceOf(AbortedError);
+    expect(server.stats.cut - before).toBe(0);
+    expect(client.breakerState()).toBe('closed');
+    await sleep(200 + MARGIN_MS);
+    expect(server.stats.cut - before).toBe(1);
+    expect(client.breakerState()).toBe('open');
+    expect(server.seen).toHaveLength(1);
   });
 
   it('does not call at all with a signal already aborted', async () => {

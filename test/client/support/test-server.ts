@@ -22,7 +22,8 @@ export interface TestServer {
   /** Sockets currently open towards this server. */
   openSockets(): number;
   /** Connections accepted since start, and the most requests ever handled at once. */
-  stats: { connections: number; maxInFlight: number };
+  /** Connections accepted; most requests in flight at once; responses whose connection the client closed before they were sent. */
+  stats: { connections: number; maxInFlight: number; cut: number };
   close(): Promise<void>;
 }
 
@@ -30,12 +31,15 @@ export async function startTestServer(handler: Handler = json(200, { status: 'su
   let current = handler;
   const seen: SeenRequest[] = [];
   const sockets = new Set<Socket>();
-  const stats = { connections: 0, maxInFlight: 0 };
+  const stats = { connections: 0, maxInFlight: 0, cut: 0 };
   let inFlight = 0;
   const server = http.createServer((req, res) => {
     inFlight++;
     stats.maxInFlight = Math.max(stats.maxInFlight, inFlight);
-    res.on('close', () => inFlight--);
+    res.on('close', () => {
+      inFlight--;
+      if (!res.writableFinished) stats.cut++;
+    });
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
