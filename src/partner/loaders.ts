@@ -37,12 +37,10 @@ export interface Loaders {
   listPage: DataLoader<ListPageKey, ResponseOf<'getAllCampaigns'>, string>;
 }
 
-const notFoundAsNull = (error: unknown): null => {
-  if (error instanceof BusinessError && error.code === 'campaignNotFound') return null;
-  throw error;
-};
-
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
+/** A record that does not exist loads as null; any other failure is that key's error. */
+const notFoundAsNull = (error: unknown): null | Error => (error instanceof BusinessError && error.code === 'campaignNotFound' ? null : asError(error));
 
 /**
  * The loaders of one request, each made on first use: most requests need one loader or none, and
@@ -60,16 +58,26 @@ class RequestLoaders implements Loaders {
     private readonly concurrency: number,
   ) {}
 
-  // Calls start in the batch's tick (no await before them), so a page of 100 campaigns is one batch.
-  private fanOut<K, V>(fetch: (key: K) => Promise<V>) {
+  /**
+   * Calls start in the batch's tick (no await before them), so a page of 100 campaigns is one
+   * batch. A request still waiting for its place to start backend work (server/admission.ts)
+   * waits once for the whole batch: while it waits it holds its keys, not a chain of promises per
+   * call, and what waiting requests hold is what the young generation copies and then promotes
+   * under load. `fetch` settles every failure as its key's value (an Error, or null), so each key
+   * costs one promise more than its call.
+   */
+  private fanOut<K, V>(fetch: (key: K) => Promise<V | Error>) {
     return (keys: readonly K[]): Promise<(V | Error)[]> => {
       const limiter = (this.#limiter ??= new Bulkhead(this.concurrency, Number.POSITIVE_INFINITY));
-      return Promise.all(keys.map((key) => limiter.run(fetch, key).catch(asError)));
+      const calls = () => Promise.all(keys.map((key) => limiter.run(fetch, key)));
+      const waiting = this.partner.admission();
+      // A request that left the queue still makes its calls: each is refused as its own, unsent.
+      return waiting ? waiting.then(calls, calls) : calls();
     };
   }
 
   /** A loader over `fetch`; with tracing on, each key's call runs under the resolver that asked first. */
-  private loader<K, V, C = K>(fetch: (key: K) => Promise<V>, cacheKeyFn?: (key: K) => C): DataLoader<K, V, C> {
+  private loader<K, V, C = K>(fetch: (key: K) => Promise<V | Error>, cacheKeyFn?: (key: K) => C): DataLoader<K, V, C> {
     const options = cacheKeyFn ? { cacheKeyFn } : undefined;
     if (!activeTracer()) return new DataLoader<K, V, C>(this.fanOut(fetch), options);
     const keyOf = cacheKeyFn ?? ((key: K) => key as unknown as C);
@@ -84,27 +92,23 @@ class RequestLoaders implements Loaders {
   }
 
   get details() {
-    return (this.#details ??= this.loader((id: number) => this.partner.get({ ymCampaignId: id }).catch(notFoundAsNull)));
+    return (this.#details ??= this.loader((id: number) => this.partner.get({ ymCampaignId: id }).then(undefined, notFoundAsNull)));
   }
 
   get stats() {
-    return (this.#stats ??= this.loader((id: number) => this.partner.info({ ymCampaignId: id }).catch(notFoundAsNull)));
+    return (this.#stats ??= this.loader((id: number) => this.partner.info({ ymCampaignId: id }).then(undefined, notFoundAsNull)));
   }
 
   get pins() {
     return (this.#pins ??= this.loader(
-      ({ id, status }: PinsKey) =>
-        this.partner
-          .getPinsByStatus({ ymCampaignId: id, pinStatus: status })
-          .then((r) => r.pins)
-          .catch(notFoundAsNull),
+      ({ id, status }: PinsKey) => this.partner.getPinsByStatus({ ymCampaignId: id, pinStatus: status }).then((r) => r.pins, notFoundAsNull),
       ({ id, status }) => `${id}:${status}`,
     ));
   }
 
   get listPage() {
     return (this.#listPage ??= this.loader(
-      (key: ListPageKey) => this.partner.getAllCampaigns(key),
+      (key: ListPageKey) => this.partner.getAllCampaigns(key).then(undefined, asError),
       ({ limit, offset }) => `${limit}:${offset}`,
     ));
   }

@@ -6,6 +6,12 @@ import { noTokenError, type TokenProblem } from '../graphql/errors.js';
 /** The campaign API as one request's partner sees it: token and cancellation already bound. */
 export type PartnerApi = {
   [N in OperationName]: (request: RequestOf<N>) => Promise<ResponseOf<N>>;
+} & {
+  /**
+   * The request's place to start backend work (server/admission.ts): undefined when its calls may
+   * go now, else a promise of it. Each call asks for it anyway; a batch of calls asks once first.
+   */
+  admission(): Promise<void> | undefined;
 };
 
 interface Binding {
@@ -33,6 +39,11 @@ class BoundPartnerApi {
   /** The token was accepted lately, with time left, when this request first called: its calls go at once. */
   accepted = false;
   constructor(readonly binding: Binding) {}
+
+  admission(): Promise<void> | undefined {
+    // Without a token no call is made: nothing to wait for.
+    return this.binding.token === null ? undefined : this.binding.admit?.();
+  }
 }
 /** The call itself, once admitted (server/admission.ts): a request that left the queue makes none. */
 function callNow(bound: BoundPartnerApi, name: OperationName, token: string, request: unknown): Promise<unknown> {

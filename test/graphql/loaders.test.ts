@@ -8,7 +8,7 @@ import type { PartnerApi } from '../../src/partner/partner-api.js';
  * is fetched once, and no more than `concurrency` calls are in flight. The backend is a stand-in
  * that records concurrency; what is tested is how the loaders call it.
  */
-function recordingPartner(delayMs = 5) {
+function recordingPartner(delayMs = 5, admission: () => Promise<void> | undefined = () => undefined) {
   let inFlight = 0;
   let maxInFlight = 0;
   const requested: number[] = [];
@@ -22,7 +22,7 @@ function recordingPartner(delayMs = 5) {
     if (ymCampaignId === 500) throw new Error('boom');
     return { ymCampaignId } as never;
   };
-  const partner = { get, info: get } as unknown as PartnerApi;
+  const partner = { get, info: get, admission } as unknown as PartnerApi;
   return { partner, requested, max: () => maxInFlight };
 }
 
@@ -52,6 +52,32 @@ describe('loaders', () => {
     expect(found).toEqual({ status: 'fulfilled', value: { ymCampaignId: 1 } });
     expect(missing).toEqual({ status: 'fulfilled', value: null });
     expect(failed).toMatchObject({ status: 'rejected', reason: new Error('boom') });
+  });
+
+  it("wait once per batch for the request's place, calling nothing until it comes", async () => {
+    let asked = 0;
+    let admit!: () => void;
+    const place = new Promise<void>((resolve) => (admit = resolve));
+    const backend = recordingPartner(5, () => (asked++ === 0 ? place : undefined));
+    const loaders = createLoaders(backend.partner, 8);
+    const page = Promise.all([1, 2, 3, 4, 5].map((id) => loaders.details.load(id)));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(asked).toBe(1);
+    expect(backend.requested).toEqual([]);
+    admit();
+    expect((await page).map((r) => r?.ymCampaignId)).toEqual([1, 2, 3, 4, 5]);
+    expect(backend.requested).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('make the calls of a request that left the queue, so that each is refused as its own', async () => {
+    const backend = recordingPartner(5, () => Promise.reject(new Error('left the admission queue')));
+    const loaders = createLoaders(backend.partner, 8);
+    const settled = await Promise.allSettled([1, 500].map((id) => loaders.details.load(id)));
+    expect(backend.requested).toEqual([1, 500]);
+    expect(settled).toEqual([
+      { status: 'fulfilled', value: { ymCampaignId: 1 } },
+      { status: 'rejected', reason: new Error('boom') },
+    ]);
   });
 
   it('refuse a concurrency that is not a positive integer', () => {
