@@ -259,8 +259,6 @@ export interface ErrorFormatter {
    * depends on how Apollo itself shapes an error before that.
    */
   formatGraphQLError(error: GraphQLError): GraphQLFormattedError;
-  /** The same mapping, for code that wants a GraphQLError at once. */
-  toGraphQLError(error: unknown): GraphQLError;
 }
 
 /** One formatter for the whole process, with the descriptions of the failures the domains know. */
@@ -298,12 +296,6 @@ export function createErrorFormatter(...describers: ErrorDescriber[]): ErrorForm
       const formatted = error.toJSON();
       const { http: _http, ...extensions } = formatted.extensions ?? {};
       return formatError({ ...formatted, extensions: { ...extensions, code: extensions.code ?? ErrorCode.INTERNAL_SERVER_ERROR } }, error);
-    },
-    toGraphQLError(error) {
-      if (error instanceof GraphQLError) return error;
-      const known = describe(error);
-      if (known) return clientError(known.message, { extensions: known.extensions, originalError: error as Error });
-      return clientError('Internal server error.', { extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } });
     },
   };
 }

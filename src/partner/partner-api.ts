@@ -47,13 +47,18 @@ class BoundPartnerApi {
 }
 /** The call itself, once admitted (server/admission.ts): a request that left the queue makes none. */
 function callNow(bound: BoundPartnerApi, name: OperationName, token: string, request: unknown): Promise<unknown> {
-  const { api, signal, onCall, admit } = bound.binding;
-  const send = () => {
-    onCall?.();
-    return (api[name] as AnyCall).call(api, token, request, signal ? { signal: signal() } : undefined);
-  };
-  const waiting = admit?.();
-  return waiting ? waiting.then(send, (error: unknown) => Promise.reject(new AbortedError(name, 'caller', { cause: error }))) : send();
+  const waiting = bound.binding.admit?.();
+  if (!waiting) return send(bound, name, token, request);
+  return waiting.then(
+    () => send(bound, name, token, request),
+    (error: unknown) => Promise.reject(new AbortedError(name, 'caller', { cause: error })),
+  );
+}
+
+function send(bound: BoundPartnerApi, name: OperationName, token: string, request: unknown): Promise<unknown> {
+  const { api, signal, onCall } = bound.binding;
+  onCall?.();
+  return (api[name] as AnyCall).call(api, token, request, signal ? { signal: signal() } : undefined);
 }
 
 /** The call, telling the gate what it learns of the token. */
