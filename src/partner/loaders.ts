@@ -63,8 +63,8 @@ class RequestLoaders implements Loaders {
    * batch. A request still waiting for its place to start backend work (server/admission.ts)
    * waits once for the whole batch: while it waits it holds its keys, not a chain of promises per
    * call, and what waiting requests hold is what the young generation copies and then promotes
-   * under load. `fetch` settles every failure as its key's value (an Error, or null), so each key
-   * costs one promise more than its call.
+   * under load. `fetch` settles a failure as its key's value (an Error, or null) in the same step
+   * that takes its answer, so no key needs a catch of its own.
    */
   private fanOut<K, V>(fetch: (key: K) => Promise<V | Error>) {
     return (keys: readonly K[]): Promise<(V | Error)[]> => {
