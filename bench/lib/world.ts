@@ -64,10 +64,17 @@ export async function startWorld(profile: Profile, pin: boolean): Promise<World>
   const { emulator, admin } = await startEmulator(pin);
   const bffEnv = bffEnvironment(emulator.origin);
   const start = (name: string, env: Record<string, string>, nodeArgs: string[] = profile.bffNodeArgs) => startBff({ name, env: { ...bffEnv.env, ...env }, nodeArgs, pin });
+  // The BFF's start options (its semi-space cap) for the servers that compete with it on work that
+  // allocates: with young generations of different sizes, the ratio would weigh the collector's
+  // setting as much as the code.
+  const competitorArgs = startOptions(WORKING_TREE);
   const [bff, restFloor] = await Promise.all([
     start('BFF', {}, [...profile.bffNodeArgs, ...(profile.cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [])]),
     // As many backend connections as the BFF: same resources, best use of them.
-    server('REST floor', 'bench/servers/rest-floor-server.ts', { CAMPAIGN_API_URL: emulator.origin, POOL_CONNECTIONS: String(bffEnv.backendConnections), PAGE_SIZE: String(PAGE_SIZE) }, pin, { readyPath: '/healthz' }),
+    server('REST floor', 'bench/servers/rest-floor-server.ts', { CAMPAIGN_API_URL: emulator.origin, POOL_CONNECTIONS: String(bffEnv.backendConnections), PAGE_SIZE: String(PAGE_SIZE) }, pin, {
+      readyPath: '/healthz',
+      nodeArgs: competitorArgs,
+    }),
   ]);
   const traceSink = profile.tracing ? await server('trace sink', 'bench/servers/trace-sink-server.ts', {}, pin, { core: 1 }) : undefined;
   const twins: Partial<Record<TwinTarget, Service>> = {};
@@ -82,8 +89,6 @@ export async function startWorld(profile: Profile, pin: boolean): Promise<World>
   }
   const feedBody = await warmFeedBody(bff.origin);
   const mercurius = profile.parts.has('mercurius');
-  // The BFF's start options (its semi-space cap) for the server that competes with it.
-  const mercuriusArgs = startOptions(WORKING_TREE);
   const [floor, floorLine, stockApollo, feedFloor, mercuriusLog, mercuriusQuiet] = await Promise.all([
     server('floor', 'bench/servers/floor-server.ts', { FLOOR_BODY: categoriesBody }, pin),
     server('floor with the request line', 'bench/servers/floor-server.ts', { FLOOR_BODY: categoriesBody, FLOOR_REQUEST_LINE: '1', NODE_ENV: 'production' }, pin, { discardStdout: true }),
@@ -99,7 +104,7 @@ export async function startWorld(profile: Profile, pin: boolean): Promise<World>
             'bench/servers/mercurius-server.ts',
             { CAMPAIGN_API_URL: emulator.origin, NODE_ENV: 'production', MERCURIUS_REQUEST_LOG: withLog ? '1' : '0' },
             pin,
-            { readyPath: '/healthz', discardStdout: true, nodeArgs: mercuriusArgs },
+            { readyPath: '/healthz', discardStdout: true, nodeArgs: competitorArgs },
           ),
         )
       : []),
