@@ -153,8 +153,7 @@ export class BackendCall<N extends OperationName> implements QueueWaiter, Answer
     if (this.#phase === 'attempt' && by === 'caller' && !isWrite(this.name)) return this.#leaveOnTheWire();
     if (this.#phase === 'left-on-the-wire') {
       this.#exchange?.abort(new AbortedError(this.name, by));
-      this.host.breaker.abandoned(this.#admission);
-      return this.#release();
+      return this.#endedOnTheWire('abandoned');
     }
     // Starting or done: a call about to try again checks #stoppedBy first.
     if (this.#phase !== 'starting' && this.#phase !== 'done') this.#giveUp(new AbortedError(this.name, by));

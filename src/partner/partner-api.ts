@@ -9,7 +9,8 @@ export type PartnerApi = {
 } & {
   /**
    * The request's place to start backend work (server/admission.ts): undefined when its calls may
-   * go now, else a promise of it. Each call asks for it anyway; a batch of calls asks once first.
+   * go now or will not go at all (no token, or one refused lately), else a promise of it. Each call
+   * asks for it anyway; a batch of calls asks once first.
    */
   admission(): Promise<void> | undefined;
 };
@@ -41,8 +42,17 @@ class BoundPartnerApi {
   constructor(readonly binding: Binding) {}
 
   admission(): Promise<void> | undefined {
+    const { token, admit, gate } = this.binding;
     // Without a token no call is made: nothing to wait for.
-    return this.binding.token === null ? undefined : this.binding.admit?.();
+    if (token === null || !admit) return undefined;
+    if (gate && !this.accepted) {
+      // Nor with a token refused lately: a request that will send nothing must not queue for a
+      // place ahead of requests that will. An accepted one is noted, for the calls to go at once.
+      const settled = gate.settled(token);
+      if (settled === 'refused') return undefined;
+      if (settled === 'accepted') this.accepted = true;
+    }
+    return admit();
   }
 }
 /** The call itself, once admitted (server/admission.ts): a request that left the queue makes none. */

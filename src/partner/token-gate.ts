@@ -18,23 +18,37 @@ export interface TokenGate {
   before(token: string): 'accepted' | 'tell' | 'refused' | Promise<'tell' | 'refused'>;
   /** What a call with the token told: accepted, refused, or nothing (the API did not answer: the waiting calls go). */
   after(token: string, told: TokenVerdict | 'unknown'): void;
+  /**
+   * What `before` would answer now if it is final, with nothing recorded: `accepted` (with time
+   * left) or `refused`; undefined when a call would have to go and tell.
+   */
+  settled(token: string): 'accepted' | 'refused' | undefined;
 }
 
 export function createTokenGate(verdicts: TokenVerdicts): TokenGate {
   // bounded: an entry lives only while the first call with an unknown token is in flight.
   const first = new Map<string, { told: Promise<'tell' | 'refused'>; tell: (verdict: 'tell' | 'refused') => void }>();
+  /** What the verdicts alone say of the token's calls; undefined when they say nothing yet. */
+  const known = (key: string): 'accepted' | 'tell' | 'refused' | undefined => {
+    const verdict = verdicts.get(key);
+    if (verdict === 'accepted') return verdicts.acceptedWithTimeLeft(key) ? 'accepted' : 'tell';
+    return verdict;
+  };
   return {
     before(token) {
       const key = verdicts.key(token);
-      const known = verdicts.get(key);
-      if (known === 'accepted') return verdicts.acceptedWithTimeLeft(key) ? 'accepted' : 'tell';
-      if (known === 'refused') return 'refused';
+      const said = known(key);
+      if (said) return said;
       const probe = first.get(key);
       if (probe) return probe.told;
       let tell!: (verdict: 'tell' | 'refused') => void;
       const told = new Promise<'tell' | 'refused'>((resolve) => (tell = resolve));
       first.set(key, { told, tell });
       return 'tell';
+    },
+    settled(token) {
+      const said = known(verdicts.key(token));
+      return said === 'tell' ? undefined : said;
     },
     after(token, told) {
       const key = verdicts.key(token);

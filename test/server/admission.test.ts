@@ -65,6 +65,40 @@ describe('admission of requests to backend work', () => {
     expect((await s.gql('{ campaign(id: "1") { id } }')).body.data).toMatchObject({ campaign: { id: cid(1) } });
   });
 
+  it('a request whose token the campaign API refused moments ago answers at once, without queueing for a place', async () => {
+    const admission = saturated(1);
+    stack = await startStack({ admission, env: { REQUEST_TIMEOUT_MS: '8000', BACKEND_ATTEMPT_TIMEOUT_MS: '600', BACKEND_BUDGET_MS: '6000' } });
+    const s = stack;
+    const byIds = 'query ($ids: [ID!]!) { campaignsByIds(ids: $ids) { id } }';
+    const ids = ['1', '2', '3'];
+    // The campaign API refuses the token once; the process remembers it.
+    const learnt = await s.gql(byIds, { ids }, 'a-token-the-api-refuses');
+    expect(learnt.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+
+    await s.admin('faults', { mode: 'hang', operation: 'campaigns/get' });
+    await s.resetCalls();
+    const holding = s.gql('{ campaign(id: "1") { id } }');
+    await until(() => admission.active === 1, 'a partner request holds the only place');
+
+    let waited = 0;
+    const watch = setInterval(() => (waited = Math.max(waited, admission.waiting)), 1);
+    try {
+      const refused = await s.gql(byIds, { ids }, 'a-token-the-api-refuses');
+      expect(refused.status).toBe(200);
+      expect(refused.body.data).toEqual({ campaignsByIds: null });
+      expect(refused.body.errors).toHaveLength(1);
+      expect(refused.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    } finally {
+      clearInterval(watch);
+    }
+    expect(waited).toBe(0);
+    expect(admission.active).toBe(1);
+    expect(await s.calls()).toEqual({ 'campaigns/get': 1 });
+
+    await s.admin('faults', undefined, 'DELETE');
+    expect((await holding).body.data).toMatchObject({ campaign: { id: cid(1) } });
+  });
+
   it('with two places, twelve lists of cards at once all answer right, never more than two with backend work under way', async () => {
     const admission = saturated(2);
     stack = await startStack({ admission });
