@@ -37,7 +37,10 @@ type AnyCall = (token: string, request: unknown, options?: { signal?: AbortSigna
  * rather than eleven closures: this runs for every GraphQL request.
  */
 class BoundPartnerApi {
-  /** The token was accepted lately, with time left, when this request first called: its calls go at once. */
+  /**
+   * The gate found the token accepted lately, with time left, when this request asked for its
+   * place or first called: its calls go at once.
+   */
   accepted = false;
   constructor(readonly binding: Binding) {}
 
