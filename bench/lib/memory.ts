@@ -24,10 +24,11 @@ const SETTLE_BOUND_MS = 150_000;
  * heap, which V8 gives back on its own once the process is idle (its memory reducer). On Node 24
  * the reducer's check of the allocation rate never finds an idle process's rate low, so it is
  * the reducer's watchdog that collects and releases the heap, once no collection has run for
- * 100 s: memory comes back some 100-110 s after the last load, not within the wait's first
- * seconds. Without this wait the check's peak would be the earlier load's, not that of its own
- * 50 connections. How much was carried in and how long it took to give back are reported; past
- * SETTLE_BOUND_MS the check starts anyway, and its peak then includes it.
+ * its own long while: the memory comes back well after the load ends, not within the wait's
+ * first seconds (docs/adr/node-24-memory.md). Without this wait the check's peak would be the
+ * earlier load's, not that of its own connections. How much was carried in and how long it took
+ * to give back are reported; past SETTLE_BOUND_MS the check starts anyway, and its peak then
+ * includes it.
  */
 async function settleRss(pid: number, restMb: number): Promise<MemoryCheck['settle']> {
   const carriedInMb = rssMb(pid);
