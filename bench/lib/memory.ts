@@ -14,7 +14,8 @@ import type { Scenario } from './scenarios.js';
 const SETTLED_WITHIN = 0.15;
 /**
  * How long the memory check waits for that before it starts anyway (and says so): past the
- * memory reducer's watchdog (below), with two of its checks to spare.
+ * time the memory reducer's watchdog takes to act (below), with several of the reducer's looks
+ * to spare.
  */
 const SETTLE_BOUND_MS = 150_000;
 
