@@ -29,6 +29,10 @@ import type { Caller, KnownDocument } from './types.js';
  * An answer also holds only while the data it was made from does: what a resolver read tells the
  * request (`ResponseFacts.depends`) how to know when it changed (a new copy of the category
  * directory, a new version of an offer feed), and the remembered answer gives way then.
+ *
+ * Requests for an answer that is being made wait for it rather than execute it again: a burst of
+ * the same request on a cold cache (an app's opens after a push) is executed, serialised and
+ * encoded once, and every request of it is sent the same bytes.
  */
 
 /** Whether data an answer was made from is still what a read would get now. */
@@ -195,8 +199,27 @@ export interface ResponseCache {
   remember(prepared: Prepared, body: string, facts: ResponseFacts): RememberedAnswer | undefined;
   /** The cache policy of a prepared request (kept with its document). */
   policy(prepared: Prepared): CachePolicy | null;
+  /**
+   * The answer another request is making right now under the same key: resolves to what that
+   * request remembered when this request's caller may have it then, or to undefined (execute
+   * then). Undefined when no such answer is being made.
+   */
+  beingMade(prepared: Prepared): Promise<RememberedAnswer | undefined> | undefined;
+  /**
+   * Says the answer to `prepared` is being made, so that requests for the same answer arriving
+   * meanwhile wait for it rather than execute it again; the function returned is called once the
+   * execution is over, with what it remembered (if anything).
+   */
+  making(prepared: Prepared): (remembered: RememberedAnswer | undefined) => void;
   stats(): { entries: number; bytes: number };
 }
+
+interface BeingMade {
+  readonly answer: Promise<RememberedAnswer | undefined>;
+  readonly settle: (remembered: RememberedAnswer | undefined) => void;
+}
+
+const nothingMade = () => undefined;
 
 export const etagOf = (body: string): string => `"${createHash('sha1').update(body).digest('base64url')}"`;
 
@@ -208,6 +231,8 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     dropExpired: true,
   });
   let documents = 0;
+  // bounded: one entry per answer being executed, removed when its execution ends.
+  const beingMade = new Map<string, BeingMade>();
 
   const policy = (prepared: Prepared) =>
     prepared.document.memo(`cache-policy:${prepared.operationName ?? ''}`, () => cachePolicyOf(options.schema, prepared.document, prepared.operation));
@@ -260,6 +285,28 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       if (!(ttl > 0)) return undefined;
       answers.set(key, entry, ttl);
       return entry;
+    },
+    beingMade(prepared) {
+      const key = keyOf(prepared);
+      if (key === undefined) return undefined;
+      const made = beingMade.get(key);
+      if (!made) return undefined;
+      // What a waiting request gets is a remembered answer: only for a caller a lookup would serve
+      // once it is made (a token first seen in this burst is accepted by the execution it waits for).
+      const { caller } = prepared.situation;
+      return made.answer.then((remembered) => (remembered && options.trusts(caller) ? remembered : undefined));
+    },
+    making(prepared) {
+      const key = keyOf(prepared);
+      if (key === undefined || beingMade.has(key)) return nothingMade;
+      let settle!: BeingMade['settle'];
+      const answer = new Promise<RememberedAnswer | undefined>((resolve) => (settle = resolve));
+      const made: BeingMade = { answer, settle };
+      beingMade.set(key, made);
+      return (remembered) => {
+        if (beingMade.get(key) === made) beingMade.delete(key);
+        settle(remembered);
+      };
     },
     stats: () => ({ entries: answers.size, bytes: answers.bytes }),
   };

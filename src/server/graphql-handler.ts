@@ -12,7 +12,7 @@ import type { Logger } from '../observability/logger.js';
 import type { Executors } from '../pipeline/executors.js';
 import { paramsOf, paramsOfSearch } from '../pipeline/params.js';
 import type { Pipeline, Prepared } from '../pipeline/pipeline.js';
-import { ResponseFacts, etagOf, type ResponseCache } from '../pipeline/response-cache.js';
+import { ResponseFacts, etagOf, type RememberedAnswer, type ResponseCache } from '../pipeline/response-cache.js';
 import { refusal, tokenRefusal, type TokenStanding } from '../pipeline/rules.js';
 import type { Caller, Refusal, Transport } from '../pipeline/types.js';
 import type { RequestRecord, UnexecutedRecord } from '../graphql/request-log.js';
@@ -240,21 +240,28 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
     }
 
     const remembered = options.responses.lookup(prepared);
-    if (remembered) {
-      const writing = writeAnswer(req, res, { ...cors, ...negotiated.headers, ...cachingHeaders(caller, transport, remembered) }, remembered.bytes, {
-        compression: options.compression,
-        owner: remembered,
-      });
-      if (writing) await writing;
-      options.recordUnexecuted({ requestId, path: 'remembered', operationName: remembered.operationName, operationType: remembered.operationType, durationMs: performance.now() - started });
-      return;
-    }
+    if (remembered) return sendRemembered(req, res, prepared, remembered, cors, negotiated, requestId, started);
     await execute(req, res, prepared, cors, negotiated, requestId, started);
+  }
+
+  async function sendRemembered(req: IncomingMessage, res: ServerResponse, prepared: Prepared, remembered: RememberedAnswer, cors: Readonly<Record<string, string>>, negotiated: Negotiated, requestId: string, started: number): Promise<void> {
+    const { caller, transport } = prepared.situation;
+    const writing = writeAnswer(req, res, { ...cors, ...negotiated.headers, ...cachingHeaders(caller, transport, remembered) }, remembered.bytes, {
+      compression: options.compression,
+      owner: remembered,
+    });
+    if (writing) await writing;
+    options.recordUnexecuted({ requestId, path: 'remembered', operationName: remembered.operationName, operationType: remembered.operationType, durationMs: performance.now() - started });
   }
 
   async function execute(req: IncomingMessage, res: ServerResponse, prepared: Prepared, cors: Readonly<Record<string, string>>, negotiated: Negotiated, requestId: string, started: number): Promise<void> {
     const { caller, transport } = prepared.situation;
     const lifetime = new RequestLifetime(res, options.requestTimeoutMs, options.admission, inFlight);
+    // The same answer being made by another request: wait for it, within this request's own
+    // deadline. A request that waited in vain executes itself, and does not make others wait.
+    const beingMade = options.responses.beingMade(prepared);
+    const made = beingMade ? undefined : options.responses.making(prepared);
+    let remembered: RememberedAnswer | undefined;
     const facts = new ResponseFacts();
     let contextValue: C | undefined;
     let path: 'apollo' | 'compiled' = 'apollo';
@@ -275,7 +282,9 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
       path,
     });
     try {
-      const outcome = await Promise.race([run(), lifetime.expired]);
+      const waited = beingMade ? await Promise.race([beingMade, lifetime.expired]) : undefined;
+      if (typeof waited === 'object') return await sendRemembered(req, res, prepared, waited, cors, negotiated, requestId, started);
+      const outcome = waited ?? (await Promise.race([run(), lifetime.expired]));
       if (outcome === 'timeout' || outcome === 'shutdown') {
         const lapsed =
           outcome === 'timeout'
@@ -291,7 +300,7 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
         return;
       }
       const body = serialize(outcome.data, outcome.errors, facts.extensions);
-      const remembered = outcome.errors ? undefined : options.responses.remember(prepared, body, facts);
+      remembered = outcome.errors ? undefined : options.responses.remember(prepared, body, facts);
       // An app's GET is validated for HTTP caches even when the answer could not be remembered here.
       const cacheable = remembered ?? (caller.kind === 'app' && transport === 'get' && !outcome.errors && !facts.uncacheable && options.responses.policy(prepared) ? { etag: etagOf(body) } : undefined);
       const headers = { ...cors, ...negotiated.headers, ...cachingHeaders(caller, transport, cacheable) };
@@ -299,6 +308,7 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
       if (writing) await writing;
       options.record(line(outcome.errors ?? [], outcome.data != null));
     } finally {
+      made?.(remembered);
       lifetime.end();
     }
   }

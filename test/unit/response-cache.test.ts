@@ -119,3 +119,67 @@ describe('remembered answers', () => {
     expect(responses.stats().entries).toBeLessThan(2000);
   });
 });
+
+describe('answers being made', () => {
+  const text = 'query ($id: ID!) { category(id: $id) { id name } }';
+  const body = '{"data":{"category":{"id":"1","name":"Продукты"}}}\n';
+  let accepted = new Set([TRUSTED.token, OTHER.token]);
+  const responses = () => {
+    accepted = new Set([TRUSTED.token, OTHER.token]);
+    return createResponseCache({
+      schema,
+      maxBytes: 1 << 20,
+      callerKey: (caller) => (caller.kind === 'partner' ? caller.token : undefined),
+      trusts: (caller) => caller.kind === 'partner' && accepted.has(caller.token),
+    });
+  };
+  const facts = () => {
+    const made = new ResponseFacts();
+    made.depends({ fresh: () => true });
+    return made;
+  };
+
+  it('are waited for under the same key, and the waiters get what was remembered', async () => {
+    const cache = responses();
+    const done = cache.making(prepared(text, TRUSTED, { id: '1' }));
+    const waiting = cache.beingMade(prepared(text, OTHER, { id: '1' }));
+    expect(cache.beingMade(prepared(text, TRUSTED, { id: '2' }))).toBeUndefined();
+    expect(waiting).toBeInstanceOf(Promise);
+    const remembered = cache.remember(prepared(text, TRUSTED, { id: '1' }), body, facts());
+    done(remembered);
+    expect(await waiting).toBe(remembered);
+    // Over: the next request looks the answer up, or makes it again.
+    expect(cache.beingMade(prepared(text, OTHER, { id: '1' }))).toBeUndefined();
+  });
+
+  it('give a waiter nothing when nothing was remembered, and no second maker makes others wait', async () => {
+    const cache = responses();
+    const done = cache.making(prepared(text, TRUSTED, { id: '1' }));
+    const waiting = cache.beingMade(prepared(text, OTHER, { id: '1' }));
+    const second = cache.making(prepared(text, OTHER, { id: '1' }));
+    second(undefined);
+    expect(cache.beingMade(prepared(text, OTHER, { id: '1' }))).toBeInstanceOf(Promise);
+    done(undefined);
+    expect(await waiting).toBeUndefined();
+    expect(cache.beingMade(prepared(text, OTHER, { id: '1' }))).toBeUndefined();
+  });
+
+  it('give a waiter the answer only if its caller is trusted once it is made', async () => {
+    const cache = responses();
+    accepted.delete(OTHER.token);
+    const done = cache.making(prepared(text, TRUSTED, { id: '1' }));
+    const untrusted = cache.beingMade(prepared(text, UNTRUSTED, { id: '1' }));
+    const acceptedMeanwhile = cache.beingMade(prepared(text, OTHER, { id: '1' }));
+    accepted.add(OTHER.token);
+    done(cache.remember(prepared(text, TRUSTED, { id: '1' }), body, facts()));
+    expect(await untrusted).toBeUndefined();
+    expect((await acceptedMeanwhile)?.bytes.toString()).toBe(body);
+  });
+
+  it('are never waited for where nothing may be remembered', () => {
+    const cache = responses();
+    const uncacheable = '{ campaign(id: "1") { id } }';
+    cache.making(prepared(uncacheable));
+    expect(cache.beingMade(prepared(uncacheable))).toBeUndefined();
+  });
+});
