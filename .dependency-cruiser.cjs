@@ -132,7 +132,7 @@ module.exports = {
       name: 'campaign-api-below-graphql',
       severity: 'error',
       from: { path: '^src/campaign-api/' },
-      to: { path: '^src/', pathNot: ['^src/campaign-api/', '^src/text/', '^src/tracing/', '^src/errors/'] },
+      to: { path: '^src/', pathNot: ['^src/campaign-api/', '^src/text/', '^src/tracing/', '^src/errors/', '^src/bounded/'] },
     },
     {
       name: 'tracing-below-the-client',

@@ -4,4 +4,5 @@
  * Imports nothing of ours, so every layer may keep things through it.
  */
 export { BoundedMemory, type BoundedMemoryOptions, type MemoryBound } from './memory.js';
+export { InFlight, type InFlightEntry } from './in-flight.js';
 export { checkTtl, type ExpiringStore, type ExpiringStoreBounds } from './expiring.js';

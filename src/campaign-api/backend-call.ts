@@ -22,6 +22,7 @@ import {
   type QueueWaiter,
   type ResilienceSettings,
 } from './resilience.js';
+import type { InFlightEntry } from '../bounded/index.js';
 import type { RestCallTrace } from '../tracing/rest.js';
 import { failedBeforeSend, networkErrorCode, type AnswerSink, type Exchange, type Transport } from './transport.js';
 import { isWrite } from './writes.js';
@@ -38,9 +39,8 @@ export interface CallHost {
   readonly bulkhead: Bulkhead;
   readonly paths: Readonly<Record<OperationName, string>>;
   closed(): boolean;
-  /** The call is under way (after its own checks): close() and its caller's signal can stop it. */
-  started(call: BackendCall<OperationName>): void;
-  ended(call: BackendCall<OperationName>): void;
+  /** The call is under way (after its own checks): close() and its caller's signal can stop it until it leaves the entry. */
+  started(call: BackendCall<OperationName>): InFlightEntry;
   answered(): void;
   report(entry: CallReport): void;
 }
@@ -87,7 +87,8 @@ export class BackendCall<N extends OperationName> implements QueueWaiter, Answer
   #phase: Phase = 'starting';
   #timer: NodeJS.Timeout | undefined;
   #holdsSlot = false;
-  #registered = false;
+  /** Its place among the client's calls in flight, from when it is under way until it ends. */
+  #inFlight: InFlightEntry | undefined;
   #attempts = 0;
   #admission: Admission = 'closed';
   #exchange: Exchange | undefined;
@@ -119,8 +120,7 @@ export class BackendCall<N extends OperationName> implements QueueWaiter, Answer
         new UnauthenticatedError(this.name, undefined, 'the partner token must be a non-empty string of printable ASCII characters; the call was not made'),
       );
     }
-    this.#registered = true;
-    this.host.started(this);
+    this.#inFlight = this.host.started(this);
     const joined = this.host.bulkhead.join(this);
     if (joined === 'full') {
       const { maxConcurrent, maxQueue } = this.host.settings.bulkhead;
@@ -369,7 +369,7 @@ export class BackendCall<N extends OperationName> implements QueueWaiter, Answer
       this.#holdsSlot = false;
       this.host.bulkhead.exit();
     }
-    if (this.#registered) this.host.ended(this);
+    this.#inFlight?.leave();
   }
 
   /** Reports how the call ended, for its caller: the metrics' and the trace's outcome. */
@@ -389,9 +389,10 @@ export class BackendCall<N extends OperationName> implements QueueWaiter, Answer
  * flight hands its bulkhead slot to the next queued one, which must not send a request that is
  * about to be stopped too.
  */
-export function stopAll(calls: ReadonlySet<BackendCall<OperationName>>, by: StopReason): void {
-  for (const call of calls) call.markStopped(by);
-  for (const call of calls) call.stop(by);
+export function stopAll(calls: Iterable<BackendCall<OperationName>>, by: StopReason): void {
+  const all = [...calls];
+  for (const call of all) call.markStopped(by);
+  for (const call of all) call.stop(by);
 }
 
 function timedOut(call: BackendCall<OperationName>): void {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CallListener, CallOptions, CallReport, CampaignApi } from './api.js';
+import { InFlight, type InFlightEntry } from '../bounded/index.js';
 import { BackendCall, stopAll, type CallHost } from './backend-call.js';
 import { OPERATION_NAMES, operations, type OperationName, type RequestOf, type ResponseOf } from './operations.js';
 import { Breaker, Bulkhead } from './resilience.js';
@@ -78,6 +79,20 @@ function resolveOptions(options: CampaignApiClientOptions): Settings {
   throw new TypeError(`createCampaignApiClient: invalid options: ${problems.join('; ')}`);
 }
 
+/** A call's place among the calls in flight and among its caller's signal's calls: it leaves both when it ends. */
+class SignalledCall implements InFlightEntry {
+  constructor(
+    private readonly inFlight: InFlightEntry,
+    private readonly calls: Set<BackendCall<OperationName>>,
+    private readonly call: BackendCall<OperationName>,
+  ) {}
+
+  leave(): void {
+    this.inFlight.leave();
+    this.calls.delete(this.call);
+  }
+}
+
 /**
  * The HTTP implementation of CampaignApi. Every call runs, from the outside in, under: the call
  * budget (a deadline for everything, time queued included) → the bulkhead → retries (reads and
@@ -100,9 +115,8 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
   const breaker = new Breaker(settings.breaker);
   const bulkhead = new Bulkhead(settings.bulkhead.maxConcurrent, settings.bulkhead.maxQueue);
   const paths = Object.fromEntries(OPERATION_NAMES.map((n) => [n, transport.pathOf(operations[n].path)])) as Record<OperationName, string>;
-  /** The calls in flight, for close(). */
-  // bounded: the backend calls in flight, each removed when it settles.
-  const inFlight = new Set<BackendCall<OperationName>>();
+  /** The calls in flight, for close(); each leaves when it settles. */
+  const inFlight = new InFlight<BackendCall<OperationName>>();
   /**
    * The calls in flight per caller signal. A request's signal is shared by every call it makes (51
    * for a list of cards): one listener per signal stops them all, instead of one per call.
@@ -120,9 +134,9 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
     paths,
     closed: () => closing !== undefined,
     started(call) {
-      inFlight.add(call);
+      const entry = inFlight.add(call);
       const signal = call.signal;
-      if (!signal) return;
+      if (!signal) return entry;
       let calls = bySignal.get(signal);
       if (!calls) {
         const set = (calls = new Set());
@@ -130,10 +144,7 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
         signal.addEventListener('abort', () => stopAll(set, 'caller'), { once: true });
       }
       calls.add(call);
-    },
-    ended(call) {
-      inFlight.delete(call);
-      if (call.signal) bySignal.get(call.signal)?.delete(call);
+      return new SignalledCall(entry, calls, call);
     },
     answered() {
       lastAnswered = Date.now();

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { Admission } from './admission.js';
+import { InFlight } from '../bounded/index.js';
 import { csrfProblem, writeAnswer } from '../http/answer.js';
 import { credentialsOf } from '../http/auth.js';
 import { ClientGoneError, NOT_UTF8, NOT_UTF8_MESSAGE, checkBodyHeaders, parseJsonBody, readBody, refuseBody } from '../http/body.js';
@@ -104,7 +105,7 @@ export interface GraphQLHandler {
 
 export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): GraphQLHandler {
   const { logger } = options;
-  const inFlight = new Set<RequestLifetime>();
+  const inFlight = new InFlight<RequestLifetime>();
 
   /** The answer's caching headers: public and validated for an app's GET of a cacheable answer, else never stored. */
   function cachingHeaders(caller: Caller | undefined, transport: Transport, cacheable: { etag: string } | undefined): Readonly<Record<string, string>> {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { InFlight } from '../bounded/index.js';
 import { answerClientErrors } from '../http/client-errors.js';
 import type { Logger } from '../observability/logger.js';
 import { listen } from './listen.js';
@@ -37,23 +38,21 @@ export async function serveHttp(options: HttpServingOptions, attach: (server: Se
   // Answers not yet sent when shutdown begins say `Connection: close`: a keep-alive socket then
   // closes after its last answer, instead of advertising reuse and being cut under a request the
   // client sends on it next (a reset the client cannot tell from a lost mutation).
-  const unanswered = new Set<ServerResponse>();
+  const unanswered = new InFlight<ServerResponse>();
   /** The port is closed: an idle keep-alive socket is closed as soon as it is idle. */
   let stopping = false;
-  // One listener for every answer, added with `on` (an answer closes once): no closure, nor the
-  // two objects `once` wraps a listener in, for each request.
-  function answered(this: ServerResponse): void {
-    unanswered.delete(this);
-    // An answer already under way when shutdown began still said keep-alive: close its socket
-    // now. Not while the load balancer may still send (the delay): a request it sends on a
-    // socket being closed is lost, and a POST is not sent again.
-    if (stopping) server.closeIdleConnections();
-  }
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
     if (draining) res.setHeader('connection', 'close');
     else {
-      unanswered.add(res);
-      res.on('close', answered);
+      const entry = unanswered.add(res);
+      // Added with `on` (an answer closes once): not the two objects `once` wraps a listener in.
+      res.on('close', () => {
+        entry.leave();
+        // An answer already under way when shutdown began still said keep-alive: close its socket
+        // now. Not while the load balancer may still send (the delay): a request it sends on a
+        // socket being closed is lost, and a POST is not sent again.
+        if (stopping) server.closeIdleConnections();
+      });
     }
     options.handler(req, res);
   });

@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { ServerResponse } from 'node:http';
+import type { InFlight, InFlightEntry } from '../bounded/index.js';
 import type { Admission, AdmissionTicket } from './admission.js';
 /**
  * A request's deadline and cancellation. The AbortSignal, and the listener that fires it when the
@@ -19,16 +20,17 @@ export class RequestLifetime {
   };
 
   #ticket: AdmissionTicket | undefined;
+  readonly #inFlight: InFlightEntry;
 
   constructor(
     private readonly res: ServerResponse,
     timeoutMs: number,
     private readonly admission: Admission | undefined,
-    private readonly inFlight: Set<RequestLifetime>,
+    inFlight: InFlight<RequestLifetime>,
   ) {
     this.expired = new Promise((resolve) => (this.#expire = resolve));
     this.#timer = setTimeout(() => this.#lapse('timeout', 'request deadline'), timeoutMs);
-    inFlight.add(this);
+    this.#inFlight = inFlight.add(this);
   }
 
   /** Ends the request's work now (its backend calls are aborted) and has it answered as `reason` says. */
@@ -64,7 +66,7 @@ export class RequestLifetime {
   };
 
   end(): void {
-    this.inFlight.delete(this);
+    this.#inFlight.leave();
     clearTimeout(this.#timer);
     if (this.#controller) this.res.off('close', this.#onClose);
     this.#ticket?.release();
