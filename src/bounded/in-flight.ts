@@ -56,6 +56,13 @@ export class InFlight<T> implements Iterable<T> {
     return link;
   }
 
+  /** Adds work that is a promise, which leaves once it settles. */
+  addUntilSettled(work: T & PromiseLike<unknown>): void {
+    const entry = this.add(work);
+    const leave = () => entry.leave();
+    work.then(leave, leave);
+  }
+
   /** Over the entries as they are now: any may leave while this runs (stopping one often ends it). */
   [Symbol.iterator](): Iterator<T> {
     const items: T[] = [];

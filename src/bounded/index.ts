@@ -5,4 +5,5 @@
  */
 export { BoundedMemory, type BoundedMemoryOptions, type MemoryBound } from './memory.js';
 export { InFlight, type InFlightEntry } from './in-flight.js';
+export { UnderWay } from './under-way.js';
 export { checkTtl, type ExpiringStore, type ExpiringStoreBounds } from './expiring.js';

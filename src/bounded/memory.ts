@@ -114,6 +114,10 @@ export class BoundedMemory<K extends {}, V extends {}> {
     return value;
   }
 
+  /**
+   * Deleting the last entry clears every slot the bound made room for (lru-cache's way), work in
+   * proportion to `maxEntries`: what is kept only while some work runs belongs in `UnderWay`.
+   */
   delete(key: K): boolean {
     return this.#lru.delete(key);
   }

@@ -1,4 +1,4 @@
-import { BoundedMemory } from '../bounded/index.js';
+import { UnderWay } from '../bounded/index.js';
 import type { CampaignApi } from '../campaign-api/api.js';
 import { BusinessError, MAX_PAGE_LIMIT, type CampaignDetails } from '../campaign-api/index.js';
 import type { Coordination } from '../cache/coordination.js';
@@ -53,7 +53,7 @@ export interface FeedBuilder {
 
 export function createFeedBuilder(options: FeedBuilderOptions): FeedBuilder {
   const { api, store, locals, coordination, now, fresh } = options;
-  const flights = new BoundedMemory<string, Promise<PartnerFeed | undefined>>({ maxEntries: MAX_FLIGHTS });
+  const flights = new UnderWay<string, Promise<PartnerFeed | undefined>>(MAX_FLIGHTS);
   let builds = 0;
   let failures = 0;
 
@@ -150,13 +150,9 @@ export function createFeedBuilder(options: FeedBuilderOptions): FeedBuilder {
         if (locked) await coordination.unlock(lockKey(p));
       }
     })();
-    flights.set(p, promise);
-    const done = () => {
-      if (flights.peek(p) === promise) flights.delete(p);
-    };
-    promise.then(done, done);
+    flights.enterUntilSettled(p, promise);
     return options.track(promise);
   }
 
-  return { flight, running: (p) => flights.peek(p), stats: () => ({ builds, failures }) };
+  return { flight, running: (p) => flights.get(p), stats: () => ({ builds, failures }) };
 }

@@ -1,4 +1,4 @@
-import { BoundedMemory, type ExpiringStore } from '../bounded/index.js';
+import { BoundedMemory, InFlight, type ExpiringStore } from '../bounded/index.js';
 import type { CampaignApi } from '../campaign-api/api.js';
 import type { Coordination } from '../cache/coordination.js';
 import type { KeyedHashes } from '../secrets/index.js';
@@ -71,15 +71,14 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
   const store = new FeedStore(options.store, ttlMs + maxStaleMs, options.onError);
   const partnerHash = (token: string) => options.hashes.of('feed-partner', token);
   const merged = new BoundedMemory<string, { parts: PartnerFeed[]; items: FeedItem[] }>({ maxEntries: MAX_MERGED });
-  // bounded: work under way (builds, one per partner at a time, and rebuilds after writes), each gone once settled.
-  const pending = new Set<Promise<unknown>>();
+  /** Work under way (builds, and rebuilds after writes), which closing waits for. */
+  const pending = new InFlight<Promise<unknown>>();
 
   const fresh = (entry: PartnerFeed) => now() - entry.builtAt <= ttlMs;
   const servable = (entry: PartnerFeed) => now() - entry.builtAt <= ttlMs + maxStaleMs;
 
   function track<T>(promise: Promise<T>): Promise<T> {
-    pending.add(promise);
-    void promise.finally(() => pending.delete(promise)).catch(() => {});
+    pending.addUntilSettled(promise);
     return promise;
   }
 

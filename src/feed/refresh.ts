@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BoundedMemory } from '../bounded/index.js';
+import { UnderWay } from '../bounded/index.js';
 import type { Coordination } from '../cache/coordination.js';
 import type { WriteEvents, WriteOperation } from '../campaign-api/writes.js';
 import type { FeedBuilder } from './builder.js';
@@ -51,7 +51,7 @@ export function createFeedRefresh(options: FeedRefreshOptions): FeedRefresh {
   });
 
   /** Partners whose feed is being rebuilt after a write (one loop per partner). */
-  const rebuilding = new BoundedMemory<string, true>({ maxEntries: MAX_REBUILDING });
+  const rebuilding = new UnderWay<string, true>(MAX_REBUILDING);
 
   async function invalidated(p: string, token: string): Promise<void> {
     const local = locals.of(p);
@@ -62,7 +62,7 @@ export function createFeedRefresh(options: FeedRefreshOptions): FeedRefresh {
       local.again = true;
       return;
     }
-    rebuilding.set(p, true);
+    rebuilding.enter(p, true);
     try {
       // Only feeds someone reads are rebuilt: a partner no app reads costs nothing per write.
       if (!local.entry) adopt(local, await store.get(p));
@@ -82,7 +82,7 @@ export function createFeedRefresh(options: FeedRefreshOptions): FeedRefresh {
         await coordination.publish(`${origin} ${p}`);
       } while (local.again);
     } finally {
-      rebuilding.delete(p);
+      rebuilding.leave(p, true);
     }
   }
 

@@ -269,7 +269,10 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     // the store is made again when the client sends the text again.
     const registers = params.query !== undefined && params.persisted !== undefined;
     const keep = (prepared: Prepared | Refusal): Prepared | Refusal => {
-      if (!registers && !('errors' in prepared)) repeats.set(callerKind, transport, raw, prepared);
+      // Nor is a mutation's text kept: nearly each says something new (a campaign, a pin, a lead),
+      // so keeping them would push out the reads that do repeat, and keep every write's text and
+      // values alive for thousands of requests, long enough for the young generation to promote them.
+      if (!registers && !('errors' in prepared) && prepared.operation.operation !== 'mutation') repeats.set(callerKind, transport, raw, prepared);
       return prepared;
     };
     const prepared = afterAdmission(params, situation);

@@ -9,7 +9,8 @@ import type { CallerKind, Transport } from './types.js';
  * every request before it), so what is kept is the same judgement the request would get.
  *
  * Only short texts are kept (a hash of a long one each time would cost what reading it does),
- * at most `MAX_ENTRIES` of them for each kind of caller on each transport.
+ * at most `MAX_ENTRIES` of them for each kind of caller on each transport, and no mutation's (the
+ * pipeline offers none: a write is rarely sent twice alike).
  */
 export const MAX_REPEATED_TEXT = 4096;
 const MAX_ENTRIES = 2000;

@@ -11,7 +11,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import { BoundedMemory } from '../bounded/index.js';
+import { BoundedMemory, UnderWay } from '../bounded/index.js';
 import type { Prepared } from './pipeline.js';
 import type { Caller, KnownDocument } from './types.js';
 
@@ -200,26 +200,31 @@ export interface ResponseCache {
   /** The cache policy of a prepared request (kept with its document). */
   policy(prepared: Prepared): CachePolicy | null;
   /**
-   * The answer another request is making right now under the same key: resolves to what that
-   * request remembered when this request's caller may have it then, or to undefined (execute
-   * then). Undefined when no such answer is being made.
+   * A request that found nothing to look up is about to execute: if another request is making the
+   * same answer right now, `waitFor` resolves to what that one remembered when this request's
+   * caller may have it then, or to undefined (execute then, and make no one wait). Otherwise this
+   * request makes it, so that requests for the same answer arriving meanwhile wait for it rather
+   * than execute it again, and calls `made` once its execution is over, with what it remembered
+   * (if anything).
    */
-  beingMade(prepared: Prepared): Promise<RememberedAnswer | undefined> | undefined;
-  /**
-   * Says the answer to `prepared` is being made, so that requests for the same answer arriving
-   * meanwhile wait for it rather than execute it again; the function returned is called once the
-   * execution is over, with what it remembered (if anything).
-   */
-  making(prepared: Prepared): (remembered: RememberedAnswer | undefined) => void;
+  share(prepared: Prepared): Sharing;
   stats(): { entries: number; bytes: number };
 }
+
+/** What `share` gives: the answer to wait for, or the end of this request's own making. */
+export type Sharing =
+  | { readonly waitFor: Promise<RememberedAnswer | undefined>; readonly made?: undefined }
+  | { readonly waitFor?: undefined; readonly made: (remembered: RememberedAnswer | undefined) => void };
 
 interface BeingMade {
   readonly answer: Promise<RememberedAnswer | undefined>;
   readonly settle: (remembered: RememberedAnswer | undefined) => void;
 }
 
-const nothingMade = () => undefined;
+/** Answers being made at once at most; past it a request is not waited for by later ones. */
+const MAX_BEING_MADE = 10_000;
+
+const madeAlone: Sharing = { made: () => undefined };
 
 export const etagOf = (body: string): string => `"${createHash('sha1').update(body).digest('base64url')}"`;
 
@@ -231,8 +236,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     dropExpired: true,
   });
   let documents = 0;
-  // bounded: one entry per answer being executed, removed when its execution ends.
-  const beingMade = new Map<string, BeingMade>();
+  const beingMade = new UnderWay<string, BeingMade>(MAX_BEING_MADE);
 
   const policy = (prepared: Prepared) =>
     prepared.document.memo(`cache-policy:${prepared.operationName ?? ''}`, () => cachePolicyOf(options.schema, prepared.document, prepared.operation));
@@ -286,26 +290,25 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       answers.set(key, entry, ttl);
       return entry;
     },
-    beingMade(prepared) {
+    share(prepared) {
       const key = keyOf(prepared);
-      if (key === undefined) return undefined;
-      const made = beingMade.get(key);
-      if (!made) return undefined;
-      // What a waiting request gets is a remembered answer: only for a caller a lookup would serve
-      // once it is made (a token first seen in this burst is accepted by the execution it waits for).
-      const { caller } = prepared.situation;
-      return made.answer.then((remembered) => (remembered && options.trusts(caller) ? remembered : undefined));
-    },
-    making(prepared) {
-      const key = keyOf(prepared);
-      if (key === undefined || beingMade.has(key)) return nothingMade;
+      if (key === undefined) return madeAlone;
+      const other = beingMade.get(key);
+      if (other) {
+        // What a waiting request gets is a remembered answer: only for a caller a lookup would serve
+        // once it is made (a token first seen in this burst is accepted by the execution it waits for).
+        const { caller } = prepared.situation;
+        return { waitFor: other.answer.then((remembered) => (remembered && options.trusts(caller) ? remembered : undefined)) };
+      }
       let settle!: BeingMade['settle'];
       const answer = new Promise<RememberedAnswer | undefined>((resolve) => (settle = resolve));
-      const made: BeingMade = { answer, settle };
-      beingMade.set(key, made);
-      return (remembered) => {
-        if (beingMade.get(key) === made) beingMade.delete(key);
-        settle(remembered);
+      const own: BeingMade = { answer, settle };
+      if (!beingMade.enter(key, own)) return madeAlone;
+      return {
+        made(remembered) {
+          beingMade.leave(key, own);
+          settle(remembered);
+        },
       };
     },
     stats: () => ({ entries: answers.size, bytes: answers.bytes }),

@@ -260,8 +260,7 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
     const lifetime = new RequestLifetime(res, options.requestTimeoutMs, options.admission, inFlight);
     // The same answer being made by another request: wait for it, within this request's own
     // deadline. A request that waited in vain executes itself, and does not make others wait.
-    const beingMade = options.responses.beingMade(prepared);
-    const made = beingMade ? undefined : options.responses.making(prepared);
+    const { waitFor, made } = options.responses.share(prepared);
     let remembered: RememberedAnswer | undefined;
     const facts = new ResponseFacts();
     let contextValue: C | undefined;
@@ -283,7 +282,7 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
       path,
     });
     try {
-      const waited = beingMade ? await Promise.race([beingMade, lifetime.expired]) : undefined;
+      const waited = waitFor ? await Promise.race([waitFor, lifetime.expired]) : undefined;
       if (typeof waited === 'object') return await sendRemembered(req, res, prepared, waited, cors, negotiated, requestId, started);
       const outcome = waited ?? (await Promise.race([run(), lifetime.expired]));
       if (outcome === 'timeout' || outcome === 'shutdown') {

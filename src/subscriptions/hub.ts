@@ -1,3 +1,4 @@
+import { InFlight } from '../bounded/index.js';
 import { TOKEN_ACCEPTED_FOR_MS, TOKEN_REFUSED_FOR_MS, TOKEN_VERDICTS_MAX, TokenVerdicts } from '../cache/token-verdicts.js';
 import { failureFields } from '../observability/failures.js';
 import type { Logger } from '../observability/logger.js';
@@ -48,8 +49,7 @@ export class LiveStatus {
   /** The bus is closed too: nothing more is published. */
   #busClosed = false;
   /** Publications of mutations still on their way to the bus, which closing waits for. */
-  // bounded: publications under way, each removed when the bus answered.
-  readonly #publishing = new Set<Promise<void>>();
+  readonly #publishing = new InFlight<Promise<void>>();
   #lastWarn = 0;
   readonly #hashes: KeyedHashes;
 
@@ -128,8 +128,7 @@ export class LiveStatus {
       // Other instances find the change with their next read while Redis is away.
       this.warn('could not publish a status change on the bus; delivered on this instance, found by the others\' reads', error);
     });
-    this.#publishing.add(publishing);
-    void publishing.finally(() => this.#publishing.delete(publishing));
+    this.#publishing.addUntilSettled(publishing);
   }
 
   /** `leases`: the partners this instance reads for the fleet (it holds their lease; on one instance, every partner it reads). */

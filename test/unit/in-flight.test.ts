@@ -52,6 +52,21 @@ describe('InFlight', () => {
     expect([...inFlight]).toEqual([5]);
   });
 
+  it('holds a promise added until it settles, fulfilled or rejected', async () => {
+    const inFlight = new InFlight<Promise<unknown>>();
+    let resolve!: () => void;
+    const pending = new Promise<void>((r) => (resolve = r));
+    const failing = Promise.reject(new Error('down'));
+    inFlight.addUntilSettled(pending);
+    inFlight.addUntilSettled(failing);
+    expect([...inFlight]).toEqual([pending, failing]);
+    await expect(failing).rejects.toThrow('down');
+    expect([...inFlight]).toEqual([pending]);
+    resolve();
+    await pending;
+    expect(inFlight.size).toBe(0);
+  });
+
   it('leaves nothing behind for the young generation to promote, where a long-lived Set does', () => {
     // 5,000 entries of some 600 bytes each: a Set whose table is old keeps each one it held when
     // it was replaced, and young collections promote them (about 1.5 MB here); the ring promotes

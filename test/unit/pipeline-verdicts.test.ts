@@ -86,3 +86,38 @@ describe('the operation policies judge a request once for the same values', () =
     expect(answers.map((a) => ('status' in a ? a.status : 'prepared'))).toEqual(['prepared', 'prepared', 429]);
   });
 });
+
+describe('a request text repeated byte for byte', () => {
+  /** `prepareRaw` of the text, counting the times it had to be read as JSON. */
+  const reader = () => {
+    const { pipeline } = counted();
+    let reads = 0;
+    const prepare = (raw: string) =>
+      pipeline.prepareRaw(
+        raw,
+        (text) => {
+          reads++;
+          const { query, variables } = JSON.parse(text) as { query: string; variables?: Record<string, unknown> };
+          return { query, documentId: undefined, persisted: undefined, operationName: undefined, variables };
+        },
+        situation(),
+      );
+    return { prepare, reads: () => reads };
+  };
+
+  it('is read once when it is a query, and its judgement given again', () => {
+    const { prepare, reads } = reader();
+    const raw = JSON.stringify({ query: QUERY, variables: { first: 10 } });
+    const first = prepare(raw);
+    const again = prepare(raw);
+    expect(reads()).toBe(1);
+    expect(again).toMatchObject({ variables: { first: 10 }, operation: (first as { operation: unknown }).operation });
+  });
+
+  it('is read every time when it is a mutation: a write is not kept to be judged again', () => {
+    const { prepare, reads } = reader();
+    const raw = JSON.stringify({ query: 'mutation Stop($id: ID!) { stopCampaign(id: $id) { userErrors { code } } }', variables: { id: '7' } });
+    for (const prepared of [prepare(raw), prepare(raw)]) expect(prepared).toMatchObject({ operation: { operation: 'mutation' }, variables: { id: '7' } });
+    expect(reads()).toBe(2);
+  });
+});

@@ -141,37 +141,40 @@ describe('answers being made', () => {
 
   it('are waited for under the same key, and the waiters get what was remembered', async () => {
     const cache = responses();
-    const done = cache.making(prepared(text, TRUSTED, { id: '1' }));
-    const waiting = cache.beingMade(prepared(text, OTHER, { id: '1' }));
-    expect(cache.beingMade(prepared(text, TRUSTED, { id: '2' }))).toBeUndefined();
-    expect(waiting).toBeInstanceOf(Promise);
+    const { made } = cache.share(prepared(text, TRUSTED, { id: '1' }));
+    const { waitFor } = cache.share(prepared(text, OTHER, { id: '1' }));
+    const elsewhere = cache.share(prepared(text, TRUSTED, { id: '2' }));
+    expect(elsewhere.waitFor).toBeUndefined();
+    expect(waitFor).toBeInstanceOf(Promise);
     const remembered = cache.remember(prepared(text, TRUSTED, { id: '1' }), body, facts());
-    done(remembered);
-    expect(await waiting).toBe(remembered);
+    made!(remembered);
+    elsewhere.made!(undefined);
+    expect(await waitFor).toBe(remembered);
     // Over: the next request looks the answer up, or makes it again.
-    expect(cache.beingMade(prepared(text, OTHER, { id: '1' }))).toBeUndefined();
+    expect(cache.share(prepared(text, OTHER, { id: '1' })).waitFor).toBeUndefined();
   });
 
-  it('give a waiter nothing when nothing was remembered, and no second maker makes others wait', async () => {
+  it('give a waiter nothing when nothing was remembered, and make no one wait once over', async () => {
     const cache = responses();
-    const done = cache.making(prepared(text, TRUSTED, { id: '1' }));
-    const waiting = cache.beingMade(prepared(text, OTHER, { id: '1' }));
-    const second = cache.making(prepared(text, OTHER, { id: '1' }));
-    second(undefined);
-    expect(cache.beingMade(prepared(text, OTHER, { id: '1' }))).toBeInstanceOf(Promise);
-    done(undefined);
-    expect(await waiting).toBeUndefined();
-    expect(cache.beingMade(prepared(text, OTHER, { id: '1' }))).toBeUndefined();
+    const first = cache.share(prepared(text, TRUSTED, { id: '1' }));
+    const waiting = cache.share(prepared(text, OTHER, { id: '1' }));
+    expect(waiting.made).toBeUndefined();
+    expect(cache.share(prepared(text, OTHER, { id: '1' })).waitFor).toBeInstanceOf(Promise);
+    first.made!(undefined);
+    expect(await waiting.waitFor).toBeUndefined();
+    const next = cache.share(prepared(text, OTHER, { id: '1' }));
+    expect(next.waitFor).toBeUndefined();
+    expect(next.made).toBeInstanceOf(Function);
   });
 
   it('give a waiter the answer only if its caller is trusted once it is made', async () => {
     const cache = responses();
     accepted.delete(OTHER.token);
-    const done = cache.making(prepared(text, TRUSTED, { id: '1' }));
-    const untrusted = cache.beingMade(prepared(text, UNTRUSTED, { id: '1' }));
-    const acceptedMeanwhile = cache.beingMade(prepared(text, OTHER, { id: '1' }));
+    const { made } = cache.share(prepared(text, TRUSTED, { id: '1' }));
+    const untrusted = cache.share(prepared(text, UNTRUSTED, { id: '1' })).waitFor;
+    const acceptedMeanwhile = cache.share(prepared(text, OTHER, { id: '1' })).waitFor;
     accepted.add(OTHER.token);
-    done(cache.remember(prepared(text, TRUSTED, { id: '1' }), body, facts()));
+    made!(cache.remember(prepared(text, TRUSTED, { id: '1' }), body, facts()));
     expect(await untrusted).toBeUndefined();
     expect((await acceptedMeanwhile)?.bytes.toString()).toBe(body);
   });
@@ -179,7 +182,7 @@ describe('answers being made', () => {
   it('are never waited for where nothing may be remembered', () => {
     const cache = responses();
     const uncacheable = '{ campaign(id: "1") { id } }';
-    cache.making(prepared(uncacheable));
-    expect(cache.beingMade(prepared(uncacheable))).toBeUndefined();
+    expect(cache.share(prepared(uncacheable)).made).toBeInstanceOf(Function);
+    expect(cache.share(prepared(uncacheable)).waitFor).toBeUndefined();
   });
 });
