@@ -1,4 +1,4 @@
-import { BoundedMemory, UnderWay, type ExpiringStore } from '../bounded/index.js';
+import { BoundedMemory, type ExpiringStore } from '../bounded/index.js';
 import { keyedHashes, type KeyedHashes } from '../secrets/index.js';
 import { CacheTimeoutError, withinMs } from './bounded.js';
 import type { CacheStore } from './store.js';
@@ -124,7 +124,7 @@ export class TokenVerdicts {
   readonly #now: () => number;
   readonly #shared: (SharedVerdictsOptions & { timeoutMs: number; pauseAfterTimeoutMs: number }) | undefined;
   /** Checks under way, by token key: every caller asking about the same token waits for the same one. */
-  readonly #checking = new UnderWay<string, Promise<TokenVerdict>>(MAX_CHECKING);
+  readonly #checking = new BoundedMemory<string, Promise<TokenVerdict>>({ maxEntries: MAX_CHECKING });
   /** The store is not asked before this time (it did not answer in time lately). */
   #sharedPausedUntil = -Infinity;
 
@@ -198,7 +198,12 @@ export class TokenVerdicts {
       return verdict;
     };
     check = this.#sharedLookupNow() ? this.#fromFleet(key).then((told) => told ?? asking()) : asking();
-    this.#checking.enterUntilSettled(key, check);
+    const settled = check.finally(() => {
+      if (this.#checking.peek(key) === check) this.#checking.delete(key);
+    });
+    // The check's own rejection goes to its callers; this copy only clears the entry.
+    settled.catch(() => {});
+    this.#checking.set(key, check);
     return check;
   }
 

@@ -1,4 +1,4 @@
-import { UnderWay, type ExpiringStore, type ExpiringStoreBounds } from '../bounded/index.js';
+import { BoundedMemory, type ExpiringStore, type ExpiringStoreBounds } from '../bounded/index.js';
 import type { CampaignApi } from '../campaign-api/api.js';
 import { UnauthenticatedError, isRefusal } from '../campaign-api/index.js';
 import { withinMs } from '../cache/bounded.js';
@@ -118,16 +118,16 @@ export function createCategoryDirectory(options: CategoryDirectoryOptions): Cate
     });
 
   /** Reads of the backend under way, by token key: those of the same token share one call. */
-  const reading = new UnderWay<string, Promise<Entry>>(MAX_READING);
+  const reading = new BoundedMemory<string, Promise<Entry>>({ maxEntries: MAX_READING });
   let lastFailureAt = -Infinity;
   // The last copy this process saw: served if the shared store itself is unreachable.
   let local: Entry | undefined;
 
   // Not tied to any request's AbortSignal: other requests may be waiting on the same call.
   const readWith = (token: string, key: string): Promise<Entry> => {
-    const underway = reading.get(key);
-    if (underway) return underway;
-    const call = (async () => {
+    let call = reading.get(key);
+    if (call) return call;
+    call = (async () => {
       try {
         const { categories } = await api.getCategories(token, {});
         verdicts.set(key, 'accepted');
@@ -145,9 +145,11 @@ export function createCategoryDirectory(options: CategoryDirectoryOptions): Cate
         if (error instanceof UnauthenticatedError) verdicts.set(key, 'refused');
         else if (!isRefusal(error)) lastFailureAt = now();
         throw error;
+      } finally {
+        if (reading.peek(key) === call) reading.delete(key);
       }
     })();
-    reading.enterUntilSettled(key, call);
+    reading.set(key, call);
     return call;
   };
 
