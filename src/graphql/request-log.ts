@@ -1,5 +1,5 @@
 import type { GraphQLError, GraphQLFormattedError } from 'graphql';
-import { requestLineWriter, type Logger } from '../observability/logger.js';
+import { answerSender, requestLineWriter, type Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { DOCUMENTED_OPERATIONS } from '../observability/operation-names.js';
 import { outcomeLabel } from '../observability/outcomes.js';
@@ -102,6 +102,11 @@ export function createRequestRecorder(metrics: Metrics, logger: Logger, options:
   }
 
   return {
+    /**
+     * What sends an answer whose line this recorder writes in the same turn: after the line, so
+     * that no answer is sent whose line a process killed right after could lose.
+     */
+    sendAnswer: answerSender(logger),
     /** Clients see an opaque "Internal server error."; the cause belongs in the log. */
     reportErrors(meta: RequestMeta, errors: readonly GraphQLError[]): void {
       // Judged as the client will see them: errors that get a code of their own (a backend outage,

@@ -35,7 +35,15 @@ export interface AnswerOptions {
   compression: boolean;
   /** What lives as long as the body (a remembered answer): its compressed copies are kept with it. */
   owner?: object;
+  /**
+   * Runs what writes the answer's body, now or later in the turn (after the request's log line);
+   * at once when not given. The head is set first, at once, so that an answer under way shows as
+   * sent (`headersSent`) to anything that would answer the request again.
+   */
+  send?: (write: () => void) => void;
 }
+
+const sendNow = (write: () => void) => write();
 
 /**
  * Writes `bytes` with `headers` (the answer's own, made for it: the media type's and coding's ETag,
@@ -43,6 +51,7 @@ export interface AnswerOptions {
  * being compressed.
  */
 export function writeAnswer(req: IncomingMessage, res: ServerResponse, headers: Record<string, string | number>, bytes: Buffer, options: AnswerOptions): void | Promise<void> {
+  const deliver = options.send ?? sendNow;
   const coding = options.compression && bytes.length >= COMPRESSION_THRESHOLD_BYTES ? codingFor(req.headers['accept-encoding']) : undefined;
   if (headers.etag) {
     headers.etag = typedEtag(String(headers.etag), String(headers['content-type']));
@@ -54,25 +63,25 @@ export function writeAnswer(req: IncomingMessage, res: ServerResponse, headers: 
   }
   if (headers.etag && matchesEtag(req.headers['if-none-match'], String(headers.etag))) {
     res.writeHead(304, headers);
-    res.end();
+    deliver(() => res.end());
     return;
   }
   if (!coding || coding === 'identity') {
     headers['content-length'] = bytes.length;
     res.writeHead(200, headers);
-    res.end(bytes);
+    deliver(() => res.end(bytes));
     return;
   }
-  const send = (encoded: Buffer) => {
+  const sendCoded = (encoded: Buffer) => {
     // The client may have gone while its answer was compressed.
     if (res.destroyed || res.headersSent) return;
     headers['content-encoding'] = coding;
     headers['content-length'] = encoded.length;
     res.writeHead(200, headers);
-    res.end(encoded);
+    deliver(() => res.end(encoded));
   };
   const encoded = coded(bytes, coding, options.owner);
-  return Buffer.isBuffer(encoded) ? send(encoded) : encoded.then(send);
+  return Buffer.isBuffer(encoded) ? sendCoded(encoded) : encoded.then(sendCoded);
 }
 
 const CSRF_MESSAGE =

@@ -46,11 +46,18 @@ export const DISCARD_MAX_MS = 5000;
 /**
  * Answers a request whose body is refused before it was read (too large, of a type or encoding
  * this server does not take, from a caller refused at the door). The answer (`text`, the errors
- * as the caller's formatter wrote them) goes out at once and says `Connection: close`, but it is
- * ended only once the client has sent its body, or past the discard bounds: Node closes a
- * `Connection: close` socket as soon as the answer ends.
+ * as the caller's formatter wrote them) goes out when `send` runs its writes (at once unless
+ * told) and says `Connection: close`, but it is ended only once the client has sent its body, or
+ * past the discard bounds: Node closes a `Connection: close` socket as soon as the answer ends.
  */
-export function refuseBody(req: IncomingMessage, res: ServerResponse, error: { readonly status: number; readonly headers?: Readonly<Record<string, string>> | undefined }, headers: Readonly<Record<string, string>>, text: string): void {
+export function refuseBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  error: { readonly status: number; readonly headers?: Readonly<Record<string, string>> | undefined },
+  headers: Readonly<Record<string, string>>,
+  text: string,
+  send: (write: () => void) => void = (write) => write(),
+): void {
   res.writeHead(error.status, {
     ...headers,
     ...error.headers,
@@ -59,17 +66,18 @@ export function refuseBody(req: IncomingMessage, res: ServerResponse, error: { r
     connection: 'close',
   });
   if (req.complete || req.destroyed) {
-    res.end(text);
+    send(() => res.end(text));
     return;
   }
-  res.write(text);
+  send(() => res.write(text));
   let discarded = 0;
   const done = () => {
     clearTimeout(timer);
     req.off('data', onData);
     req.off('end', done);
     req.off('error', done);
-    res.end();
+    // After the refusal's text, whenever that is sent.
+    send(() => res.end());
   };
   const onData = (chunk: Buffer) => {
     discarded += chunk.length;

@@ -5,9 +5,11 @@
  * sooner, once they fill a buffer). Every other line is still written at once, after the request
  * lines before it, so the log keeps its order and a warning or an error is never held back.
  *
- * What it trades: a process killed outright (SIGKILL, the kernel's OOM killer) loses the request
- * lines of the turn it was in; a process that exits (shutdown, a crash's exception) writes them
- * first. Never more than one turn's lines are held, and never more than `MAX_PENDING` characters.
+ * An answer waits for its line: what sends it is held too (`afterLines`) and run at the end of the
+ * turn, right after the lines are written, so a process killed outright (SIGKILL, the kernel's
+ * OOM killer) has written the line of every answer it sent, whenever it is killed. A process that
+ * exits (shutdown, a crash's exception) writes the lines it holds first. Never more than one
+ * turn's lines are held, and never more than `MAX_PENDING` characters.
  */
 
 /** Where the lines go: a synchronous destination (pino's sonic-boom in sync mode, or a test's). */
@@ -21,9 +23,26 @@ const MAX_PENDING = 64 * 1024;
 export class LineBatch {
   #pending = '';
   #scheduled = false;
+  // bounded: emptied at the end of every turn; at most the answers of one turn.
+  #sends: Array<() => void> = [];
   readonly #flushAtTurnEnd = () => {
     this.#scheduled = false;
     this.flush();
+    // Run only here, never by a flush within the turn: a send held before its line was pushed (a
+    // compressed answer's line follows it a microtask later) waits for that line too.
+    const sends = this.#sends;
+    if (sends.length === 0) return;
+    this.#sends = [];
+    let failure: { error: unknown } | undefined;
+    for (const send of sends) {
+      try {
+        send();
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    // One send's failure does not keep the others' answers; it is thrown as any callback's is.
+    if (failure) throw failure.error;
   };
 
   constructor(private readonly sink: LineSink) {
@@ -34,10 +53,22 @@ export class LineBatch {
   push(line: string): void {
     this.#pending += line;
     if (this.#pending.length >= MAX_PENDING) this.flush();
-    else if (!this.#scheduled) {
-      this.#scheduled = true;
-      setImmediate(this.#flushAtTurnEnd);
-    }
+    else this.#atTurnEnd();
+  }
+
+  /**
+   * Runs `send` at the end of this turn, in order with the others, after the lines held by then
+   * are written: for what sends an answer whose request line is pushed in the same turn.
+   */
+  afterLines(send: () => void): void {
+    this.#sends.push(send);
+    this.#atTurnEnd();
+  }
+
+  #atTurnEnd(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(this.#flushAtTurnEnd);
   }
 
   /** Writes what is held, now. */

@@ -42,6 +42,8 @@ export function syncDestination(fd = 1): pino.DestinationStream {
  * for a logger with a mixin: its lines get fields the request line's template does not know.
  */
 const ownWriting = new WeakMap<Logger, { batch: LineBatch; time: () => string }>();
+/** Where each logger made here holds its request lines, one with a mixin included. */
+const batchOf = new WeakMap<Logger, LineBatch>();
 
 /**
  * JSON logs on stdout. Anything that could carry a partner token is redacted by path, and
@@ -49,11 +51,11 @@ const ownWriting = new WeakMap<Logger, { batch: LineBatch; time: () => string }>
  *
  * Lines are written synchronously, each before the call returns (`syncDestination`), but the
  * request lines, which are written together at the end of each turn of the event loop
- * (line-batch.ts), before any other line. pino's own default is sonic-boom's asynchronous mode:
- * lines wait in memory while a write is under way in libuv's thread pool, so a crash loses them
- * (`test/unit/logger.test.ts` kills a process right after it logged) and a slow log reader lets
- * them grow without bound; and handing each batch to the thread pool and back cost more CPU per
- * request than writing it where it is made.
+ * (line-batch.ts), before any other line and before the turn's answers (`answerSender`). pino's
+ * own default is sonic-boom's asynchronous mode: lines wait in memory while a write is under way
+ * in libuv's thread pool, so a crash loses them (`test/unit/logger.test.ts` kills a process right
+ * after it logged) and a slow log reader lets them grow without bound; and handing each batch to
+ * the thread pool and back cost more CPU per request than writing it where it is made.
  */
 export function createLogger(level: string, destination?: pino.DestinationStream, options: LoggerOptions = {}): Logger {
   const batch = new LineBatch(destination ?? syncDestination());
@@ -88,6 +90,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     // Every line pino writes goes after the request lines held before it.
     batch.inOrder() as pino.DestinationStream,
   );
+  batchOf.set(logger, batch);
   if (!options.mixin) ownWriting.set(logger, { batch, time });
   return logger;
 }
@@ -127,6 +130,26 @@ function quoter(max: number): (value: string) => string {
 /** What a request id (X-Request-Id as the HTTP layer takes it, or a UUID) is made of: nothing to escape. */
 const PLAIN_ID = /^[\w.-]*$/;
 const quoteId = (id: string) => (PLAIN_ID.test(id) ? `"${id}"` : JSON.stringify(id));
+
+/** What sends an answer: called with what writes its last bytes, now or later. */
+export type AnswerSender = (send: () => void) => void;
+
+const sendNow: AnswerSender = (send) => send();
+
+/**
+ * Sends answers after their request lines: `send` runs at the end of the turn, right after the
+ * lines held then are written (line-batch.ts). For an answer whose line is written in the same
+ * turn, so that no answer is out while its line could still be lost. Where the logger writes no
+ * request line, or is not one made here, `send` runs at once.
+ */
+export function answerSender(logger: Logger): AnswerSender {
+  const batch = batchOf.get(logger);
+  if (!batch) return sendNow;
+  return (send) => {
+    if (logger.isLevelEnabled('info')) batch.afterLines(send);
+    else send();
+  };
+}
 
 /**
  * Writes the request line at level info with the logger's own destination, time, level filter

@@ -240,6 +240,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     record: ({ requestId, contextValue, ...record }) =>
       recorder.record({ meta: (contextValue as ServerContext | undefined) ?? { requestId, backend: { calls: 0 } }, ...record }),
     recordUnexecuted: (record) => recorder.recordUnexecuted(record),
+    sendAnswer: recorder.sendAnswer,
     onRefused: (reason) => metrics.limitRejections.inc({ limit: reason }),
     onRefusal: countLimits,
   });

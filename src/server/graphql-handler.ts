@@ -74,6 +74,11 @@ export interface GraphQLHandlerOptions<C> {
   format(error: GraphQLError): GraphQLFormattedError;
   record(record: ExecutedRecord): void;
   recordUnexecuted(record: UnexecutedRecord): void;
+  /**
+   * Runs what writes an answer's last bytes, now or later in the turn: given every answer whose
+   * line `record` or `recordUnexecuted` writes in the same turn (the request log's `sendAnswer`).
+   */
+  sendAnswer(send: () => void): void;
   /** Told about refusals made before the pipeline (size, type, JSON, deadline). */
   onRefused?: (reason: BodyRefusal | 'timeout') => void;
   /** Told about the pipeline's refusals. */
@@ -122,9 +127,9 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
     if (res.headersSent) return;
     const body = bodyOf(refused.errors);
     const headers = { ...cors, ...(caller?.kind === 'app' ? NO_STORE : PRIVATE), ...refused.headers };
-    if (req.method === 'POST' && !req.complete) return refuseBody(req, res, refused, headers, body);
+    if (req.method === 'POST' && !req.complete) return refuseBody(req, res, refused, headers, body, options.sendAnswer);
     res.writeHead(refused.status, { ...headers, 'content-type': negotiate(req.headers.accept).type, 'content-length': Buffer.byteLength(body, 'utf8') });
-    res.end(body, 'utf8');
+    options.sendAnswer(() => res.end(body, 'utf8'));
   }
 
   const refusalOf = (error: HttpError): Refusal => refusal(error.status, error.message, error.code, { headers: error.headers });
@@ -250,6 +255,7 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
     const writing = writeAnswer(req, res, { ...cors, ...negotiated.headers, ...cachingHeaders(caller, transport, remembered) }, remembered.bytes, {
       compression: options.compression,
       owner: remembered,
+      send: options.sendAnswer,
     });
     if (writing) await writing;
     options.recordUnexecuted({ requestId, path: 'remembered', operationName: remembered.operationName, operationType: remembered.operationType, durationMs: performance.now() - started });
@@ -304,7 +310,7 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
       // An app's GET is validated for HTTP caches even when the answer could not be remembered here.
       const cacheable = remembered ?? (caller.kind === 'app' && transport === 'get' && !outcome.errors && !facts.uncacheable && options.responses.policy(prepared) ? { etag: etagOf(body) } : undefined);
       const headers = { ...cors, ...negotiated.headers, ...cachingHeaders(caller, transport, cacheable) };
-      const writing = writeAnswer(req, res, headers, remembered?.bytes ?? Buffer.from(body, 'utf8'), { compression: options.compression, ...(remembered ? { owner: remembered } : {}) });
+      const writing = writeAnswer(req, res, headers, remembered?.bytes ?? Buffer.from(body, 'utf8'), { compression: options.compression, send: options.sendAnswer, ...(remembered ? { owner: remembered } : {}) });
       if (writing) await writing;
       options.record(line(outcome.errors ?? [], outcome.data != null));
     } finally {

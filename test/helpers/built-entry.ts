@@ -36,7 +36,7 @@ export interface BuiltEntry {
   /** The JSON log lines written so far, parsed (the banner and other text are left out). */
   logs(): Array<Record<string, any>>;
   child: ChildProcess;
-  /** Settles when the process exits: its exit code, or the signal that ended it. */
+  /** Settles when the process has exited and what it wrote is read: its exit code, or the signal that ended it. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Kills the process (SIGKILL) if it still runs and waits for it to go; for teardown. */
   stop(): Promise<void>;
@@ -75,9 +75,16 @@ export async function startBuiltEntry(options: BuiltEntryOptions = {}): Promise<
     stdout += chunk.toString();
   });
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  // Node reports the exit before it has read all the process wrote: the pipes close after. A
+  // process the command started may hold them open longer; a second after the exit is then as
+  // long as this waits.
+  const pipes = [child.stdout!, child.stderr!].map((pipe) => new Promise((resolve) => (pipe.closed ? resolve(undefined) : pipe.once('close', resolve))));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
+  ).then(async (status) => {
+    await Promise.race([Promise.all(pipes), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+    return status;
+  });
 
   const stop = async () => {
     if (command.detached) {

@@ -5,8 +5,9 @@ import { startBuiltEntry, type BuiltEntry } from '../helpers/built-entry.js';
 
 /**
  * The request log of the product as `npm start` runs it, at its default log level: a line per
- * request on stdout, there even when the process is killed right after answering. (That lines
- * are written synchronously, which an idle process cannot show, is test/unit/logger.test.ts.)
+ * request on stdout, there even when the process is killed right after answering, since an answer
+ * leaves only after its line is written. (The order of lines and answers within a turn, which a
+ * kill can catch only now and then, is test/unit/logger.test.ts.)
  */
 describe('the built entry’s request log', () => {
   let bff: BuiltEntry | undefined;

@@ -31,4 +31,41 @@ describe('LineBatch', () => {
     batch.inOrder().write('warning\n');
     expect(writes).toEqual(['request\n', 'warning\n']);
   });
+
+  it('runs what sends an answer at the end of the turn, after the lines, in order', async () => {
+    const events: string[] = [];
+    const batch = new LineBatch({ write: (text) => events.push(`line ${text.trim()}`) });
+    batch.afterLines(() => events.push('answer a'));
+    batch.push('a\n');
+    batch.afterLines(() => events.push('answer b'));
+    batch.push('b\n');
+    expect(events).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events).toEqual(['line a\nb', 'answer a', 'answer b']);
+  });
+
+  it('keeps an answer for the end of the turn when its lines are written sooner', async () => {
+    const events: string[] = [];
+    const batch = new LineBatch({ write: () => events.push('lines') });
+    batch.afterLines(() => events.push('answer'));
+    // A line written at once (a warning) writes what is held, but the answer's own line may be
+    // pushed later in the turn: the answer waits for the turn's end.
+    batch.inOrder().write('warning\n');
+    batch.push('its line\n');
+    expect(events).toEqual(['lines']);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events).toEqual(['lines', 'lines', 'answer']);
+  });
+
+  it('sends the other answers when one send throws, and throws that error as its callback', async () => {
+    const sent: string[] = [];
+    const batch = new LineBatch({ write: () => undefined });
+    batch.afterLines(() => {
+      throw new Error('write failed');
+    });
+    batch.afterLines(() => sent.push('second'));
+    const thrown = new Promise<unknown>((resolve) => process.once('uncaughtException', resolve));
+    expect(await thrown).toMatchObject({ message: 'write failed' });
+    expect(sent).toEqual(['second']);
+  });
 });

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { captureLogs } from '../helpers/log-capture.js';
-import { createLogger, requestLineWriter, type RequestLine } from '../../src/observability/logger.js';
+import { answerSender, createLogger, requestLineWriter, type RequestLine } from '../../src/observability/logger.js';
 
 const child = fileURLToPath(new URL('../fixtures/logger-child.ts', import.meta.url));
 const fifoChild = fileURLToPath(new URL('../fixtures/logger-fifo-child.ts', import.meta.url));
@@ -145,6 +145,24 @@ describe('the request line', () => {
         expect(lines.length).toBeLessThan(500);
       }
     }
+  });
+
+  it('goes out before the answer it is the line of: the answer is sent at the turn’s end, after the lines', async () => {
+    const events: string[] = [];
+    const sink = new Writable({ write: (chunk, _encoding, done) => (events.push(`line ${JSON.parse(chunk.toString()).requestId}`), done()) });
+    const logger = createLogger('info', sink);
+    const send = answerSender(logger);
+    const write = requestLineWriter(logger);
+    send(() => events.push('answer'));
+    write(cases[1]!);
+    expect(events).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events).toEqual(['line r-1', 'answer']);
+
+    // Where no request line is written, nothing waits.
+    const quiet = answerSender(createLogger('warn', sink));
+    quiet(() => events.push('answer at once'));
+    expect(events.at(-1)).toBe('answer at once');
   });
 
   it('follows the logger: nothing below info, and through pino with the trace ids where the logger has a mixin', async () => {
