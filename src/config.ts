@@ -54,6 +54,7 @@ function assemble(e: Env, context: Context) {
       admissionControl: switches.admissionControl,
     },
     heapGrowthPercent: switches.heapGrowthPercent,
+    httpWarmUp: switches.httpWarmUp,
     /** Live campaign status (subscriptions over WebSocket and SSE). */
     live: live.build(e, context),
     /** App keys, the shared offer feed, trusted documents and rate limits. */

@@ -33,6 +33,7 @@ import { createGraphQLHandler, type LandingPage } from './graphql-handler.js';
 import { createExplorer } from '../http/explorer.js';
 import { createHttpHandler, type Readiness } from './http.js';
 import { serveHttp } from './http-server.js';
+import { settleRequestShapes } from './warm-up.js';
 import { startMetricsServer, type MetricsServer } from './metrics-server.js';
 
 export { RESPONSE_CACHE_MAX_BYTES } from './answering.js';
@@ -260,6 +261,7 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     (server) => subscriptions.attach(server),
   );
   const { server, port } = serving;
+  if (config.httpWarmUp) await settleRequestShapes(server);
   let metricsServer: MetricsServer | undefined;
   if (config.metrics) {
     metricsServer = await startMetricsServer(metrics.registry, config.metrics).catch((error: unknown) => {

@@ -1,0 +1,40 @@
+import { request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * The listener serves its own /healthz a few times, one request after another, before its first
+ * client is likely to have connected. V8 settles the layout of the objects a constructor makes
+ * once it has made a few of them, from what those first objects were given; Node's request and
+ * response objects are settled by the first requests a server serves. When those arrive as a
+ * burst (the many connections of a load balancer or of a client pool opening at once), the
+ * settlement can go wrong: every request and response object made after it is then built in V8's
+ * slow dictionary mode, every property read on it a hash lookup, for the life of the process.
+ * Served one at a time, the first requests settle the fast layout. A liveness answer writes no
+ * request line and touches no backend; a failure only ends the warm-up early.
+ */
+
+/** Enough constructions for V8 to have settled both layouts. */
+const WARM_UP_REQUESTS = 10;
+const REQUEST_TIMEOUT_MS = 1000;
+
+export async function settleRequestShapes(server: Server): Promise<number> {
+  const address = server.address() as AddressInfo | null;
+  if (!address || typeof address !== 'object') return 0;
+  const host = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
+  let served = 0;
+  while (served < WARM_UP_REQUESTS && (await healthz(host, address.port))) served++;
+  return served;
+}
+
+function healthz(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = request({ host, port, path: '/healthz', method: 'GET', agent: false, timeout: REQUEST_TIMEOUT_MS }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode === 200));
+      res.on('error', () => resolve(false));
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(false));
+    req.end();
+  });
+}
