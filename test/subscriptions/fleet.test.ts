@@ -267,7 +267,12 @@ describe.skipIf(!needs('redis-server'))('live status across a Redis outage and i
     try {
       const token = await fleet.newPartner();
       const watchers = fleet.instances.flatMap((bff) => [fleet.watch(bff, 'websocket', token), fleet.watch(bff, 'sse', token)]);
-      // Every watcher is subscribed once it has the first mutation's event.
+      // A mutation published before a watcher's subscription reached its instance is rightly not
+      // its event: the first one waits until every instance holds both of its watchers and the
+      // fleet has read the partner once.
+      await until('every watcher on every instance', async () => (await Promise.all(fleet.instances.map((bff) => metric(bff.metricsUrl, 'bff_live_subscriptions')))).every((n) => n === 2));
+      const reads = await Promise.all(fleet.instances.map(successfulPolls));
+      await until('a read by the fleet', async () => (await Promise.all(fleet.instances.map(successfulPolls))).some((n, i) => n > reads[i]!));
       const ids = [await fleet.create(fleet.instances[0]!, token)];
       await Promise.all(watchers.map((w) => w.waitFor(1)));
 
