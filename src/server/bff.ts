@@ -34,6 +34,7 @@ import { createExplorer } from '../http/explorer.js';
 import { createHttpHandler, type Readiness } from './http.js';
 import { serveHttp } from './http-server.js';
 import { settleRequestShapes } from './warm-up.js';
+import { localUrl } from './listen.js';
 import { startMetricsServer, type MetricsServer } from './metrics-server.js';
 
 export { RESPONSE_CACHE_MAX_BYTES } from './answering.js';
@@ -269,7 +270,6 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
       throw error;
     });
   }
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
 
   let closing: Promise<void> | undefined;
   async function close({ delayMs = 0 }: { delayMs?: number } = {}): Promise<void> {
@@ -290,5 +290,5 @@ export async function startBff(config: Config, options: BffOptions): Promise<Run
     return closing;
   }
 
-  return { url: `http://${host}:${port}/graphql`, port, server, metrics, metricsUrl: metricsServer?.url, api, apps, pipeline, responses, close };
+  return { url: localUrl(config.host, port, '/graphql'), port, server, metrics, metricsUrl: metricsServer?.url, api, apps, pipeline, responses, close };
 }

@@ -76,3 +76,17 @@ export function listen(server: Server, settings: ListenSettings): Promise<void> 
 export function listenFailure(settings: ListenSettings, cause: unknown): ListenError {
   return cause instanceof ListenError ? cause : new ListenError(settings, cause);
 }
+
+/**
+ * The address a process on this machine reaches a listener on: for a wildcard address, the
+ * loopback address of its family (a listener on `::` may take no IPv4 at all); any other as it is.
+ */
+export function reachableHost(host: string): string {
+  return host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+}
+
+/** The URL of a listener's path, as a process on this machine reaches it (an IPv6 address in brackets). */
+export function localUrl(host: string, port: number, path: string): string {
+  const reached = reachableHost(host);
+  return `http://${reached.includes(':') ? `[${reached}]` : reached}:${port}${path}`;
+}

@@ -1,7 +1,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
-import { listen } from './listen.js';
+import { listen, localUrl } from './listen.js';
 
 export interface MetricsServer {
   /** Where Prometheus scrapes, such as http://127.0.0.1:9464/metrics. */
@@ -34,10 +34,9 @@ export async function startMetricsServer(registry: Registry, settings: { port: n
   });
   await listen(server, { port: settings.port, host: settings.host, portVariable: 'METRICS_PORT', hostVariable: 'METRICS_HOST' });
   const { port } = server.address() as AddressInfo;
-  const shownHost = settings.host === '0.0.0.0' || settings.host === '::' ? '127.0.0.1' : settings.host.includes(':') ? `[${settings.host}]` : settings.host;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${shownHost}:${port}/metrics`,
+    url: localUrl(settings.host, port, '/metrics'),
     close() {
       closing ??= new Promise<void>((resolve) => {
         // A scraper keeps its connection open between scrapes: the idle ones close now, one under

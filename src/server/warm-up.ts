@@ -1,5 +1,6 @@
 import { request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { reachableHost } from './listen.js';
 
 /**
  * The listener serves its own /healthz a few times, one request after another, before its first
@@ -17,13 +18,11 @@ import type { AddressInfo } from 'node:net';
 const WARM_UP_REQUESTS = 10;
 const REQUEST_TIMEOUT_MS = 1000;
 
-export async function settleRequestShapes(server: Server): Promise<number> {
+export async function settleRequestShapes(server: Server): Promise<void> {
   const address = server.address() as AddressInfo | null;
-  if (!address || typeof address !== 'object') return 0;
-  const host = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
-  let served = 0;
-  while (served < WARM_UP_REQUESTS && (await healthz(host, address.port))) served++;
-  return served;
+  if (!address || typeof address !== 'object') return;
+  const host = reachableHost(address.address);
+  for (let served = 0; served < WARM_UP_REQUESTS; served++) if (!(await healthz(host, address.port))) return;
 }
 
 function healthz(host: string, port: number): Promise<boolean> {
