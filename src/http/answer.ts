@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { COMPRESSION_THRESHOLD_BYTES, codedEtag, coded, codingFor } from './compression.js';
 import { GRAPHQL_RESPONSE_TYPE } from './negotiation.js';
+import { sendAnswerNow, type AnswerSender } from '../observability/logger.js';
 
 /**
  * Writing a complete answer over HTTP: a 304 where the client holds it already; compressed when
@@ -40,10 +41,8 @@ export interface AnswerOptions {
    * at once when not given. The head is set first, at once, so that an answer under way shows as
    * sent (`headersSent`) to anything that would answer the request again.
    */
-  send?: (write: () => void) => void;
+  send?: AnswerSender;
 }
-
-const sendNow = (write: () => void) => write();
 
 /**
  * Writes `bytes` with `headers` (the answer's own, made for it: the media type's and coding's ETag,
@@ -51,7 +50,7 @@ const sendNow = (write: () => void) => write();
  * being compressed.
  */
 export function writeAnswer(req: IncomingMessage, res: ServerResponse, headers: Record<string, string | number>, bytes: Buffer, options: AnswerOptions): void | Promise<void> {
-  const deliver = options.send ?? sendNow;
+  const deliver = options.send ?? sendAnswerNow;
   const coding = options.compression && bytes.length >= COMPRESSION_THRESHOLD_BYTES ? codingFor(req.headers['accept-encoding']) : undefined;
   if (headers.etag) {
     headers.etag = typedEtag(String(headers.etag), String(headers['content-type']));

@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TextDecoder } from 'node:util';
 import { quote } from '../text/received-value.js';
+import { sendAnswerNow, type AnswerSender } from '../observability/logger.js';
 import { readJson } from './json.js';
 import { negotiate } from './negotiation.js';
 import { HttpError } from './respond.js';
@@ -56,7 +57,7 @@ export function refuseBody(
   error: { readonly status: number; readonly headers?: Readonly<Record<string, string>> | undefined },
   headers: Readonly<Record<string, string>>,
   text: string,
-  send: (write: () => void) => void = (write) => write(),
+  send: AnswerSender = sendAnswerNow,
 ): void {
   res.writeHead(error.status, {
     ...headers,

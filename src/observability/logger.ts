@@ -37,13 +37,11 @@ export function syncDestination(fd = 1): pino.DestinationStream {
 }
 
 /**
- * What a logger made here writes with: its destination and its time function, both handed to
- * pino, kept so that the request line can be written the way pino writes a line (below). Not kept
- * for a logger with a mixin: its lines get fields the request line's template does not know.
+ * What a logger made here writes with: where it holds its request lines, and its time function,
+ * handed to pino, so that the request line can be written the way pino writes a line (below).
+ * `mixin`: its lines get fields the request line's template does not know (pino writes those).
  */
-const ownWriting = new WeakMap<Logger, { batch: LineBatch; time: () => string }>();
-/** Where each logger made here holds its request lines, one with a mixin included. */
-const batchOf = new WeakMap<Logger, LineBatch>();
+const ownWriting = new WeakMap<Logger, { batch: LineBatch; time: () => string; mixin: boolean }>();
 
 /**
  * JSON logs on stdout. Anything that could carry a partner token is redacted by path, and
@@ -90,8 +88,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     // Every line pino writes goes after the request lines held before it.
     batch.inOrder() as pino.DestinationStream,
   );
-  batchOf.set(logger, batch);
-  if (!options.mixin) ownWriting.set(logger, { batch, time });
+  ownWriting.set(logger, { batch, time, mixin: options.mixin !== undefined });
   return logger;
 }
 
@@ -134,7 +131,8 @@ const quoteId = (id: string) => (PLAIN_ID.test(id) ? `"${id}"` : JSON.stringify(
 /** What sends an answer: called with what writes its last bytes, now or later. */
 export type AnswerSender = (send: () => void) => void;
 
-const sendNow: AnswerSender = (send) => send();
+/** Sends at once: where no request line is held back. */
+export const sendAnswerNow: AnswerSender = (send) => send();
 
 /**
  * Sends answers after their request lines: `send` runs at the end of the turn, right after the
@@ -143,8 +141,8 @@ const sendNow: AnswerSender = (send) => send();
  * request line, or is not one made here, `send` runs at once.
  */
 export function answerSender(logger: Logger): AnswerSender {
-  const batch = batchOf.get(logger);
-  if (!batch) return sendNow;
+  const batch = ownWriting.get(logger)?.batch;
+  if (!batch) return sendAnswerNow;
   return (send) => {
     if (logger.isLevelEnabled('info')) batch.afterLines(send);
     else send();
@@ -162,7 +160,7 @@ export function answerSender(logger: Logger): AnswerSender {
  */
 export function requestLineWriter(logger: Logger): (line: RequestLine) => void {
   const writing = ownWriting.get(logger);
-  if (!writing) {
+  if (!writing || writing.mixin) {
     const lines = logger.child({}, { redact: [] });
     return (line) => {
       if (lines.isLevelEnabled('info')) lines.info(line, REQUEST_LINE_MESSAGE);

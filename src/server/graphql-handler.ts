@@ -9,7 +9,7 @@ import { corsHeaders, type CorsPolicy } from '../http/cors.js';
 import { RequestLifetime } from './lifetime.js';
 import { negotiate, prefersHtml, type Negotiated } from '../http/negotiation.js';
 import { HttpError } from '../http/respond.js';
-import type { Logger } from '../observability/logger.js';
+import type { AnswerSender, Logger } from '../observability/logger.js';
 import type { Executors } from '../pipeline/executors.js';
 import { paramsOf, paramsOfSearch } from '../pipeline/params.js';
 import type { Pipeline, Prepared } from '../pipeline/pipeline.js';
@@ -78,7 +78,7 @@ export interface GraphQLHandlerOptions<C> {
    * Runs what writes an answer's last bytes, now or later in the turn: given every answer whose
    * line `record` or `recordUnexecuted` writes in the same turn (the request log's `sendAnswer`).
    */
-  sendAnswer(send: () => void): void;
+  sendAnswer: AnswerSender;
   /** Told about refusals made before the pipeline (size, type, JSON, deadline). */
   onRefused?: (reason: BodyRefusal | 'timeout') => void;
   /** Told about the pipeline's refusals. */
