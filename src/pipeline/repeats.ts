@@ -16,14 +16,12 @@ export const MAX_REPEATED_TEXT = 4096;
 const MAX_ENTRIES = 2000;
 
 export class Repeats<T extends {}> {
-  // bounded: one memory per kind of caller and transport, both of fixed lists.
-  readonly #memories = new Map<string, BoundedMemory<string, T>>();
+  /** One memory per kind of caller and transport, both of fixed lists: read without making a key. */
+  readonly #memories: Partial<Record<CallerKind, Partial<Record<Transport, BoundedMemory<string, T>>>>> = {};
 
   #memory(callerKind: CallerKind, transport: Transport): BoundedMemory<string, T> {
-    const key = `${callerKind}:${transport}`;
-    let memory = this.#memories.get(key);
-    if (!memory) this.#memories.set(key, (memory = new BoundedMemory<string, T>({ maxEntries: MAX_ENTRIES })));
-    return memory;
+    const byTransport = (this.#memories[callerKind] ??= {});
+    return (byTransport[transport] ??= new BoundedMemory<string, T>({ maxEntries: MAX_ENTRIES }));
   }
 
   get(callerKind: CallerKind, transport: Transport, raw: string): T | undefined {

@@ -89,13 +89,11 @@ export async function createAnswering<Context extends BaseContext>(
   });
 
   // A partner's key for what is remembered for it alone, and whether its token was accepted lately:
-  // one keyed hash per request.
-  const tokenKeys = new WeakMap<Caller, string>();
-  const tokenKey = (caller: Caller & { kind: 'partner' }) => {
-    let key = tokenKeys.get(caller);
-    if (key === undefined) tokenKeys.set(caller, (key = verdicts.key(caller.token)));
-    return key;
-  };
+  // the keyed hashes keep those of the tokens seen lately, so a warm request computes none. Not
+  // kept by caller: a request's caller is an object of its own, and a weak table given a new key
+  // on every request costs more, in the setting and in every young collection after it, than
+  // the lookup it would spare.
+  const tokenKey = (caller: Caller & { kind: 'partner' }) => verdicts.key(caller.token);
   const appKeys = new WeakMap<AppCaller, string[]>();
   const appTokenKeys = (app: AppCaller) => {
     let keys = appKeys.get(app);

@@ -250,15 +250,18 @@ export function createGraphQLHandler<C>(options: GraphQLHandlerOptions<C>): Grap
     await execute(req, res, prepared, cors, negotiated, requestId, started);
   }
 
-  async function sendRemembered(req: IncomingMessage, res: ServerResponse, prepared: Prepared, remembered: RememberedAnswer, cors: Readonly<Record<string, string>>, negotiated: Negotiated, requestId: string, started: number): Promise<void> {
+  /** A promise only while the answer is being compressed: a warm answer is sent in the turn it was found in. */
+  function sendRemembered(req: IncomingMessage, res: ServerResponse, prepared: Prepared, remembered: RememberedAnswer, cors: Readonly<Record<string, string>>, negotiated: Negotiated, requestId: string, started: number): void | Promise<void> {
     const { caller, transport } = prepared.situation;
     const writing = writeAnswer(req, res, { ...cors, ...negotiated.headers, ...cachingHeaders(caller, transport, remembered) }, remembered.bytes, {
       compression: options.compression,
       owner: remembered,
       send: options.sendAnswer,
     });
-    if (writing) await writing;
-    options.recordUnexecuted({ requestId, path: 'remembered', operationName: remembered.operationName, operationType: remembered.operationType, durationMs: performance.now() - started });
+    const record = () =>
+      options.recordUnexecuted({ requestId, path: 'remembered', operationName: remembered.operationName, operationType: remembered.operationType, durationMs: performance.now() - started });
+    if (writing) return writing.then(record);
+    record();
   }
 
   async function execute(req: IncomingMessage, res: ServerResponse, prepared: Prepared, cors: Readonly<Record<string, string>>, negotiated: Negotiated, requestId: string, started: number): Promise<void> {
