@@ -267,12 +267,21 @@ describe.skipIf(!needs('redis-server'))('live status across a Redis outage and i
     try {
       const token = await fleet.newPartner();
       const watchers = fleet.instances.flatMap((bff) => [fleet.watch(bff, 'websocket', token), fleet.watch(bff, 'sse', token)]);
+      const pollsNow = () => Promise.all(fleet.instances.map(successfulPolls));
+      /** Done once the fleet has read `reads` more times since it was asked (with `each`: every instance has). */
+      const afterReads = async (reads: number, each = false) => {
+        const from = await pollsNow();
+        const sum = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
+        return async () => {
+          const now = await pollsNow();
+          return each ? now.every((n, i) => n >= from[i]! + reads) : sum(now) >= sum(from) + reads;
+        };
+      };
       // A mutation published before a watcher's subscription reached its instance is rightly not
       // its event: the first one waits until every instance holds both of its watchers and the
       // fleet has read the partner once.
       await until('every watcher on every instance', async () => (await Promise.all(fleet.instances.map((bff) => metric(bff.metricsUrl, 'bff_live_subscriptions')))).every((n) => n === 2));
-      const reads = await Promise.all(fleet.instances.map(successfulPolls));
-      await until('a read by the fleet', async () => (await Promise.all(fleet.instances.map(successfulPolls))).some((n, i) => n > reads[i]!));
+      await until('a read by the fleet', await afterReads(1));
       const ids = [await fleet.create(fleet.instances[0]!, token)];
       await Promise.all(watchers.map((w) => w.waitFor(1)));
 
@@ -283,16 +292,6 @@ describe.skipIf(!needs('redis-server'))('live status across a Redis outage and i
           ids.push(await fleet.create(fleet.instances[turn++ % fleet.instances.length]!, token));
           await sleep(40);
         } while (!(await done()));
-      };
-      const pollsNow = () => Promise.all(fleet.instances.map(successfulPolls));
-      /** Done once the fleet has read `reads` more times since it was asked (with `each`: every instance has). */
-      const afterReads = async (reads: number, each = false) => {
-        const from = await pollsNow();
-        const sum = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
-        return async () => {
-          const now = await pollsNow();
-          return each ? now.every((n, i) => n >= from[i]! + reads) : sum(now) >= sum(from) + reads;
-        };
       };
 
       await mutate(await afterReads(2));
