@@ -89,4 +89,4 @@ EXPOSE 4000 9464
 # node itself receives SIGTERM (through tini), drains and exits 0: not `npm start` (which builds
 # first) nor a shell.
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "--max-semi-space-size=8", "dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=8", "--no-allocation-site-pretenuring", "dist/src/main.js"]
