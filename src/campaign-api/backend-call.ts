@@ -19,6 +19,7 @@ import {
   type Admission,
   type Breaker,
   type Bulkhead,
+  type QueueDeadlines,
   type QueueWaiter,
   type ResilienceSettings,
 } from './resilience.js';
@@ -37,6 +38,8 @@ export interface CallHost {
   readonly transport: Transport;
   readonly breaker: Breaker;
   readonly bulkhead: Bulkhead;
+  /** Ends the calls queued in the bulkhead at their deadlines. */
+  readonly queueDeadlines: QueueDeadlines;
   readonly paths: Readonly<Record<OperationName, string>>;
   closed(): boolean;
   /** The call is under way (after its own checks): close() and its caller's signal can stop it until it leaves the entry. */
@@ -62,7 +65,7 @@ const OUTCOME_BY_KIND: Record<CampaignApiError['kind'], CallReport['outcome']> =
   aborted: 'aborted',
 };
 
-/** Where a call stands; each waiting phase has at most one timer, cleared when the phase ends. */
+/** Where a call stands; each waiting phase but 'queued' (QueueDeadlines watches those) has at most one timer, cleared when the phase ends. */
 type Phase = 'starting' | 'queued' | 'probe-wait' | 'attempt' | 'backoff' | 'last-backoff' | 'left-on-the-wire' | 'done';
 
 /**
@@ -81,7 +84,8 @@ export class BackendCall<N extends OperationName> implements QueueWaiter, Answer
   prev: QueueWaiter | undefined;
   next: QueueWaiter | undefined;
   readonly promise: Promise<ResponseOf<N>>;
-  readonly #deadline: number;
+  /** The call budget's end, a `performance.now()` time: for everything, time queued included. */
+  readonly deadline: number;
   #resolve!: (value: ResponseOf<N>) => void;
   #reject!: (error: unknown) => void;
   #phase: Phase = 'starting';
@@ -105,7 +109,7 @@ export class BackendCall<N extends OperationName> implements QueueWaiter, Answer
     private readonly startedAt: number,
     private readonly traced: RestCallTrace | undefined,
   ) {
-    this.#deadline = startedAt + host.settings.budgetMs;
+    this.deadline = startedAt + host.settings.budgetMs;
     this.promise = new Promise<ResponseOf<N>>((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;
@@ -128,7 +132,7 @@ export class BackendCall<N extends OperationName> implements QueueWaiter, Answer
     }
     if (joined === 'queued') {
       this.#phase = 'queued';
-      this.#arm(this.#deadline - performance.now());
+      this.host.queueDeadlines.watch(this.deadline);
       return;
     }
     this.#holdsSlot = true;
@@ -145,6 +149,11 @@ export class BackendCall<N extends OperationName> implements QueueWaiter, Answer
   /** From now on the call makes no new attempt; see stopAll. */
   markStopped(by: StopReason): void {
     this.#stoppedBy ??= by;
+  }
+
+  /** The budget ran out while the call waited in the bulkhead, which has taken it out. */
+  overdue(): void {
+    if (this.#phase === 'queued') this.#fail(this.#budgetSpent());
   }
 
   /** Ends whatever the call waits for, at once. */
@@ -262,7 +271,7 @@ export class BackendCall<N extends OperationName> implements QueueWaiter, Answer
       // Half-open with a probe under way: wait for its outcome, within the budget, then ask again.
       this.#phase = 'probe-wait';
       this.#probeWait = admission;
-      this.#arm(this.#deadline - performance.now());
+      this.#arm(this.deadline - performance.now());
       void admission.then(() => {
         if (this.#phase !== 'probe-wait' || this.#probeWait !== admission) return;
         this.#disarm();
@@ -279,7 +288,7 @@ export class BackendCall<N extends OperationName> implements QueueWaiter, Answer
     const { attemptTimeoutMs } = this.host.settings;
     this.#admission = admission;
     const number = ++this.#attempts;
-    const left = this.#deadline - performance.now();
+    const left = this.deadline - performance.now();
     this.#attemptByBudget = left <= attemptTimeoutMs;
     this.#phase = 'attempt';
     this.#arm(this.#attemptByBudget ? left : attemptTimeoutMs);
@@ -317,7 +326,7 @@ export class BackendCall<N extends OperationName> implements QueueWaiter, Answer
     if (!retryable(failure) || this.#attempts >= settings.maxAttempts) return this.#fail(failure);
     // Full jitter; a backoff the budget would cut short ends the call when the budget does.
     const delay = backoffDelayMs(this.#attempts, settings.backoff);
-    const left = this.#deadline - performance.now();
+    const left = this.deadline - performance.now();
     this.#phase = delay >= left ? 'last-backoff' : 'backoff';
     this.#arm(Math.min(delay, left));
   }

@@ -3,7 +3,7 @@ import type { CallListener, CallOptions, CallReport, CampaignApi } from './api.j
 import { InFlight, type InFlightEntry } from '../bounded/index.js';
 import { BackendCall, stopAll, type CallHost } from './backend-call.js';
 import { OPERATION_NAMES, operations, type OperationName, type RequestOf, type ResponseOf } from './operations.js';
-import { Breaker, Bulkhead } from './resilience.js';
+import { Breaker, Bulkhead, QueueDeadlines } from './resilience.js';
 import { startRestCall } from '../tracing/rest.js';
 import { activeTracer } from '../tracing/state.js';
 import { Transport } from './transport.js';
@@ -114,6 +114,7 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
   });
   const breaker = new Breaker(settings.breaker);
   const bulkhead = new Bulkhead(settings.bulkhead.maxConcurrent, settings.bulkhead.maxQueue);
+  const queueDeadlines = new QueueDeadlines(bulkhead);
   const paths = Object.fromEntries(OPERATION_NAMES.map((n) => [n, transport.pathOf(operations[n].path)])) as Record<OperationName, string>;
   /** The calls in flight, for close(); each leaves when it settles. */
   const inFlight = new InFlight<BackendCall<OperationName>>();
@@ -131,6 +132,7 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
     transport,
     breaker,
     bulkhead,
+    queueDeadlines,
     paths,
     closed: () => closing !== undefined,
     started(call) {
@@ -188,6 +190,7 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
     close() {
       closing ??= (async () => {
         stopAll(inFlight, 'client-closed');
+        queueDeadlines.close();
         await transport.close();
       })();
       return closing;

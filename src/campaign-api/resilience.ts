@@ -135,6 +135,10 @@ export interface QueueWaiter {
   admit(): void;
   prev: QueueWaiter | undefined;
   next: QueueWaiter | undefined;
+  /** In a queue watched by QueueDeadlines: when it stops waiting (a `performance.now()` time); a waiter with one has `overdue`. */
+  readonly deadline?: number;
+  /** Its deadline passed while it waited: it is out of the queue and has no slot. */
+  overdue?(): void;
 }
 
 /**
@@ -203,6 +207,20 @@ export class Bulkhead {
     else this.#first = waiter;
     this.#last = waiter;
     this.#size++;
+  }
+
+  /**
+   * Takes out, and tells, each waiter at the head of the queue whose deadline is `now` or
+   * earlier; gives the deadline of the first waiter left, if it has one.
+   */
+  expireOverdue(now: number): number | undefined {
+    let first = this.#first;
+    while (first?.deadline !== undefined && first.deadline <= now) {
+      this.leave(first);
+      first.overdue?.();
+      first = this.#first;
+    }
+    return first?.deadline;
   }
 
   /** Takes a waiter out of the queue; false when it was not in it (any more). */
@@ -300,4 +318,39 @@ export class Bulkhead {
     this.exit();
     throw error;
   };
+}
+
+/**
+ * One timer for a bulkhead's queue, at its first waiter's deadline, rather than one per waiter:
+ * under a list of cards thousands of calls wait at once, and each held a timer (and a timer list
+ * per distinct delay) that every young collection copied. It is right while waiters join in the
+ * order of their deadlines, as one client's calls do: each has the same budget, counted from
+ * when it joins.
+ */
+export class QueueDeadlines {
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly bulkhead: Bulkhead) {}
+
+  /** A waiter whose deadline is `deadline` has joined the end of the queue. */
+  watch(deadline: number): void {
+    if (this.#timer === undefined) this.#arm(deadline);
+  }
+
+  #arm(deadline: number): void {
+    this.#timer = setTimeout(this.#fire, Math.max(0, Math.ceil(deadline - performance.now())));
+    // A waiter waits for a slot that a call under way holds, and that call has a timer of its own.
+    this.#timer.unref();
+  }
+
+  readonly #fire = (): void => {
+    this.#timer = undefined;
+    const next = this.bulkhead.expireOverdue(performance.now());
+    if (next !== undefined) this.#arm(next);
+  };
+
+  close(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
 }

@@ -383,6 +383,22 @@ describe('bulkhead', () => {
     expect(ms).toBeLessThan((await budgetTimer) + MARGIN_MS);
     expect((await first).error).toBeInstanceOf(TimeoutError);
   });
+
+  it('ends each queued call when its own budget runs out, not the first one queued', async () => {
+    server.respond(delayed(3000, started()));
+    const { client } = recordingClient(server.url, { attemptTimeoutMs: 5000, budgetMs: 800, bulkhead: { maxConcurrent: 1, maxQueue: 4 } });
+    const first = failure(client.start(TOKEN, { ymCampaignId: 7 }));
+    const early = failure(client.start(TOKEN, { ymCampaignId: 7 }));
+    await sleep(500);
+    // Queued 500 ms after the other: a timer at the first deadline must not end it.
+    const late = await failure(client.start(TOKEN, { ymCampaignId: 7 }));
+    expect(late.error).toBeInstanceOf(TimeoutError);
+    expect(late.error).toMatchObject({ what: 'budget' });
+    expect(late.ms).toBeGreaterThanOrEqual(790);
+    expect(late.ms).toBeLessThan(800 + MARGIN_MS);
+    expect((await early).error).toMatchObject({ what: 'budget' });
+    expect((await first).error).toBeInstanceOf(TimeoutError);
+  });
 });
 
 describe('abort and close', () => {

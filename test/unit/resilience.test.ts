@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Breaker, Bulkhead, backoffDelayMs, type QueueWaiter } from '../../src/campaign-api/resilience.js';
+import { Breaker, Bulkhead, QueueDeadlines, backoffDelayMs, type QueueWaiter } from '../../src/campaign-api/resilience.js';
 
 describe('Bulkhead', () => {
   it('admits up to maxConcurrent, queues up to maxQueue, and refuses the rest', () => {
@@ -78,6 +78,59 @@ describe('Bulkhead', () => {
     expect(bulkhead.leave(a)).toBe(false);
     bulkhead.exit();
     expect(admitted).toEqual(['a', 'c']);
+  });
+
+  it('expireOverdue() takes out and tells the waiters at the head whose deadline has come, and gives the next deadline', () => {
+    const bulkhead = new Bulkhead(1, 10);
+    bulkhead.enter();
+    const told: string[] = [];
+    const admitted: string[] = [];
+    const waiter = (name: string, deadline: number): QueueWaiter => ({
+      deadline,
+      overdue: () => told.push(name),
+      admit: () => admitted.push(name),
+      prev: undefined,
+      next: undefined,
+    });
+    const [a, b, c] = [waiter('a', 10), waiter('b', 20), waiter('c', 30)];
+    [a, b, c].forEach((w) => bulkhead.join(w));
+    expect(bulkhead.expireOverdue(5)).toBe(10);
+    expect(told).toEqual([]);
+    expect(bulkhead.expireOverdue(20)).toBe(30);
+    expect(told).toEqual(['a', 'b']);
+    expect(bulkhead.waiting).toBe(1);
+    // Those told are out of the queue: the freed slot goes to the one still waiting.
+    bulkhead.exit();
+    expect(admitted).toEqual(['c']);
+    expect(bulkhead.expireOverdue(100)).toBeUndefined();
+    expect(told).toEqual(['a', 'b']);
+  });
+
+  it('QueueDeadlines ends each waiter at its own deadline with one timer, and none admitted before it', async () => {
+    const bulkhead = new Bulkhead(1, 10);
+    bulkhead.enter();
+    const deadlines = new QueueDeadlines(bulkhead);
+    const start = performance.now();
+    const ended = new Map<string, number>();
+    const admitted: string[] = [];
+    const join = (name: string, afterMs: number) => {
+      const deadline = start + afterMs;
+      bulkhead.join({ deadline, overdue: () => ended.set(name, performance.now() - start), admit: () => admitted.push(name), prev: undefined, next: undefined });
+      deadlines.watch(deadline);
+    };
+    join('first', 40);
+    join('admitted', 80);
+    join('last', 120);
+    // 'first' ends at its deadline; then 'admitted' gets the slot before its own.
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    bulkhead.exit();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(ended.get('first')).toBeGreaterThanOrEqual(40);
+    expect(admitted).toEqual(['admitted']);
+    expect(ended.has('admitted')).toBe(false);
+    expect(ended.get('last')).toBeGreaterThanOrEqual(120);
+    expect(bulkhead.waiting).toBe(0);
+    deadlines.close();
   });
 
   it('run() queues without bound and frees the slot also when the task fails', async () => {
