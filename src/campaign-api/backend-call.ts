@@ -6,6 +6,7 @@ import {
   CampaignApiError,
   CircuitOpenError,
   NetworkError,
+  OUTCOME_BY_KIND,
   OverloadedError,
   TimeoutError,
   UnauthenticatedError,
@@ -50,20 +51,6 @@ export interface CallHost {
 
 // A token must survive as an HTTP header value; anything else would make undici throw.
 const SENDABLE_TOKEN = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
-
-const OUTCOME_BY_KIND: Record<CampaignApiError['kind'], CallReport['outcome']> = {
-  business: 'business-error',
-  unauthenticated: 'unauthenticated',
-  timeout: 'timeout',
-  network: 'network',
-  http: 'http',
-  malformed: 'malformed',
-  contract: 'contract',
-  refused: 'refused',
-  'circuit-open': 'circuit-open',
-  overloaded: 'overloaded',
-  aborted: 'aborted',
-};
 
 /** Where a call stands; each waiting phase but 'queued' (QueueDeadlines watches those) has at most one timer, cleared when the phase ends. */
 type Phase = 'starting' | 'queued' | 'probe-wait' | 'attempt' | 'backoff' | 'last-backoff' | 'left-on-the-wire' | 'done';

@@ -1,3 +1,4 @@
+import type { CallReport } from './api.js';
 import type { BusinessErrorCode, CampaignStatus, UnknownEnumValue } from './enums.js';
 import type { OperationName } from './operations.js';
 import { framesAgain, noFrames } from '../errors/stackless.js';
@@ -155,3 +156,18 @@ export function isUnavailable(error: unknown): boolean {
 export function isBadResponse(error: unknown): boolean {
   return error instanceof MalformedResponseError || error instanceof ContractError;
 }
+
+/** The outcome a call reports when it ends with an error of each kind. */
+export const OUTCOME_BY_KIND: Readonly<Record<CampaignApiError['kind'], CallReport['outcome']>> = {
+  business: 'business-error',
+  unauthenticated: 'unauthenticated',
+  timeout: 'timeout',
+  network: 'network',
+  http: 'http',
+  malformed: 'malformed',
+  contract: 'contract',
+  refused: 'refused',
+  'circuit-open': 'circuit-open',
+  overloaded: 'overloaded',
+  aborted: 'aborted',
+};
