@@ -113,18 +113,22 @@ describe('Bulkhead', () => {
     const start = performance.now();
     const ended = new Map<string, number>();
     const admitted: string[] = [];
-    const join = (name: string, afterMs: number) => {
+    let lastEnded!: () => void;
+    const done = new Promise<void>((resolve) => (lastEnded = resolve));
+    const join = (name: string, afterMs: number, overdue?: () => void) => {
       const deadline = start + afterMs;
-      bulkhead.join({ deadline, overdue: () => ended.set(name, performance.now() - start), admit: () => admitted.push(name), prev: undefined, next: undefined });
+      const end = () => {
+        ended.set(name, performance.now() - start);
+        overdue?.();
+      };
+      bulkhead.join({ deadline, overdue: end, admit: () => admitted.push(name), prev: undefined, next: undefined });
       deadlines.watch(deadline);
     };
-    join('first', 40);
+    // When the first ends, a slot comes back: the next waiter takes it before its own deadline.
+    join('first', 40, () => bulkhead.exit());
     join('admitted', 80);
-    join('last', 120);
-    // 'first' ends at its deadline; then 'admitted' gets the slot before its own.
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    bulkhead.exit();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    join('last', 120, lastEnded);
+    await done;
     expect(ended.get('first')).toBeGreaterThanOrEqual(40);
     expect(admitted).toEqual(['admitted']);
     expect(ended.has('admitted')).toBe(false);
