@@ -16,8 +16,8 @@ describe('what a request leaves to the old generation, as the start command runs
   it('is nothing of an executed mutation; V8 allocation-site pretenuring would keep each request whole', () => {
     // Each request holds a context of a few KB across two turns. With pretenuring V8 soon sends
     // the copies of some object literal on this path straight to the old generation, and from
-    // there every young object of the request is alive to young collections: about 3 KB a
-    // request. docs/adr/no-pretenuring.md has the server's figures, reads after heavy reads among them.
+    // there every young object of the request is alive to young collections and is promoted.
+    // docs/adr/no-pretenuring.md has the server's figures, reads after heavy reads among them.
     const { nodeOptions } = startCommand();
     expect(nodeOptions).toContain(PRETENURING_OFF);
     expect(promotedPerRequest(nodeOptions)).toBeLessThan(256);
