@@ -1,4 +1,5 @@
 import type { CallReport } from './api.js';
+import type { AnswerMemo } from './answer-memo.js';
 import { interpretResponse } from './envelope.js';
 import {
   AbortedError,
@@ -42,6 +43,8 @@ export interface CallHost {
   /** Ends the calls queued in the bulkhead at their deadlines. */
   readonly queueDeadlines: QueueDeadlines;
   readonly paths: Readonly<Record<OperationName, string>>;
+  /** The verdicts on reads' last answers, so an answer like the last one is not parsed again. */
+  readonly answers: AnswerMemo;
   closed(): boolean;
   /** The call is under way (after its own checks): close() and its caller's signal can stop it until it leaves the entry. */
   started(call: BackendCall<OperationName>): InFlightEntry;
@@ -194,7 +197,7 @@ export class BackendCall<N extends OperationName> implements QueueWaiter, Answer
     this.traced?.answered(status, text);
     let verdict;
     try {
-      verdict = interpretResponse(this.name, status, text);
+      verdict = this.host.answers.verdictOf(this.name, this.body, status, text);
     } catch (defect) {
       return this.#fail(defect);
     }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CallListener, CallOptions, CallReport, CampaignApi } from './api.js';
 import { InFlight, type InFlightEntry } from '../bounded/index.js';
+import { AnswerMemo } from './answer-memo.js';
 import { BackendCall, stopAll, type CallHost } from './backend-call.js';
 import { OPERATION_NAMES, operations, type OperationName, type RequestOf, type ResponseOf } from './operations.js';
 import { Breaker, Bulkhead, QueueDeadlines } from './resilience.js';
@@ -23,6 +24,8 @@ export interface CampaignApiClientOptions {
   backoff?: { initialMs: number; maxMs: number };
   breaker?: { consecutiveFailures: number; halfOpenAfterMs: number };
   bulkhead?: { maxConcurrent: number; maxQueue: number };
+  /** Bytes kept of reads' last answers and their checked values (answer-memo.ts); 0 keeps none. */
+  answerMemoBytes?: number;
   onCall?: CallListener;
 }
 
@@ -34,6 +37,7 @@ export const DEFAULT_CLIENT_OPTIONS: Required<Omit<CampaignApiClientOptions, 'ba
   backoff: { initialMs: 100, maxMs: 1000 },
   breaker: { consecutiveFailures: 5, halfOpenAfterMs: 5000 },
   bulkhead: { maxConcurrent: 256, maxQueue: 10_000 },
+  answerMemoBytes: 4 * 1024 * 1024,
 };
 
 /**
@@ -62,6 +66,7 @@ const optionsSchema = z
     }),
     breaker: z.object({ consecutiveFailures: whole(1, 100_000), halfOpenAfterMs: whole(1, 3_600_000) }),
     bulkhead: z.object({ maxConcurrent: whole(1, 100_000), maxQueue: whole(0, 1_000_000) }),
+    answerMemoBytes: whole(0, 1024 * 1024 * 1024),
   })
   .strict();
 
@@ -115,6 +120,7 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
   const breaker = new Breaker(settings.breaker);
   const bulkhead = new Bulkhead(settings.bulkhead.maxConcurrent, settings.bulkhead.maxQueue);
   const queueDeadlines = new QueueDeadlines(bulkhead);
+  const answers = new AnswerMemo(settings.answerMemoBytes);
   const paths = Object.fromEntries(OPERATION_NAMES.map((n) => [n, transport.pathOf(operations[n].path)])) as Record<OperationName, string>;
   /** The calls in flight, for close(); each leaves when it settles. */
   const inFlight = new InFlight<BackendCall<OperationName>>();
@@ -134,6 +140,7 @@ export function createCampaignApiClient(options: CampaignApiClientOptions): Camp
     bulkhead,
     queueDeadlines,
     paths,
+    answers,
     closed: () => closing !== undefined,
     started(call) {
       const entry = inFlight.add(call);

@@ -48,6 +48,10 @@ export const backend = section({
       description:
         'Bulkhead: backend calls waiting for a place (50 clients listing 50 cards each already queue 2,500; each waiting call is a few hundred bytes, and the call budget bounds the wait).',
     }),
+    BACKEND_ANSWER_MEMO_BYTES: int(0, 1024 * 1024 * 1024, 4 * 1024 * 1024, {
+      description:
+        "Bytes kept of each read's last answer and the value it was checked into: an answer the same, byte for byte, as the last one to the same read is not parsed and checked again (see [the decision](adr/answer-memo.md)). About a thousand campaigns at the default; 0 keeps none.",
+    }),
   },
   check: (e, { production }) => {
     const problems: string[] = [];
@@ -79,6 +83,7 @@ export const backend = section({
       backoff: { initialMs: e.BACKEND_BACKOFF_INITIAL_MS, maxMs: e.BACKEND_BACKOFF_MAX_MS },
       breaker: { consecutiveFailures: e.BACKEND_BREAKER_FAILURES, halfOpenAfterMs: e.BACKEND_BREAKER_HALF_OPEN_MS },
       bulkhead: { maxConcurrent: e.BACKEND_MAX_CONCURRENT, maxQueue: e.BACKEND_MAX_QUEUE },
-    } satisfies ResilienceSettings & { connections: number },
+      answerMemoBytes: e.BACKEND_ANSWER_MEMO_BYTES,
+    } satisfies ResilienceSettings & { connections: number; answerMemoBytes: number },
   }),
 });

@@ -665,6 +665,7 @@ describe('options', () => {
       backoff: { initialMs: 100, maxMs: 1000 },
       breaker: { consecutiveFailures: 5, halfOpenAfterMs: 5000 },
       bulkhead: { maxConcurrent: 256, maxQueue: 10_000 },
+      answerMemoBytes: 4 * 1024 * 1024,
     });
   });
 
@@ -673,5 +674,6 @@ describe('options', () => {
     expect(() => createCampaignApiClient({ baseUrl: 'http://x', attemptTimeoutMs: -1 })).toThrow(/attemptTimeoutMs .*\(received -1\)/);
     expect(() => createCampaignApiClient({ baseUrl: 'http://x', backoff: { initialMs: 50, maxMs: 10 } })).toThrow(/backoff initialMs must not exceed maxMs/);
     expect(() => createCampaignApiClient({ baseUrl: 'http://x', maxAttempts: 0 })).toThrow(/maxAttempts .*\(received 0\)/);
+    expect(() => createCampaignApiClient({ baseUrl: 'http://x', answerMemoBytes: -1 })).toThrow(/answerMemoBytes .*\(received -1\)/);
   });
 });

@@ -20,6 +20,7 @@ describe('configuration', () => {
       backoff: { initialMs: 100, maxMs: 1000 },
       breaker: { consecutiveFailures: 5, halfOpenAfterMs: 5000 },
       bulkhead: { maxConcurrent: 256, maxQueue: 10_000 },
+      answerMemoBytes: 4 * 1024 * 1024,
     });
   });
 

@@ -1,9 +1,11 @@
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { CallReport } from '../../../src/campaign-api/api.js';
 import {
   createCampaignApiClient,
   type CampaignApiClient,
   type CampaignApiClientOptions,
 } from '../../../src/campaign-api/http-client.js';
+import { startTestServer, type TestServer } from './test-server.js';
 
 /**
  * Short backoff and breaker so fault tests finish fast; each test overrides what it is about.
@@ -78,3 +80,23 @@ export function referenceTimer(ms: number): Promise<number> {
 
 /** Scheduling slack on a loaded 2-core machine for "answers within budget + margin". */
 export const MARGIN_MS = 250;
+
+/**
+ * A scriptable test server for the tests of the calling suite: started before them, every client
+ * closed and the requests seen forgotten after each, closed after them all.
+ */
+export function useTestServer(): () => TestServer {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterEach(async () => {
+    await closeAllClients();
+    if (server) server.seen.length = 0;
+  });
+  afterAll(() => server?.close());
+  return () => {
+    if (!server) throw new Error('useTestServer: the server starts in beforeAll; ask for it inside a test');
+    return server;
+  };
+}
