@@ -1,4 +1,4 @@
-import DataLoader from 'dataloader';
+import type DataLoader from 'dataloader';
 import {
   BusinessError,
   type CampaignDetails,
@@ -8,6 +8,7 @@ import {
 } from '../campaign-api/index.js';
 import { Bulkhead } from '../campaign-api/resilience.js';
 import { LoaderContexts } from '../tracing/graphql.js';
+import { BatchLoader } from './batch-loader.js';
 import { activeTracer } from '../tracing/state.js';
 import type { PartnerApi } from './partner-api.js';
 
@@ -27,8 +28,8 @@ export interface ListPageKey {
  * `null` (campaignNotFound), so `campaign(id)` can answer null.
  */
 export interface Loaders {
-  /** campaigns/get */
-  details: DataLoader<number, CampaignDetails | null>;
+  /** campaigns/get; `readAll` reads many at once. */
+  details: BatchLoader<number, CampaignDetails | null>;
   /** campaigns/info */
   stats: DataLoader<number, CampaignInfo | null>;
   /** campaigns/get-pins-by-status: all pins of one campaign in one status. */
@@ -77,18 +78,15 @@ class RequestLoaders implements Loaders {
   }
 
   /** A loader over `fetch`; with tracing on, each key's call runs under the resolver that asked first. */
-  private loader<K, V, C = K>(fetch: (key: K) => Promise<V | Error>, cacheKeyFn?: (key: K) => C): DataLoader<K, V, C> {
-    const options = cacheKeyFn ? { cacheKeyFn } : undefined;
-    if (!activeTracer()) return new DataLoader<K, V, C>(this.fanOut(fetch), options);
+  private loader<K, V, C = K>(fetch: (key: K) => Promise<V | Error>, cacheKeyFn?: (key: K) => C): BatchLoader<K, V, C> {
+    if (!activeTracer()) return new BatchLoader<K, V, C>(this.fanOut(fetch), cacheKeyFn);
     const keyOf = cacheKeyFn ?? ((key: K) => key as unknown as C);
     const contexts = new LoaderContexts<C>();
-    const loader = new DataLoader<K, V, C>(this.fanOut((key: K) => contexts.run(keyOf(key), () => fetch(key))), options);
-    const load = loader.load.bind(loader);
-    loader.load = (key: K) => {
-      contexts.remember(keyOf(key));
-      return load(key);
-    };
-    return loader;
+    return new BatchLoader<K, V, C>(
+      this.fanOut((key: K) => contexts.run(keyOf(key), () => fetch(key))),
+      cacheKeyFn,
+      (key) => contexts.remember(key),
+    );
   }
 
   get details() {

@@ -36,9 +36,9 @@ function checkedIds(ids: readonly string[]): readonly string[] {
 /**
  * Items read one call each, as their list: each item its value, null, or its own error (one failed
  * read nulls its place and the others still answer). The campaigns are read once each through the
- * request's loader (`loadMany`, which gives each read's error in its place rather than rejecting),
- * and the list is made from them in one go: no promise per item, which for a list of a hundred ids
- * was most of what the request allocated. An item is its error rather than a rejected promise:
+ * request's loader in one batch (`readAll`, which gives each read's error in its place rather than
+ * rejecting), and the list is made from them in one go: no promise per item, which for a list of a
+ * hundred ids was most of what the request allocated. An item is its error rather than a rejected promise:
  * both executors answer it as that item's error, but graphql-jit puts the null of an item that
  * rejects at the end of the list instead of in its place. Without a token, or with one the
  * campaign API refuses, every item would fail alike: the field fails as a whole, with one error,
@@ -49,7 +49,7 @@ async function byIds(ctx: GraphQLContext, ids: readonly string[], numberOf: (id:
   if (ctx.token === null) throw noTokenError(ctx.tokenProblem);
   const numbers = ids.map(numberOf);
   const unique = [...new Set(numbers.filter((n): n is number => n !== null))];
-  const read = await ctx.loaders.details.loadMany(unique);
+  const read = await ctx.loaders.details.readAll(unique);
   const refused = read.find((item) => item instanceof UnauthenticatedError);
   if (refused) throw refused;
   const found = new Map<number, CampaignRef | null | Error>();
